@@ -1,0 +1,12 @@
+/**
+ * Throw from a tool to fail the call with a message meant for the model: the client receives a
+ * result with `isError: true` and this message as text, so the model can correct itself.
+ * Use it for expected failures (bad input the schema cannot express, a missing record);
+ * other exceptions are treated as server bugs and answered with a generic internal error.
+ */
+export class McpToolError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'McpToolError';
+  }
+}

@@ -1,0 +1,20 @@
+export { McpModule } from './mcp.module.js';
+export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
+export { MCP_OPTION_DEFAULTS } from './mcp-options.defaults.js';
+export type { McpModuleOptions, McpModuleExtras, McpGuard } from './interfaces/mcp-module-options.interface.js';
+export type { McpToolOptions } from './interfaces/mcp-tool-options.interface.js';
+export type { McpContext } from './interfaces/mcp-context.interface.js';
+export { McpTool } from './decorators/mcp-tool.decorator.js';
+export { McpToolError } from './errors/mcp-tool.error.js';
+export { McpToolDefinitionError } from './errors/mcp-tool-definition.error.js';
+export { McpSessionRegistry } from './session/session.registry.js';
+export type { McpSession, SessionEndReason } from './session/mcp-session.js';
+export { McpOriginGuard } from './transport/origin.guard.js';
+export {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  LATEST_PROTOCOL_VERSION,
+  type ProtocolVersion,
+} from './protocol/protocol-version.js';
+export { ErrorCode, JsonRpcError } from './protocol/json-rpc.errors.js';
+export type * from './protocol/json-rpc.types.js';
+export type * from './protocol/mcp.types.js';

@@ -1,0 +1,79 @@
+import type { CanActivate, Type } from '@nestjs/common';
+
+/**
+ * Options of {@link McpModule.forRoot} / `forRootAsync`'s factory.
+ * Every optional value has its default in one place, `mcp-options.defaults.ts`.
+ */
+export interface McpModuleOptions {
+  /** `serverInfo.name` announced in `initialize`. */
+  name: string;
+  /** `serverInfo.version` announced in `initialize`. */
+  version: string;
+  /** Human-readable server name (`serverInfo.title`). */
+  title?: string;
+  /** Text that tells the client's model how to use this server (`instructions` in `initialize`). */
+  instructions?: string;
+  /**
+   * Largest accepted POST body in bytes; larger ones get 413.
+   * @default 4194304 (4 MiB)
+   */
+  maxBodyBytes?: number;
+  /**
+   * A session that sees no request and has no open stream for this long is ended.
+   * @default 1800000 (30 minutes)
+   */
+  sessionIdleTimeoutMs?: number;
+  /**
+   * Live sessions at most; past it `initialize` gets 503.
+   * @default 10000
+   */
+  maxSessions?: number;
+  /**
+   * Server-to-client messages a session may hold undelivered; past it the session is ended.
+   * @default 1000
+   */
+  outboxLimit?: number;
+  /**
+   * Interval of SSE keep-alive comments on idle streams, in milliseconds; 0 disables them.
+   * @default 15000
+   */
+  keepAliveMs?: number;
+  /**
+   * Origins allowed to call the endpoint (requests without `Origin` are always allowed).
+   * Entries: an exact origin (`https://app.example.com`), an origin with any port
+   * (`http://localhost:*`), or `'*'` for any origin.
+   * @default loopback origins on any port (localhost, 127.0.0.1, [::1]; http and https)
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Host names (without port) the `Host` header may carry: the DNS-rebinding defence.
+   * `'*'` allows any host.
+   * @default ['localhost', '127.0.0.1', '[::1]']
+   */
+  allowedHosts?: readonly string[];
+}
+
+/** A guard class or instance, as `@UseGuards()` takes them. */
+export type McpGuard = Type<CanActivate> | CanActivate;
+
+/**
+ * Options that shape the module itself rather than its services: they are read when the module
+ * is defined, so they are plain values in both `forRoot` and `forRootAsync`.
+ */
+export interface McpModuleExtras {
+  /**
+   * Path of the MCP endpoint (POST, GET and DELETE).
+   * @default 'mcp'
+   */
+  path?: string;
+  /**
+   * Guards run on every request to the endpoint, after global (`APP_GUARD`) guards.
+   * @default []
+   */
+  guards?: McpGuard[];
+  /**
+   * Register the module's exported services globally.
+   * @default false
+   */
+  isGlobal?: boolean;
+}

@@ -1,0 +1,42 @@
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+
+/** Options with every default applied: what the services read. */
+export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions'>> &
+  Pick<McpModuleOptions, 'title' | 'instructions'>;
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+/** The one place defaults live. */
+export const MCP_OPTION_DEFAULTS = {
+  maxBodyBytes: 4 * 1024 * 1024,
+  sessionIdleTimeoutMs: 30 * 60 * 1000,
+  maxSessions: 10_000,
+  outboxLimit: 1_000,
+  keepAliveMs: 15_000,
+  allowedOrigins: LOOPBACK_HOSTS.flatMap((host) => [`http://${host}:*`, `https://${host}:*`]),
+  allowedHosts: [...LOOPBACK_HOSTS],
+} as const satisfies Partial<McpModuleOptions>;
+
+/** Applies defaults and rejects values that cannot work, so a typo fails at bootstrap, not under load. */
+export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions {
+  if (!options || typeof options.name !== 'string' || typeof options.version !== 'string') {
+    throw new TypeError('McpModule: options.name and options.version are required strings');
+  }
+  const resolved: ResolvedMcpOptions = {
+    ...MCP_OPTION_DEFAULTS,
+    ...withoutUndefined(options),
+  };
+  for (const key of ['maxBodyBytes', 'sessionIdleTimeoutMs', 'maxSessions', 'outboxLimit'] as const) {
+    if (!Number.isFinite(resolved[key]) || resolved[key] <= 0) {
+      throw new TypeError(`McpModule: options.${key} must be a positive number, got ${String(resolved[key])}`);
+    }
+  }
+  if (!Number.isFinite(resolved.keepAliveMs) || resolved.keepAliveMs < 0) {
+    throw new TypeError(`McpModule: options.keepAliveMs must be 0 or more, got ${String(resolved.keepAliveMs)}`);
+  }
+  return resolved;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

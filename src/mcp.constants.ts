@@ -1,0 +1,12 @@
+/** Reflect-metadata key under which `@McpTool()` stores its options on a method. */
+export const MCP_TOOL_METADATA = 'mcp:tool';
+
+/** Injection token of the module's resolved options (defaults applied). */
+export const MCP_RESOLVED_OPTIONS = Symbol('mcp:resolved-options');
+
+/** Endpoint path used when `forRoot()` names none. */
+export const DEFAULT_MCP_PATH = 'mcp';
+
+/** HTTP headers of the Streamable HTTP transport, lower-cased as Node exposes them. */
+export const MCP_SESSION_ID_HEADER = 'mcp-session-id';
+export const MCP_PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';

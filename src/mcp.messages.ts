@@ -1,0 +1,13 @@
+/** Message builders for errors a developer sees at bootstrap; kept apart so they stay consistent. */
+
+export const invalidToolNameMessage = (name: string, owner: string): string =>
+  `@McpTool() on ${owner}: tool name "${name}" is invalid; use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."`;
+
+export const duplicateToolMessage = (name: string, first: string, second: string): string =>
+  `@McpTool() name "${name}" is used twice: by ${first} and by ${second}; give one of them another name`;
+
+export const missingDescriptionMessage = (owner: string): string =>
+  `@McpTool() on ${owner}: a description is required (the model decides whether to call the tool from it)`;
+
+export const nonStaticProviderMessage = (owner: string): string =>
+  `${owner} has @McpTool() methods but is request-scoped or transient; such providers are not supported yet and its tools are not served`;

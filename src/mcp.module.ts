@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
+import { MCP_RESOLVED_OPTIONS } from './mcp.constants.js';
+import { MCP_MODULE_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
+import { resolveMcpOptions } from './mcp-options.defaults.js';
+import { McpServer } from './server/mcp.server.js';
+import { McpSessionRegistry } from './session/session.registry.js';
+import { McpToolInvoker } from './tools/tool.invoker.js';
+import { McpToolRegistry } from './tools/tool.registry.js';
+import { McpOriginGuard } from './transport/origin.guard.js';
+import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
+
+/**
+ * Serves the Model Context Protocol (Streamable HTTP) from a Nest application.
+ *
+ * Import it once with {@link McpModule.forRoot} or `forRootAsync`; every `@McpTool()` method on
+ * the application's providers and controllers is then served at the endpoint (default `/mcp`).
+ *
+ * @example
+ * ```ts
+ * @Module({ imports: [McpModule.forRoot({ name: 'weather', version: '1.0.0' })], providers: [WeatherTools] })
+ * export class AppModule {}
+ * ```
+ */
+@Module({
+  imports: [DiscoveryModule],
+  providers: [
+    { provide: MCP_RESOLVED_OPTIONS, useFactory: resolveMcpOptions, inject: [MCP_MODULE_OPTIONS] },
+    McpMetadataAccessor,
+    McpExplorer,
+    McpToolRegistry,
+    McpToolInvoker,
+    McpServer,
+    McpSessionRegistry,
+    McpOriginGuard,
+    StreamableHttpTransport,
+  ],
+  exports: [McpSessionRegistry],
+})
+export class McpModule extends McpConfigurableModule {}

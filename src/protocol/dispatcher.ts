@@ -1,0 +1,113 @@
+import { isPlainObject, successResponse } from './json-rpc.codec.js';
+import {
+  errorResponse,
+  internalError,
+  invalidParams,
+  invalidRequest,
+  JsonRpcError,
+  methodNotFound,
+} from './json-rpc.errors.js';
+import type {
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from './json-rpc.types.js';
+import { acceptInitialize, type Handshake, type ServerDescription } from './initialize.js';
+import { McpMethod } from './mcp.methods.js';
+import type { CallToolParams, CallToolResult, ListToolsResult } from './mcp.types.js';
+
+/**
+ * What the dispatcher needs from the server around it. `C` is the caller's per-message context
+ * (session, request, signal...), opaque here: the dispatcher never assumes a session exists, so a
+ * stateless transport can use it too.
+ */
+export interface McpServerPort<C> {
+  listTools(cursor: string | undefined, context: C): ListToolsResult | Promise<ListToolsResult>;
+  callTool(params: CallToolParams, context: C, requestId: RequestId): Promise<CallToolResult>;
+  onInitialized?(context: C): void;
+  /** Receives every error a handler threw that is not a {@link JsonRpcError}, before it is answered as -32603. */
+  reportError(error: unknown, method: string): void;
+}
+
+type RequestHandler<C> = (params: JsonRpcParams, context: C, id: RequestId) => unknown;
+
+/** The outcome of an `initialize` request: the response, and the handshake when it was accepted. */
+export interface InitializeOutcome {
+  readonly response: JsonRpcResponse;
+  readonly handshake?: Handshake;
+}
+
+const EMPTY_PARAMS: JsonRpcParams = Object.freeze({});
+
+/**
+ * Routes JSON-RPC messages to MCP method handlers and turns every outcome into a response.
+ * Pure: no I/O, no framework; all effects go through the {@link McpServerPort}.
+ */
+export class McpDispatcher<C> {
+  private readonly methods: ReadonlyMap<string, RequestHandler<C>>;
+
+  constructor(
+    private readonly server: ServerDescription,
+    private readonly port: McpServerPort<C>,
+  ) {
+    this.methods = new Map<string, RequestHandler<C>>([
+      [McpMethod.Ping, () => ({})],
+      [McpMethod.ToolsList, (params, context) => this.port.listTools(readCursor(params), context)],
+      [McpMethod.ToolsCall, (params, context, id) => this.port.callTool(readCallToolParams(params), context, id)],
+    ]);
+  }
+
+  /** Accepts or refuses an `initialize` request; creating the session is the caller's job. */
+  initialize(request: JsonRpcRequest): InitializeOutcome {
+    try {
+      const handshake = acceptInitialize(request.params, this.server);
+      return { response: successResponse(request.id, handshake.result), handshake };
+    } catch (error) {
+      return { response: this.toErrorResponse(request, error) };
+    }
+  }
+
+  /** Answers one request. Never rejects: every failure becomes an error response. */
+  async handleRequest(request: JsonRpcRequest, context: C): Promise<JsonRpcResponse> {
+    if (request.method === McpMethod.Initialize) {
+      return errorResponse(request.id, invalidRequest('initialize must be sent alone, without a session'));
+    }
+    const handler = this.methods.get(request.method);
+    if (!handler) return errorResponse(request.id, methodNotFound(request.method));
+    try {
+      return successResponse(request.id, await handler(request.params ?? EMPTY_PARAMS, context, request.id));
+    } catch (error) {
+      return this.toErrorResponse(request, error);
+    }
+  }
+
+  /** Handles a notification. Unknown notifications are ignored, as JSON-RPC requires. */
+  handleNotification(notification: JsonRpcNotification, context: C): void {
+    if (notification.method === McpMethod.Initialized) this.port.onInitialized?.(context);
+  }
+
+  private toErrorResponse(request: JsonRpcRequest, error: unknown): JsonRpcResponse {
+    if (error instanceof JsonRpcError) return errorResponse(request.id, error);
+    this.port.reportError(error, request.method);
+    return errorResponse(request.id, internalError());
+  }
+}
+
+function readCursor(params: JsonRpcParams): string | undefined {
+  const { cursor } = params;
+  if (cursor === undefined) return undefined;
+  if (typeof cursor !== 'string') throw invalidParams('cursor must be a string');
+  return cursor;
+}
+
+function readCallToolParams(params: JsonRpcParams): CallToolParams {
+  if (typeof params.name !== 'string' || params.name.length === 0) {
+    throw invalidParams('tools/call needs a tool name');
+  }
+  if (params.arguments !== undefined && !isPlainObject(params.arguments)) {
+    throw invalidParams('arguments must be an object');
+  }
+  return params as unknown as CallToolParams;
+}

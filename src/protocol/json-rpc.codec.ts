@@ -1,0 +1,115 @@
+import { errorResponse, invalidRequest, parseError } from './json-rpc.errors.js';
+import type {
+  JsonRpcFailure,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  RequestId,
+} from './json-rpc.types.js';
+
+/** One message of a body, classified; `invalid` carries the error response it earns. */
+export type DecodedMessage =
+  | { readonly kind: 'request'; readonly message: JsonRpcRequest }
+  | { readonly kind: 'notification'; readonly message: JsonRpcNotification }
+  | { readonly kind: 'response'; readonly message: JsonRpcResponse }
+  | { readonly kind: 'invalid'; readonly error: JsonRpcFailure };
+
+/**
+ * A whole POST body: one message, a non-empty batch, or an error that stands for the body
+ * (unparseable JSON, an empty batch).
+ */
+export type DecodedBody =
+  | { readonly kind: 'single'; readonly entry: DecodedMessage }
+  | { readonly kind: 'batch'; readonly entries: readonly DecodedMessage[] }
+  | { readonly kind: 'error'; readonly error: JsonRpcFailure };
+
+/** Parses and classifies a body's text. */
+export function decodeBody(text: string): DecodedBody {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // The parser's own message names positions in our buffer, which helps nobody: keep it generic.
+    return { kind: 'error', error: errorResponse(null, parseError()) };
+  }
+  return decodeValue(value);
+}
+
+/** Classifies an already parsed body (a host body parser may have parsed it before us). */
+export function decodeValue(value: unknown): DecodedBody {
+  if (!Array.isArray(value)) return { kind: 'single', entry: decodeMessage(value) };
+  if (value.length === 0) {
+    return { kind: 'error', error: errorResponse(null, invalidRequest('empty batch')) };
+  }
+  return { kind: 'batch', entries: value.map(decodeMessage) };
+}
+
+/** Classifies one JSON value as a JSON-RPC 2.0 message. */
+export function decodeMessage(value: unknown): DecodedMessage {
+  if (!isPlainObject(value)) return invalid(null, 'a message must be a JSON object');
+  const readableId = isRequestId(value.id) ? value.id : null;
+  if (value.jsonrpc !== '2.0') return invalid(readableId, 'jsonrpc must be "2.0"');
+
+  if ('method' in value) {
+    if (typeof value.method !== 'string') return invalid(readableId, 'method must be a string');
+    if ('params' in value && !isPlainObject(value.params)) {
+      return invalid(readableId, 'params must be an object');
+    }
+    if (!('id' in value)) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
+    if (!isRequestId(value.id)) return invalid(null, idRule);
+    return { kind: 'request', message: value as unknown as JsonRpcRequest };
+  }
+
+  const hasResult = 'result' in value;
+  const hasError = 'error' in value;
+  if (hasResult === hasError) return invalid(readableId, 'a message needs a method, a result or an error');
+  if (hasResult) {
+    if (!isRequestId(value.id)) return invalid(null, idRule);
+    return { kind: 'response', message: value as unknown as JsonRpcSuccess };
+  }
+  // An error response may carry id null: it answers a message whose id could not be read.
+  if (value.id !== null && !isRequestId(value.id)) return invalid(null, idRule);
+  const error = value.error;
+  if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+    return invalid(readableId, 'error must have an integer code and a string message');
+  }
+  return { kind: 'response', message: value as unknown as JsonRpcFailure };
+}
+
+const idRule = 'id must be a string or an integer (and never null)';
+
+function invalid(id: RequestId | null, detail: string): DecodedMessage {
+  return { kind: 'invalid', error: errorResponse(id, invalidRequest(detail)) };
+}
+
+/**
+ * Integers only, and only those JSON.parse kept exactly: an id beyond 2^53 has already lost digits,
+ * so echoing it would answer a request the client never sent.
+ */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Serialises one message or a batch of them. */
+export function encodeMessage(message: JsonRpcMessage | readonly JsonRpcMessage[]): string {
+  return JSON.stringify(message);
+}
+
+export function successResponse(id: RequestId, result: unknown): JsonRpcSuccess {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function notificationMessage(method: string, params?: JsonRpcParams): JsonRpcNotification {
+  return params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+}
+
+export function requestMessage(id: RequestId, method: string, params?: JsonRpcParams): JsonRpcRequest {
+  return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+}

@@ -1,0 +1,150 @@
+/**
+ * The MCP shapes this library produces and consumes, written from the specification's schema
+ * (`schema/<version>/schema.ts`). Only what the server side needs.
+ */
+
+/** `_meta`: reserved for protocol-level metadata on most MCP objects. */
+export type Meta = Record<string, unknown>;
+
+/** Name and version of an MCP implementation (client or server). */
+export interface Implementation {
+  readonly name: string;
+  readonly version: string;
+  /** Human-readable display name (2025-06-18+). */
+  readonly title?: string;
+  readonly [key: string]: unknown;
+}
+
+export type Role = 'user' | 'assistant';
+
+/** Hints to the client about how to use or display a content block. */
+export interface ContentAnnotations {
+  readonly audience?: readonly Role[];
+  /** 0 (least important) to 1 (most important). */
+  readonly priority?: number;
+  /** ISO 8601 timestamp. */
+  readonly lastModified?: string;
+}
+
+export interface TextContent {
+  readonly type: 'text';
+  readonly text: string;
+  readonly annotations?: ContentAnnotations;
+  readonly _meta?: Meta;
+}
+
+export interface ImageContent {
+  readonly type: 'image';
+  /** Base64-encoded image bytes. */
+  readonly data: string;
+  readonly mimeType: string;
+  readonly annotations?: ContentAnnotations;
+  readonly _meta?: Meta;
+}
+
+export interface AudioContent {
+  readonly type: 'audio';
+  /** Base64-encoded audio bytes. */
+  readonly data: string;
+  readonly mimeType: string;
+  readonly annotations?: ContentAnnotations;
+  readonly _meta?: Meta;
+}
+
+export interface ResourceLink {
+  readonly type: 'resource_link';
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly size?: number;
+  readonly annotations?: ContentAnnotations;
+  readonly _meta?: Meta;
+}
+
+export interface TextResourceContents {
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly text: string;
+  readonly _meta?: Meta;
+}
+
+export interface BlobResourceContents {
+  readonly uri: string;
+  readonly mimeType?: string;
+  /** Base64-encoded bytes. */
+  readonly blob: string;
+  readonly _meta?: Meta;
+}
+
+export interface EmbeddedResource {
+  readonly type: 'resource';
+  readonly resource: TextResourceContents | BlobResourceContents;
+  readonly annotations?: ContentAnnotations;
+  readonly _meta?: Meta;
+}
+
+/** Any block a tool result may carry. */
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+
+/** The result of `tools/call`. Tool failures are results with `isError: true`, not JSON-RPC errors. */
+export interface CallToolResult {
+  readonly content: readonly ContentBlock[];
+  readonly structuredContent?: Record<string, unknown>;
+  readonly isError?: boolean;
+  readonly _meta?: Meta;
+}
+
+/** Behavioural hints about a tool; clients must treat them as untrusted. */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** A JSON Schema object, as advertised in `inputSchema` / `outputSchema`. */
+export type JsonSchemaObject = { readonly type: 'object' } & Record<string, unknown>;
+
+/** A tool as `tools/list` advertises it. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: JsonSchemaObject;
+  readonly outputSchema?: JsonSchemaObject;
+  readonly annotations?: ToolAnnotations;
+  readonly _meta?: Meta;
+}
+
+export interface ListToolsResult {
+  readonly tools: readonly ToolDefinition[];
+  readonly nextCursor?: string;
+}
+
+export interface CallToolParams {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+  readonly _meta?: Meta & { readonly progressToken?: string | number };
+}
+
+export interface ServerCapabilities {
+  readonly tools?: { readonly listChanged?: boolean };
+  readonly logging?: Record<string, never>;
+  readonly completions?: Record<string, never>;
+  readonly prompts?: { readonly listChanged?: boolean };
+  readonly resources?: { readonly subscribe?: boolean; readonly listChanged?: boolean };
+  readonly experimental?: Record<string, unknown>;
+}
+
+/** What the client declared in `initialize`; kept as sent. */
+export type ClientCapabilities = Record<string, unknown>;
+
+export interface InitializeResult {
+  readonly protocolVersion: string;
+  readonly capabilities: ServerCapabilities;
+  readonly serverInfo: Implementation;
+  readonly instructions?: string;
+}

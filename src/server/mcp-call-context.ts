@@ -1,0 +1,13 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { McpSession } from '../session/mcp-session.js';
+
+/**
+ * What the transport knows about one incoming message: the dispatcher passes it through untouched
+ * to the handlers.
+ */
+export interface McpCallContext {
+  readonly session: McpSession;
+  /** The HTTP request as the framework gives it (Express `Request`, Fastify `FastifyRequest`). */
+  readonly httpRequest: unknown;
+  readonly headers: IncomingHttpHeaders;
+}

@@ -1,0 +1,59 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import { McpDispatcher, type McpServerPort } from '../protocol/dispatcher.js';
+import type { ServerDescription } from '../protocol/initialize.js';
+import type { RequestId } from '../protocol/json-rpc.types.js';
+import type { CallToolParams, CallToolResult, ListToolsResult } from '../protocol/mcp.types.js';
+import { invalidParams } from '../protocol/json-rpc.errors.js';
+import { McpToolInvoker } from '../tools/tool.invoker.js';
+import { McpToolRegistry } from '../tools/tool.registry.js';
+import type { McpCallContext } from './mcp-call-context.js';
+
+/**
+ * The application's MCP server: binds the pure dispatcher to this application's tools and logger.
+ * One per application, so two applications in one process never share anything.
+ */
+@Injectable()
+export class McpServer implements McpServerPort<McpCallContext> {
+  private readonly logger = new Logger('McpServer');
+  readonly dispatcher: McpDispatcher<McpCallContext>;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    private readonly tools: McpToolRegistry,
+    private readonly invoker: McpToolInvoker,
+  ) {
+    this.dispatcher = new McpDispatcher(describeServer(options), this);
+  }
+
+  listTools(cursor: string | undefined): ListToolsResult {
+    // One page holds every tool for now, so no cursor this server hands out can exist.
+    if (cursor !== undefined) throw invalidParams('unknown cursor');
+    return this.tools.list();
+  }
+
+  callTool(params: CallToolParams, context: McpCallContext, requestId: RequestId): Promise<CallToolResult> {
+    return this.invoker.call(params, requestId, context);
+  }
+
+  onInitialized(context: McpCallContext): void {
+    context.session.initialized = true;
+  }
+
+  reportError(error: unknown, method: string): void {
+    this.logger.error(`Handling ${method} failed`, error instanceof Error ? error.stack : String(error));
+  }
+}
+
+function describeServer(options: ResolvedMcpOptions): ServerDescription {
+  return Object.freeze({
+    serverInfo: Object.freeze({
+      name: options.name,
+      version: options.version,
+      ...(options.title === undefined ? {} : { title: options.title }),
+    }),
+    capabilities: Object.freeze({ tools: Object.freeze({ listChanged: true }) }),
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+  });
+}

@@ -1,0 +1,89 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import type { Handshake } from '../protocol/initialize.js';
+import { McpSession, type SessionEndReason } from './mcp-session.js';
+
+/**
+ * The live sessions of one application, by id. Ends sessions that sit idle past
+ * `sessionIdleTimeoutMs` and refuses new ones past `maxSessions`, because clients often vanish
+ * without a DELETE.
+ */
+@Injectable()
+export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('McpSessions');
+  private readonly sessions = new Map<string, McpSession>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private readonly forget = (session: McpSession, reason: SessionEndReason): void => {
+    this.sessions.delete(session.id);
+    if (reason === 'overflow') {
+      this.logger.warn(`Session ${session.id} ended: more than ${this.options.outboxLimit} undelivered messages`);
+    }
+  };
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+
+  /** Number of live sessions. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Whether another session may be created now (after ending the ones already idle too long). */
+  hasRoom(): boolean {
+    if (this.sessions.size < this.options.maxSessions) return true;
+    this.sweep();
+    return this.sessions.size < this.options.maxSessions;
+  }
+
+  /** Creates a session for an accepted `initialize`. The caller checks {@link hasRoom} first. */
+  create(handshake: Handshake): McpSession {
+    const session = new McpSession({
+      id: randomUUID(),
+      protocolVersion: handshake.protocolVersion,
+      clientInfo: handshake.clientInfo,
+      clientCapabilities: handshake.clientCapabilities,
+      outboxLimit: this.options.outboxLimit,
+      now: Date.now(),
+      onEnd: this.forget,
+    });
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** The live session with this id, if any. */
+  get(id: string): McpSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Every live session (a snapshot). */
+  all(): McpSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Ends sessions idle for longer than the timeout; returns how many ended. */
+  sweep(now = Date.now()): number {
+    const deadline = now - this.options.sessionIdleTimeoutMs;
+    let ended = 0;
+    for (const session of this.sessions.values()) {
+      if (session.lastActivity <= deadline && !session.hasStream && !session.busy) {
+        session.end('idle');
+        ended++;
+      }
+    }
+    return ended;
+  }
+
+  onApplicationBootstrap(): void {
+    // One timer for all sessions instead of one per session: cheaper in memory and in timer churn.
+    const interval = Math.min(Math.max(this.options.sessionIdleTimeoutMs / 4, 1_000), 60_000);
+    this.sweepTimer = setInterval(() => this.sweep(), interval);
+    this.sweepTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweepTimer);
+    // Ending sessions completes their streams, so the HTTP server can close without waiting on them.
+    for (const session of this.all()) session.end('shutdown');
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { McpToolError } from '../errors/mcp-tool.error.js';
+import { internalError } from '../protocol/json-rpc.errors.js';
+import type { RequestId } from '../protocol/json-rpc.types.js';
+import type { CallToolParams, CallToolResult } from '../protocol/mcp.types.js';
+import type { McpCallContext } from '../server/mcp-call-context.js';
+import { validateArguments } from './tool-arguments.validator.js';
+import { ToolCallContext } from './tool-call.context.js';
+import { textResult, toCallToolResult } from './tool-result.mapper.js';
+import { McpToolRegistry } from './tool.registry.js';
+
+/**
+ * Runs `tools/call`: finds the tool, validates its arguments, calls it with an {@link McpContext}
+ * and maps what it returns. Failures a model can act on become `isError` results; anything else is
+ * logged and answered as a JSON-RPC internal error that reveals nothing.
+ */
+@Injectable()
+export class McpToolInvoker {
+  private readonly logger = new Logger('McpTools');
+
+  constructor(private readonly registry: McpToolRegistry) {}
+
+  async call(params: CallToolParams, requestId: RequestId, call: McpCallContext): Promise<CallToolResult> {
+    const tool = this.registry.get(params.name);
+    if (!tool) return textResult(`Unknown tool: ${params.name}`, true);
+
+    const raw = params.arguments ?? {};
+    let args: object = raw;
+    if (tool.input) {
+      const check = await validateArguments(tool.input, raw);
+      if (!check.ok) {
+        return textResult(`Invalid arguments for tool ${params.name}:\n- ${check.problems.join('\n- ')}`, true);
+      }
+      args = check.value;
+    } else {
+      const unexpected = Object.keys(raw);
+      if (unexpected.length > 0) {
+        return textResult(`Tool ${params.name} takes no arguments; unexpected: ${unexpected.join(', ')}`, true);
+      }
+    }
+
+    const { session } = call;
+    const signal = session.beginCall(requestId);
+    try {
+      const value = await tool.handler(args, new ToolCallContext(call, requestId, params.name, params._meta, signal));
+      return toCallToolResult(value);
+    } catch (error) {
+      if (error instanceof McpToolError) return textResult(error.message, true);
+      this.logger.error(
+        `Tool ${params.name} (${tool.owner}) failed`,
+        error instanceof Error ? error.stack : String(error),
+      );
+      throw internalError();
+    } finally {
+      session.endCall(requestId);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { encodeMessage } from '../protocol/json-rpc.codec.js';
+import { errorResponse, ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+
+/** Writes one JSON body (a message or a batch) and ends the response. */
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  message: JsonRpcMessage | readonly JsonRpcMessage[],
+  headers?: OutgoingHttpHeaders,
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = encodeMessage(message);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/** Writes a status with no body (202 Accepted, 204 No Content). */
+export function writeEmpty(res: ServerResponse, status: number, headers?: OutgoingHttpHeaders): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, headers);
+  res.end();
+}
+
+/**
+ * Refuses a request at the transport level: the HTTP status says why to HTTP clients, a JSON-RPC
+ * error without id says it to MCP clients (the transport specification allows this body).
+ */
+export function writeTransportError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code: number = ErrorCode.ServerError,
+  headers?: OutgoingHttpHeaders,
+): void {
+  writeJson(res, status, errorResponse(null, new JsonRpcError(code, message)), headers);
+}

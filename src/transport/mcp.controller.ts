@@ -1,0 +1,34 @@
+import { Controller, Delete, Get, Inject, Post, Req, Res, UseGuards, type Type } from '@nestjs/common';
+import type { McpGuard } from '../interfaces/mcp-module-options.interface.js';
+import { McpOriginGuard } from './origin.guard.js';
+import { StreamableHttpTransport } from './streamable-http.transport.js';
+
+/**
+ * Creates the endpoint controller for one `McpModule.forRoot()` call. A class per call, because
+ * Nest reads a controller's path and guards from its class metadata: sharing one class would let
+ * two applications (or two endpoints) overwrite each other's.
+ */
+export function createMcpController(path: string, guards: readonly McpGuard[]): Type<unknown> {
+  @Controller(path)
+  @UseGuards(McpOriginGuard, ...guards)
+  class McpController {
+    constructor(@Inject(StreamableHttpTransport) private readonly transport: StreamableHttpTransport) {}
+
+    // @Res() hands the response to the transport: it decides JSON or SSE per request.
+    @Post()
+    post(@Req() request: unknown, @Res() response: unknown): Promise<void> {
+      return this.transport.handlePost(request, response);
+    }
+
+    @Get()
+    get(@Req() request: unknown, @Res() response: unknown): void {
+      this.transport.handleGet(request, response);
+    }
+
+    @Delete()
+    delete(@Req() request: unknown, @Res() response: unknown): void {
+      this.transport.handleDelete(request, response);
+    }
+  }
+  return McpController;
+}

@@ -1,0 +1,102 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { encodeMessage } from '../protocol/json-rpc.codec.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+
+const SSE_HEADERS: OutgoingHttpHeaders = Object.freeze({
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // Tells nginx-style proxies not to buffer the stream.
+  'x-accel-buffering': 'no',
+});
+
+const KEEP_ALIVE = ': keep-alive\n\n';
+
+/**
+ * Writes JSON-RPC messages as Server-Sent Events on a Node response, with keep-alive comments on a
+ * timer and respect for the socket's backpressure: while the connection cannot take more, messages
+ * wait here, counted by {@link pending}, and go out on `drain`.
+ *
+ * Written by hand rather than through Nest's `@Sse()`: MessageEvent cannot express comment lines
+ * (keep-alive), and a POST must choose JSON or SSE per request after the handler started.
+ */
+export class SseWriter {
+  private readonly queue: string[] = [];
+  private keepAlive: NodeJS.Timeout | undefined;
+  private ended = false;
+
+  /**
+   * @param onPending told how many events wait because of backpressure, whenever that changes.
+   */
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly keepAliveMs: number,
+    private readonly onPending?: (count: number) => void,
+  ) {}
+
+  /** Events waiting for the connection to drain. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Whether the stream can no longer be written to (ended here, or closed by the client). */
+  get closed(): boolean {
+    return this.ended || this.res.destroyed || this.res.writableEnded;
+  }
+
+  /** Sends the status line and headers, and starts the keep-alive timer. */
+  open(headers?: OutgoingHttpHeaders): void {
+    this.res.writeHead(200, { ...SSE_HEADERS, ...headers });
+    this.res.flushHeaders();
+    this.res.on('drain', this.flush);
+    this.res.once('close', this.stop);
+    if (this.keepAliveMs > 0) {
+      this.keepAlive = setInterval(() => this.writeRaw(KEEP_ALIVE), this.keepAliveMs);
+      this.keepAlive.unref();
+    }
+  }
+
+  /** Sends one message as a `message` event. */
+  send(message: JsonRpcMessage): void {
+    this.writeRaw(`event: message\ndata: ${encodeMessage(message)}\n\n`);
+  }
+
+  /** Ends the stream once queued events are out. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.clearTimer();
+    if (this.res.destroyed || this.res.writableEnded) return;
+    if (this.queue.length === 0) this.res.end();
+  }
+
+  private writeRaw(chunk: string): void {
+    if (this.res.destroyed || this.res.writableEnded) return;
+    if (this.queue.length > 0 || this.res.writableNeedDrain) {
+      this.queue.push(chunk);
+      this.onPending?.(this.queue.length);
+      return;
+    }
+    this.res.write(chunk);
+  }
+
+  private readonly flush = (): void => {
+    while (this.queue.length > 0 && !this.res.writableNeedDrain && !this.res.destroyed) {
+      this.res.write(this.queue.shift()!);
+    }
+    this.onPending?.(this.queue.length);
+    if (this.ended && this.queue.length === 0 && !this.res.writableEnded) this.res.end();
+  };
+
+  private readonly stop = (): void => {
+    this.ended = true;
+    this.queue.length = 0;
+    this.clearTimer();
+    this.res.off('drain', this.flush);
+  };
+
+  private clearTimer(): void {
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+  }
+}

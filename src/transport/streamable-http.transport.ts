@@ -1,0 +1,201 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MCP_PROTOCOL_VERSION_HEADER, MCP_RESOLVED_OPTIONS, MCP_SESSION_ID_HEADER } from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import type { DecodedMessage } from '../protocol/json-rpc.codec.js';
+import { errorResponse, ErrorCode, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import type { JsonRpcRequest } from '../protocol/json-rpc.types.js';
+import { McpMethod } from '../protocol/mcp.methods.js';
+import { isSupportedProtocolVersion, supportsBatching } from '../protocol/protocol-version.js';
+import type { McpCallContext } from '../server/mcp-call-context.js';
+import { McpServer } from '../server/mcp.server.js';
+import type { McpSession } from '../session/mcp-session.js';
+import { McpSessionRegistry } from '../session/session.registry.js';
+import { readMcpBody } from './body.reader.js';
+import { headerValue, rawRequest, rawResponse } from './http-request.js';
+import { writeEmpty, writeJson, writeTransportError } from './http-responses.js';
+import { acceptedTypes, isJsonContentType } from './media-type.js';
+import { PostResponder } from './post-responder.js';
+import { SseWriter } from './sse.writer.js';
+
+/**
+ * The Streamable HTTP transport (MCP 2025-03-26 and later) on Node's request and response objects,
+ * so it serves the same under Express and Fastify. Cheap header checks run before the body is read;
+ * the body is decoded once and handed to the dispatcher.
+ */
+@Injectable()
+export class StreamableHttpTransport {
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly sessions: McpSessionRegistry,
+    private readonly server: McpServer,
+  ) {}
+
+  /** POST: one JSON-RPC message (or, on 2025-03-26 sessions, a batch) from the client. */
+  async handlePost(request: unknown, response: unknown): Promise<void> {
+    const raw = rawRequest(request);
+    const res = rawResponse(response);
+    const { headers } = raw;
+
+    const accepts = acceptedTypes(headers.accept);
+    if (!accepts.json || !accepts.eventStream) {
+      return writeTransportError(res, 406, 'Not Acceptable: Accept must list application/json and text/event-stream');
+    }
+    if (!isJsonContentType(headers['content-type'])) {
+      return writeTransportError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    if (!this.checkVersionHeader(raw, res)) return;
+    const sessionId = headerValue(headers, MCP_SESSION_ID_HEADER);
+    const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (sessionId !== undefined && !session) return writeTransportError(res, 404, 'Session not found');
+
+    const read = await readMcpBody(request, raw, this.options.maxBodyBytes);
+    if (!read.ok) {
+      if (read.reason === 'too-large') {
+        return writeTransportError(
+          res,
+          413,
+          `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes`,
+          ErrorCode.InvalidRequest,
+          { connection: 'close' },
+        );
+      }
+      return; // The client went away; nobody is left to answer.
+    }
+    const { body } = read;
+    if (body.kind === 'error') return writeJson(res, 400, body.error);
+
+    if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === McpMethod.Initialize) {
+      return this.initialize(body.entry.message, session, res);
+    }
+    if (!session) return writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+    session.lastActivity = Date.now();
+    const context: McpCallContext = { session, httpRequest: request, headers };
+    const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
+
+    if (body.kind === 'single') {
+      const { entry } = body;
+      if (entry.kind === 'invalid') return writeJson(res, 400, entry.error, sessionHeader);
+      if (entry.kind !== 'request') {
+        if (entry.kind === 'notification') this.server.dispatcher.handleNotification(entry.message, context);
+        return writeEmpty(res, 202, sessionHeader);
+      }
+      const responder = new PostResponder(res, 1, false, sessionHeader, this.options.keepAliveMs);
+      responder.respond(await this.server.dispatcher.handleRequest(entry.message, context));
+      return;
+    }
+
+    if (!supportsBatching(session.protocolVersion)) {
+      return writeJson(
+        res,
+        400,
+        errorResponse(null, invalidRequest(`batches are not supported in protocol version ${session.protocolVersion}`)),
+        sessionHeader,
+      );
+    }
+    return this.handleBatch(body.entries, context, res, sessionHeader);
+  }
+
+  /** GET: the session's standalone SSE stream of server-initiated messages. */
+  handleGet(request: unknown, response: unknown): void {
+    const raw = rawRequest(request);
+    const res = rawResponse(response);
+    if (!acceptedTypes(raw.headers.accept).eventStream) {
+      return writeTransportError(res, 406, 'Not Acceptable: Accept must list text/event-stream');
+    }
+    if (!this.checkVersionHeader(raw, res)) return;
+    const session = this.findSession(raw, res);
+    if (!session) return;
+    if (session.hasStream) {
+      return writeTransportError(res, 409, 'Conflict: this session already has an open stream');
+    }
+
+    session.lastActivity = Date.now();
+    const writer = new SseWriter(res, this.options.keepAliveMs, (count) => session.reportStreamPending(count));
+    writer.open({ [MCP_SESSION_ID_HEADER]: session.id });
+    const subscription = session.attachStream().subscribe({
+      next: (message) => writer.send(message),
+      complete: () => writer.end(),
+    });
+    res.once('close', () => {
+      subscription.unsubscribe();
+      session.lastActivity = Date.now();
+    });
+  }
+
+  /** DELETE: the client ends its session. */
+  handleDelete(request: unknown, response: unknown): void {
+    const raw = rawRequest(request);
+    const res = rawResponse(response);
+    if (!this.checkVersionHeader(raw, res)) return;
+    const session = this.findSession(raw, res);
+    if (!session) return;
+    session.end('deleted');
+    writeEmpty(res, 204);
+  }
+
+  private initialize(request: JsonRpcRequest, existing: McpSession | undefined, res: ServerResponse): void {
+    if (existing) {
+      return writeJson(res, 400, errorResponse(request.id, invalidRequest('this session is already initialized')), {
+        [MCP_SESSION_ID_HEADER]: existing.id,
+      });
+    }
+    if (!this.sessions.hasRoom()) {
+      return writeJson(
+        res,
+        503,
+        errorResponse(request.id, new JsonRpcError(ErrorCode.ServerError, 'Too many sessions; try again later')),
+        {
+          'retry-after': '60',
+        },
+      );
+    }
+    const outcome = this.server.dispatcher.initialize(request);
+    if (!outcome.handshake) return writeJson(res, 200, outcome.response);
+    const session = this.sessions.create(outcome.handshake);
+    writeJson(res, 200, outcome.response, { [MCP_SESSION_ID_HEADER]: session.id });
+  }
+
+  private async handleBatch(
+    entries: readonly DecodedMessage[],
+    context: McpCallContext,
+    res: ServerResponse,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    const owed = entries.filter((entry) => entry.kind === 'request' || entry.kind === 'invalid').length;
+    if (owed === 0) {
+      for (const entry of entries) {
+        if (entry.kind === 'notification') this.server.dispatcher.handleNotification(entry.message, context);
+      }
+      return writeEmpty(res, 202, headers);
+    }
+    const responder = new PostResponder(res, owed, true, headers, this.options.keepAliveMs);
+    const { dispatcher } = this.server;
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (entry.kind === 'invalid') responder.respond(entry.error);
+        else if (entry.kind === 'notification') dispatcher.handleNotification(entry.message, context);
+        else if (entry.kind === 'request') responder.respond(await dispatcher.handleRequest(entry.message, context));
+      }),
+    );
+  }
+
+  /** An unsupported `MCP-Protocol-Version` gets 400; a missing one means 2025-03-26 and passes. */
+  private checkVersionHeader(raw: IncomingMessage, res: ServerResponse): boolean {
+    const version = headerValue(raw.headers, MCP_PROTOCOL_VERSION_HEADER);
+    if (version === undefined || isSupportedProtocolVersion(version)) return true;
+    writeTransportError(res, 400, `Bad Request: unsupported MCP-Protocol-Version ${version}`);
+    return false;
+  }
+
+  private findSession(raw: IncomingMessage, res: ServerResponse): McpSession | undefined {
+    const id = headerValue(raw.headers, MCP_SESSION_ID_HEADER);
+    if (id === undefined) {
+      writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+      return undefined;
+    }
+    const session = this.sessions.get(id);
+    if (!session) writeTransportError(res, 404, 'Session not found');
+    return session;
+  }
+}
