@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import type { INestApplication, ModuleMetadata, Type, DynamicModule } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { AddressInfo } from 'node:net';
+
+/** A Nest application listening on an ephemeral loopback port. */
+export interface RunningApp {
+  readonly app: INestApplication;
+  /** Base URL, e.g. http://127.0.0.1:40123 */
+  readonly baseUrl: string;
+  /** URL of the MCP endpoint (`/mcp` unless `path` was given). */
+  readonly mcpUrl: string;
+  close(): Promise<void>;
+}
+
+export interface StartAppOptions {
+  /** Endpoint path, without leading slash. */
+  readonly path?: string;
+  /** Keep Nest's default JSON body parser (the sample app turns it off). */
+  readonly bodyParser?: boolean;
+  /** Nest logger; off unless asked for. */
+  readonly logger?: false | ('error' | 'warn' | 'log')[];
+}
+
+/** Compiles `module` (or module metadata) and listens on 127.0.0.1:0. */
+export async function startApp(
+  module: Type<unknown> | DynamicModule | ModuleMetadata,
+  options: StartAppOptions = {},
+): Promise<RunningApp> {
+  const metadata: ModuleMetadata =
+    typeof module === 'function' || 'module' in module ? { imports: [module as Type<unknown> | DynamicModule] } : module;
+  const moduleRef = await Test.createTestingModule(metadata).compile();
+  const app = moduleRef.createNestApplication({
+    bodyParser: options.bodyParser ?? false,
+    forceCloseConnections: true,
+    logger: options.logger ?? false,
+  });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return { app, baseUrl, mcpUrl: `${baseUrl}/${options.path ?? 'mcp'}`, close: () => app.close() };
+}
+
+/** Headers every MCP POST needs. */
+export const MCP_POST_HEADERS = Object.freeze({
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+});
+
+/** A valid initialize request body. */
+export function initializeRequest(protocolVersion = '2025-06-18', id: string | number = 0): object {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'test-client', version: '1.0.0' } },
+  };
+}
