@@ -1,6 +1,6 @@
 export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
-export { MCP_OPTION_DEFAULTS } from './mcp-options.defaults.js';
+export { MCP_OPTION_DEFAULTS, type ResolvedMcpOptions } from './mcp-options.defaults.js';
 export type { McpModuleOptions, McpModuleExtras, McpGuard } from './interfaces/mcp-module-options.interface.js';
 export type { McpToolOptions } from './interfaces/mcp-tool-options.interface.js';
 export type { McpContext } from './interfaces/mcp-context.interface.js';
@@ -18,3 +18,4 @@ export {
 export { ErrorCode, JsonRpcError } from './protocol/json-rpc.errors.js';
 export type * from './protocol/json-rpc.types.js';
 export type * from './protocol/mcp.types.js';
+export type { Handshake } from './protocol/initialize.js';

@@ -26,7 +26,7 @@ const toolResult: CallToolResult = { content: [{ type: 'text', text: 'hi' }] };
 /** A port that records every call and answers with whatever the test configured. */
 class FakePort implements McpServerPort<Context> {
   readonly listToolsCalls: Array<{ cursor: string | undefined; context: Context }> = [];
-  readonly callToolCalls: Array<{ params: CallToolParams; context: Context }> = [];
+  readonly callToolCalls: Array<{ params: CallToolParams; context: Context; requestId: RequestId }> = [];
   readonly initializedCalls: Context[] = [];
   readonly reportedErrors: Array<{ error: unknown; method: string }> = [];
 
@@ -38,8 +38,8 @@ class FakePort implements McpServerPort<Context> {
     return this.listToolsImpl(cursor);
   }
 
-  callTool(params: CallToolParams, ctx: Context): Promise<CallToolResult> {
-    this.callToolCalls.push({ params, context: ctx });
+  callTool(params: CallToolParams, ctx: Context, requestId: RequestId): Promise<CallToolResult> {
+    this.callToolCalls.push({ params, context: ctx, requestId });
     return this.callToolImpl(params);
   }
 
@@ -272,10 +272,17 @@ describe('McpDispatcher.handleRequest: tools/call', () => {
     expect(params).toStrictEqual(snapshot);
   });
 
+  it.each([0, -5, Number.MAX_SAFE_INTEGER, '', 'call-1'])('passes the request id %p to callTool', async (id) => {
+    const { port, dispatcher } = setup();
+    await dispatcher.handleRequest(request(id, 'tools/call', { name: 'echo' }), context);
+    expect(port.callToolCalls).toHaveLength(1);
+    expect(port.callToolCalls[0]!.requestId).toBe(id);
+  });
+
   it('accepts a call without arguments', async () => {
     const { port, dispatcher } = setup();
     await dispatcher.handleRequest(request(1, 'tools/call', { name: 'noargs' }), context);
-    expect(port.callToolCalls).toEqual([{ params: { name: 'noargs' }, context }]);
+    expect(port.callToolCalls).toEqual([{ params: { name: 'noargs' }, context, requestId: 1 }]);
   });
 
   it('accepts empty arguments', async () => {

@@ -20,7 +20,7 @@ function thrown(action: () => unknown): JsonRpcError {
     action();
   } catch (error) {
     if (error instanceof JsonRpcError) return error;
-    throw new Error(`expected a JsonRpcError, got ${String(error)}`);
+    throw new Error(`expected a JsonRpcError, got ${String(error)}`, { cause: error });
   }
   throw new Error('expected a JsonRpcError, nothing was thrown');
 }

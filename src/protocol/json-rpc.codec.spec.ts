@@ -321,6 +321,10 @@ describe('decodeBody: method member', () => {
     expectInvalidRequest(decodeOne({ jsonrpc: '2.0', method: 1 }), null);
   });
 
+  it('treats an id member holding undefined on a pre-parsed value as an unreadable id, not as a notification', () => {
+    expectInvalidRequest(single(decodeValue({ jsonrpc: '2.0', id: undefined, method: 'ping' })), null);
+  });
+
   it('rejects a method member holding undefined on a pre-parsed value', () => {
     expectInvalidRequest(single(decodeValue({ jsonrpc: '2.0', id: 1, method: undefined })), 1);
   });
