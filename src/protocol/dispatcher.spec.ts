@@ -544,10 +544,7 @@ describe('McpDispatcher.handleRequest: handler failures', () => {
     expect(port.reportedErrors.map((r) => r.method)).toEqual(['tools/list', 'tools/call']);
   });
 
-  // Known defect (see report): the documented contract is "never rejects", but a reportError that throws
-  // escapes toErrorResponse and rejects handleRequest. Marked as failing so that a fix turns this red,
-  // prompting its promotion to a regular test.
-  it.failing('never rejects even when port.reportError itself throws', async () => {
+  it('never rejects even when port.reportError itself throws', async () => {
     const { port, dispatcher } = setup();
     port.reportError = () => {
       throw new Error('logger down');
@@ -564,6 +561,17 @@ describe('McpDispatcher.handleRequest: handler failures', () => {
 });
 
 describe('McpDispatcher.handleNotification', () => {
+  it('reports, and does not throw, when onInitialized throws', () => {
+    const { port, dispatcher } = setup();
+    port.onInitialized = () => {
+      throw new Error('hook broke');
+    };
+    expect(() =>
+      dispatcher.handleNotification({ jsonrpc: '2.0', method: 'notifications/initialized' }, context),
+    ).not.toThrow();
+    expect(port.reportedErrors.map((r) => r.method)).toEqual(['notifications/initialized']);
+  });
+
   it('calls onInitialized with the very context on notifications/initialized', () => {
     const { port, dispatcher } = setup();
     const own: Context = { sessionId: 'own' };

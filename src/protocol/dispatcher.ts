@@ -77,7 +77,8 @@ export class McpDispatcher<C> {
     const handler = this.methods.get(request.method);
     if (!handler) return errorResponse(request.id, methodNotFound(request.method));
     try {
-      return successResponse(request.id, await handler(request.params ?? EMPTY_PARAMS, context, request.id));
+      // Every MCP result is an object; a handler that returns nothing must not produce a response without `result`.
+      return successResponse(request.id, (await handler(request.params ?? EMPTY_PARAMS, context, request.id)) ?? {});
     } catch (error) {
       return this.toErrorResponse(request, error);
     }
@@ -85,13 +86,27 @@ export class McpDispatcher<C> {
 
   /** Handles a notification. Unknown notifications are ignored, as JSON-RPC requires. */
   handleNotification(notification: JsonRpcNotification, context: C): void {
-    if (notification.method === McpMethod.Initialized) this.port.onInitialized?.(context);
+    if (notification.method !== McpMethod.Initialized) return;
+    try {
+      this.port.onInitialized?.(context);
+    } catch (error) {
+      this.report(error, notification.method);
+    }
   }
 
   private toErrorResponse(request: JsonRpcRequest, error: unknown): JsonRpcResponse {
     if (error instanceof JsonRpcError) return errorResponse(request.id, error);
-    this.port.reportError(error, request.method);
+    this.report(error, request.method);
     return errorResponse(request.id, internalError());
+  }
+
+  /** Reporting must not become a second failure: a throwing logger would otherwise lose the response. */
+  private report(error: unknown, method: string): void {
+    try {
+      this.port.reportError(error, method);
+    } catch {
+      // Nothing better to do with it; the client still gets its error response.
+    }
   }
 }
 

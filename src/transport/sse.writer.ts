@@ -51,7 +51,7 @@ export class SseWriter {
     this.res.on('drain', this.flush);
     this.res.once('close', this.stop);
     if (this.keepAliveMs > 0) {
-      this.keepAlive = setInterval(() => this.writeRaw(KEEP_ALIVE), this.keepAliveMs);
+      this.keepAlive = setInterval(this.ping, this.keepAliveMs);
       this.keepAlive.unref();
     }
   }
@@ -79,6 +79,13 @@ export class SseWriter {
     }
     this.res.write(chunk);
   }
+
+  /** A keep-alive is only worth sending on an idle connection: a backed-up one is not idle. */
+  private readonly ping = (): void => {
+    if (this.queue.length === 0 && !this.res.writableNeedDrain && !this.res.destroyed && !this.res.writableEnded) {
+      this.res.write(KEEP_ALIVE);
+    }
+  };
 
   private readonly flush = (): void => {
     while (this.queue.length > 0 && !this.res.writableNeedDrain && !this.res.destroyed) {
