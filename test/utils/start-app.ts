@@ -28,7 +28,9 @@ export async function startApp(
   options: StartAppOptions = {},
 ): Promise<RunningApp> {
   const metadata: ModuleMetadata =
-    typeof module === 'function' || 'module' in module ? { imports: [module as Type<unknown> | DynamicModule] } : module;
+    typeof module === 'function' || 'module' in module
+      ? { imports: [module as Type<unknown> | DynamicModule] }
+      : module;
   const moduleRef = await Test.createTestingModule(metadata).compile();
   const app = moduleRef.createNestApplication({
     bodyParser: options.bodyParser ?? false,
