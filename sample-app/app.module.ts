@@ -1,4 +1,4 @@
-import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule } from '../src/index.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
@@ -15,9 +15,6 @@ export interface SampleAppConfig {
 export class AppModule {
   static register(config: SampleAppConfig = {}): DynamicModule {
     const guards = config.bearerToken ? [new BearerAuthGuard(config.bearerToken)] : [];
-    if (!config.bearerToken) {
-      new Logger('SampleApp').warn('MCP_BEARER_TOKEN is not set: the MCP endpoint runs WITHOUT authentication');
-    }
     return {
       module: AppModule,
       imports: [

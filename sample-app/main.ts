@@ -7,13 +7,16 @@ const HOST = '127.0.0.1';
 
 async function bootstrap(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
+  const bearerToken = process.env.MCP_BEARER_TOKEN || undefined;
   // bodyParser off: mcp42 reads MCP bodies itself, with its own size limit and JSON-RPC parse errors.
-  const app = await NestFactory.create(AppModule.register({ bearerToken: process.env.MCP_BEARER_TOKEN }), {
-    bodyParser: false,
-  });
+  const app = await NestFactory.create(AppModule.register({ bearerToken }), { bodyParser: false });
   app.enableShutdownHooks();
   await app.listen(port, HOST);
-  new Logger('SampleApp').log(`MCP endpoint: http://${HOST}:${port}/mcp`);
+  const logger = new Logger('SampleApp');
+  if (!bearerToken) {
+    logger.warn(`MCP_BEARER_TOKEN is not set: the endpoint runs WITHOUT authentication, reachable from ${HOST} only`);
+  }
+  logger.log(`MCP endpoint: http://${HOST}:${port}/mcp${bearerToken ? ' (bearer token required)' : ''}`);
 }
 
 void bootstrap();

@@ -6,9 +6,10 @@ import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js
  * Exposes a provider or controller method as an MCP tool.
  *
  * The method receives the validated arguments (an instance of `input`) and an {@link McpContext}.
- * It may return a string (one text block), an array of content blocks, a `CallToolResult`, or any
- * other JSON value (sent as JSON text). Throwing {@link McpToolError} produces a tool error result
- * the model can read; any other exception becomes a JSON-RPC internal error and is logged.
+ * It may return a string (one text block), an array of content blocks, a `CallToolResult`, nothing
+ * (`undefined` or `null`: empty content), or any other JSON value (sent as JSON text).
+ * Throwing {@link McpToolError} produces a tool error result the model can read; any other
+ * exception becomes a JSON-RPC internal error and is logged.
  *
  * @example
  * ```ts

@@ -10,7 +10,7 @@ export function textResult(text: string, isError = false): CallToolResult {
 /**
  * Maps what a tool method returned to a `CallToolResult`:
  * a string is one text block; an array of content blocks is the content; an object with a
- * `content` array is taken as a result already; `undefined` is an empty result; anything else
+ * `content` array is taken as a result already; `undefined` and `null` are an empty result; anything else
  * is sent as its JSON text.
  */
 export function toCallToolResult(value: unknown): CallToolResult {
