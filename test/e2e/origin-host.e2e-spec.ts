@@ -1,0 +1,264 @@
+import http from 'node:http';
+import { EchoTools } from '../../sample-app/echo.tools.js';
+import { McpModule, McpSessionRegistry, type McpModuleOptions } from '../../src/index.js';
+import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+
+/**
+ * Origin and Host validation (the DNS-rebinding defence) on POST, GET and DELETE: the loopback
+ * defaults, custom lists replacing them, and `'*'` opening each list.
+ */
+
+type Method = 'POST' | 'GET' | 'DELETE';
+const METHODS: Method[] = ['POST', 'GET', 'DELETE'];
+
+interface HttpResult {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly text: string;
+}
+
+/** One exchange with exact headers (Host included); a 200 GET stream is aborted once its headers arrive. */
+function exchange(url: string, method: Method, headers: Record<string, string>, body?: string): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (method === 'GET' && status === 200) {
+        resolve({ status, headers: res.headers, text: '' });
+        req.destroy();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', (error) => {
+      if (!req.destroyed) reject(error);
+    });
+    req.setTimeout(3000, () => req.destroy(new Error(`${method} timed out`)));
+    req.end(body);
+  });
+}
+
+function expectForbidden(res: HttpResult): void {
+  expect({ status: res.status, text: res.text }).toMatchObject({ status: 403 });
+  expect(res.headers['content-type']).toMatch(/^application\/json\b/);
+  const body = JSON.parse(res.text) as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(['error', 'id', 'jsonrpc']);
+  expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String) } });
+  expect(res.text).not.toMatch(/stack|\n\s+at |\.ts:\d+|node_modules/);
+  expect(res.headers['mcp-session-id']).toBeUndefined();
+}
+
+const ALLOWED_STATUS: Record<Method, number> = { POST: 200, GET: 200, DELETE: 204 };
+
+/**
+ * Drives one method on `app` with the Origin and Host under test. GET and DELETE need a session: it
+ * is created first with headers the app accepts (`setupHost`, no Origin).
+ */
+class Prober {
+  constructor(
+    private readonly app: RunningApp,
+    private readonly setupHost: string,
+  ) {}
+
+  get port(): string {
+    return new URL(this.app.baseUrl).port;
+  }
+
+  async newSession(): Promise<string> {
+    const res = await exchange(
+      this.app.mcpUrl,
+      'POST',
+      { ...MCP_POST_HEADERS, host: this.setupHost },
+      JSON.stringify(initializeRequest()),
+    );
+    expect(res.status).toBe(200);
+    return res.headers['mcp-session-id'] as string;
+  }
+
+  async probe(method: Method, test: { origin?: string; host?: string }): Promise<HttpResult> {
+    const headers: Record<string, string> = { host: test.host ?? this.setupHost };
+    if (test.origin !== undefined) headers.origin = test.origin;
+    if (method === 'POST') {
+      return exchange(
+        this.app.mcpUrl,
+        'POST',
+        { ...MCP_POST_HEADERS, ...headers },
+        JSON.stringify(initializeRequest()),
+      );
+    }
+    const sessionId = await this.newSession();
+    const res = await exchange(this.app.mcpUrl, method, {
+      ...headers,
+      'mcp-session-id': sessionId,
+      ...(method === 'GET' ? { accept: 'text/event-stream' } : {}),
+    });
+    if (res.status === 403) {
+      // A refused request has no effect: the session is still there.
+      expect(this.app.app.get(McpSessionRegistry).get(sessionId)).toBeDefined();
+    }
+    return res;
+  }
+
+  async expectAllowed(method: Method, test: { origin?: string; host?: string }): Promise<void> {
+    const res = await this.probe(method, test);
+    expect({ status: res.status, text: res.text }).toMatchObject({ status: ALLOWED_STATUS[method] });
+  }
+
+  async expectForbidden(method: Method, test: { origin?: string; host?: string }): Promise<void> {
+    const registry = this.app.app.get(McpSessionRegistry);
+    const before = method === 'POST' ? registry.size : undefined;
+    expectForbidden(await this.probe(method, test));
+    if (before !== undefined) expect(registry.size).toBe(before);
+  }
+}
+
+async function start(options: Partial<McpModuleOptions> = {}): Promise<RunningApp> {
+  return startApp({
+    imports: [McpModule.forRoot({ name: 'origin-e2e', version: '1.0.0', ...options })],
+    providers: [EchoTools],
+  });
+}
+
+describe('Origin and Host validation (e2e)', () => {
+  describe('defaults (loopback only)', () => {
+    let running: RunningApp;
+    let prober: Prober;
+
+    beforeAll(async () => {
+      running = await start();
+      prober = new Prober(running, `127.0.0.1:${new URL(running.baseUrl).port}`);
+    });
+
+    afterAll(async () => {
+      await running?.close();
+    });
+
+    describe.each(METHODS)('%s', (method) => {
+      it('allows a request without Origin', async () => {
+        await prober.expectAllowed(method, {});
+      });
+
+      it.each([
+        'http://localhost:3000',
+        'http://localhost:5173',
+        'http://localhost',
+        'http://127.0.0.1:8080',
+        'http://127.0.0.1',
+        'http://[::1]:3000',
+        'https://localhost:8443',
+      ])('allows Origin %s', async (origin) => {
+        await prober.expectAllowed(method, { origin });
+      });
+
+      it.each([
+        'https://evil.example',
+        'http://evil.example:3000',
+        'null',
+        'garbage',
+        'http://localhost.evil.example',
+        'http://127.0.0.1.evil.example:8080',
+        'http://evil.example/http://localhost:3000',
+        'file:///etc/passwd',
+      ])('refuses Origin %s with 403 and a JSON-RPC error body', async (origin) => {
+        await prober.expectForbidden(method, { origin });
+      });
+
+      it.each(['localhost:PORT', '127.0.0.1:PORT', '[::1]:PORT', 'localhost', 'LOCALHOST:PORT'])(
+        'allows Host %s',
+        async (host) => {
+          await prober.expectAllowed(method, { host: host.replace('PORT', prober.port) });
+        },
+      );
+
+      it.each([
+        'evil.example.com',
+        'evil.example.com:PORT',
+        'localhost.evil.example.com:PORT',
+        '127.0.0.1.nip.io:PORT',
+        '0.0.0.0:PORT',
+      ])('refuses Host %s with 403 and a JSON-RPC error body', async (host) => {
+        await prober.expectForbidden(method, { host: host.replace('PORT', prober.port) });
+      });
+
+      it('refuses an allowed Origin arriving through a foreign Host', async () => {
+        await prober.expectForbidden(method, { origin: 'http://localhost:3000', host: 'evil.example.com' });
+      });
+    });
+  });
+
+  describe("custom lists: allowedOrigins ['https://app.example.com'], allowedHosts ['mcp.example.com']", () => {
+    let running: RunningApp;
+    let prober: Prober;
+
+    beforeAll(async () => {
+      running = await start({ allowedOrigins: ['https://app.example.com'], allowedHosts: ['mcp.example.com'] });
+      prober = new Prober(running, 'mcp.example.com');
+    });
+
+    afterAll(async () => {
+      await running?.close();
+    });
+
+    describe.each(METHODS)('%s', (method) => {
+      it.each<[string | undefined, string]>([
+        ['https://app.example.com', 'mcp.example.com'],
+        ['https://app.example.com:443', 'mcp.example.com'],
+        [undefined, 'mcp.example.com'],
+        [undefined, 'mcp.example.com:443'],
+        ['https://app.example.com', 'MCP.example.com:8443'],
+      ])('allows Origin %s with Host %s', async (origin, host) => {
+        await prober.expectAllowed(method, { origin, host });
+      });
+
+      it.each<[string | undefined, string]>([
+        ['http://localhost:3000', 'mcp.example.com'],
+        ['http://127.0.0.1:3000', 'mcp.example.com'],
+        ['http://app.example.com', 'mcp.example.com'],
+        ['https://app.example.com:8443', 'mcp.example.com'],
+        ['https://evil.example', 'mcp.example.com'],
+        ['null', 'mcp.example.com'],
+        [undefined, '127.0.0.1:PORT'],
+        [undefined, 'localhost:PORT'],
+        [undefined, 'evil.example.com'],
+        ['https://app.example.com', 'evil.example.com'],
+      ])('refuses Origin %s with Host %s (the defaults no longer apply)', async (origin, host) => {
+        await prober.expectForbidden(method, { origin, host: host.replace('PORT', prober.port) });
+      });
+    });
+  });
+
+  describe("'*' opens a list", () => {
+    let running: RunningApp | undefined;
+
+    afterEach(async () => {
+      await running?.close();
+      running = undefined;
+    });
+
+    it.each(METHODS)("allowedOrigins ['*'] allows any Origin on %s, Host is still checked", async (method) => {
+      running = await start({ allowedOrigins: ['*'] });
+      const prober = new Prober(running, `127.0.0.1:${new URL(running.baseUrl).port}`);
+      for (const origin of ['https://evil.example', 'null', 'garbage', 'http://localhost:1']) {
+        await prober.expectAllowed(method, { origin });
+      }
+      await prober.expectForbidden(method, { origin: 'https://evil.example', host: 'evil.example.com' });
+    });
+
+    it.each(METHODS)("allowedHosts ['*'] allows any Host on %s, Origin is still checked", async (method) => {
+      running = await start({ allowedHosts: ['*'] });
+      const prober = new Prober(running, 'evil.example.com');
+      for (const host of ['evil.example.com', 'evil.example.com:8080', '0.0.0.0', `127.0.0.1:${prober.port}`]) {
+        await prober.expectAllowed(method, { host });
+      }
+      await prober.expectAllowed(method, { origin: 'http://localhost:3000' });
+      await prober.expectForbidden(method, { origin: 'https://evil.example' });
+    });
+
+    it.each(METHODS)('both lists opened allow everything on %s', async (method) => {
+      running = await start({ allowedOrigins: ['*'], allowedHosts: ['*'] });
+      const prober = new Prober(running, 'evil.example.com');
+      await prober.expectAllowed(method, { origin: 'https://evil.example', host: 'evil.example.com:1234' });
+    });
+  });
+});

@@ -1,0 +1,456 @@
+import http from 'node:http';
+import request from 'supertest';
+import { EchoTools } from '../../sample-app/echo.tools.js';
+import {
+  McpModule,
+  McpSessionRegistry,
+  type JsonRpcNotification,
+  type McpModuleOptions,
+  type McpSession,
+} from '../../src/index.js';
+import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+
+/**
+ * The standalone GET stream (SSE) and the session lifecycle around it: one stream per session,
+ * delivery exactly once, backlog, keep-alive, and every way a session ends (DELETE, outbox overflow,
+ * idle timeout, application shutdown), plus the session cap.
+ */
+
+interface SseEvent {
+  readonly event: string | undefined;
+  readonly data: string;
+}
+
+/** A GET stream read with Node's http client; everything it received is kept for inspection. */
+class SseStream {
+  private buffer = '';
+  private readonly listeners = new Set<() => void>();
+  /** How the response finished: `end` when the server ended it cleanly. */
+  readonly finished: Promise<'end' | 'aborted' | 'error'>;
+  private finishedAs: 'end' | 'aborted' | 'error' | undefined;
+
+  private constructor(
+    private readonly req: http.ClientRequest,
+    readonly res: http.IncomingMessage,
+  ) {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      for (const listener of this.listeners) listener();
+    });
+    this.finished = new Promise((resolve) => {
+      const done = (how: 'end' | 'aborted' | 'error'): void => {
+        this.finishedAs ??= how;
+        resolve(this.finishedAs);
+        for (const listener of this.listeners) listener();
+      };
+      res.on('end', () => done('end'));
+      res.on('aborted', () => done('aborted'));
+      res.on('error', () => done('error'));
+      res.on('close', () => done(res.complete ? 'end' : 'aborted'));
+    });
+  }
+
+  static open(url: string, headers: Record<string, string>): Promise<SseStream> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(url, { method: 'GET', headers, agent: false }, (res) =>
+        resolve(new SseStream(req, res)),
+      );
+      req.on('error', reject);
+      req.setTimeout(3000, () => req.destroy(new Error('GET stream did not answer')));
+      req.end();
+    });
+  }
+
+  get status(): number {
+    return this.res.statusCode ?? 0;
+  }
+
+  get headers(): http.IncomingHttpHeaders {
+    return this.res.headers;
+  }
+
+  get text(): string {
+    return this.buffer;
+  }
+
+  get ended(): boolean {
+    return this.finishedAs !== undefined;
+  }
+
+  /** Complete events received so far (comments excluded). */
+  events(): SseEvent[] {
+    const blocks = this.buffer.split('\n\n').slice(0, -1);
+    const events: SseEvent[] = [];
+    for (const block of blocks) {
+      let event: string | undefined;
+      const data: string[] = [];
+      let isEvent = false;
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        isEvent = true;
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (isEvent) events.push({ event, data: data.join('\n') });
+    }
+    return events;
+  }
+
+  /** Parsed `data` of every `message` event. */
+  messages(): unknown[] {
+    return this.events()
+      .filter((event) => event.event === 'message')
+      .map((event) => JSON.parse(event.data) as unknown);
+  }
+
+  /** Resolves once `predicate` holds for what was received; rejects after `timeoutMs`. */
+  waitFor(predicate: (stream: SseStream) => boolean, timeoutMs = 2000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (!predicate(this)) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`condition not met within ${timeoutMs} ms; received:\n${this.buffer}`));
+      }, timeoutMs);
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+      };
+      this.listeners.add(check);
+      check();
+    });
+  }
+
+  /** Reads the (short) non-SSE body of a refused GET. */
+  async json(): Promise<unknown> {
+    await this.finished;
+    return JSON.parse(this.buffer) as unknown;
+  }
+
+  close(): void {
+    this.req.destroy();
+  }
+}
+
+/** Resolves to the first of `promise` or 'timeout'. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function note(n: number): JsonRpcNotification {
+  return { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `message ${n}` } };
+}
+
+describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', () => {
+  let running: RunningApp | undefined;
+  const streams: SseStream[] = [];
+
+  afterEach(async () => {
+    for (const stream of streams.splice(0)) stream.close();
+    await running?.close();
+    running = undefined;
+  });
+
+  async function start(options: Partial<McpModuleOptions> = {}): Promise<RunningApp> {
+    running = await startApp({
+      imports: [McpModule.forRoot({ name: 'streams-e2e', version: '1.0.0', ...options })],
+      providers: [EchoTools],
+    });
+    return running;
+  }
+
+  async function initialize(app: RunningApp, protocolVersion = '2025-06-18'): Promise<string> {
+    const res = await request(app.baseUrl).post('/mcp').set(MCP_POST_HEADERS).send(initializeRequest(protocolVersion));
+    expect(res.status).toBe(200);
+    return res.headers['mcp-session-id'] as string;
+  }
+
+  async function openStream(app: RunningApp, sessionId: string): Promise<SseStream> {
+    const stream = await SseStream.open(app.mcpUrl, { accept: 'text/event-stream', 'mcp-session-id': sessionId });
+    streams.push(stream);
+    return stream;
+  }
+
+  function ping(app: RunningApp, sessionId: string): request.Test {
+    return request(app.baseUrl)
+      .post('/mcp')
+      .set(MCP_POST_HEADERS)
+      .set('Mcp-Session-Id', sessionId)
+      .send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  }
+
+  function sessionOf(app: RunningApp, sessionId: string): McpSession {
+    const session = app.app.get(McpSessionRegistry).get(sessionId);
+    expect(session).toBeDefined();
+    return session!;
+  }
+
+  it('GET opens a 200 text/event-stream carrying the session id', async () => {
+    const app = await start();
+    const sessionId = await initialize(app);
+    const stream = await openStream(app, sessionId);
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toMatch(/^text\/event-stream\b/);
+    expect(stream.headers['mcp-session-id']).toBe(sessionId);
+    expect(stream.headers['cache-control']).toMatch(/no-cache/);
+    expect(stream.ended).toBe(false);
+  });
+
+  it('refuses a second concurrent GET on one session with 409, and accepts a new one after the first closes', async () => {
+    const app = await start();
+    const sessionId = await initialize(app);
+    const first = await openStream(app, sessionId);
+    expect(first.status).toBe(200);
+
+    const second = await openStream(app, sessionId);
+    expect(second.status).toBe(409);
+    expect(second.headers['content-type']).toMatch(/^application\/json\b/);
+    expect(await second.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    // The first stream is untouched by the refused one.
+    expect(first.ended).toBe(false);
+    sessionOf(app, sessionId).send(note(1));
+    await first.waitFor((s) => s.messages().length === 1);
+
+    first.close();
+    await first.finished;
+    // The server notices the closed connection asynchronously: retry briefly, refusing anything but 409/200.
+    let third: SseStream | undefined;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const candidate = await openStream(app, sessionId);
+      if (candidate.status !== 409) {
+        third = candidate;
+        break;
+      }
+      await candidate.finished;
+      await delay(20);
+    }
+    expect(third?.status).toBe(200);
+    expect(third?.headers['mcp-session-id']).toBe(sessionId);
+  });
+
+  it('another session may hold its own stream at the same time', async () => {
+    const app = await start();
+    const a = await initialize(app);
+    const b = await initialize(app);
+    const streamA = await openStream(app, a);
+    const streamB = await openStream(app, b);
+    expect([streamA.status, streamB.status]).toEqual([200, 200]);
+    sessionOf(app, a).send(note(1));
+    sessionOf(app, b).send(note(2));
+    await streamA.waitFor((s) => s.messages().length === 1);
+    await streamB.waitFor((s) => s.messages().length === 1);
+    expect(streamA.messages()).toEqual([note(1)]);
+    expect(streamB.messages()).toEqual([note(2)]);
+  });
+
+  it('delivers messages sent through the session as `event: message` / `data: <json>`, each exactly once', async () => {
+    const app = await start();
+    const sessionId = await initialize(app);
+    const stream = await openStream(app, sessionId);
+    const session = sessionOf(app, sessionId);
+
+    for (let n = 1; n <= 5; n++) expect(session.send(note(n))).toBe(true);
+    await stream.waitFor((s) => s.messages().length >= 5);
+    // Give duplicates, if any, a chance to show up.
+    await delay(50);
+
+    expect(stream.text).toContain(`event: message\ndata: ${JSON.stringify(note(1))}\n\n`);
+    const events = stream.events();
+    expect(events.every((event) => event.event === 'message')).toBe(true);
+    expect(stream.messages()).toEqual([note(1), note(2), note(3), note(4), note(5)]);
+  });
+
+  it('delivers messages sent before a stream is attached when it attaches (backlog), once', async () => {
+    const app = await start();
+    const sessionId = await initialize(app);
+    const session = sessionOf(app, sessionId);
+    expect(session.send(note(1))).toBe(true);
+    expect(session.send(note(2))).toBe(true);
+
+    const stream = await openStream(app, sessionId);
+    await stream.waitFor((s) => s.messages().length >= 2);
+    session.send(note(3));
+    await stream.waitFor((s) => s.messages().length >= 3);
+    await delay(50);
+    expect(stream.messages()).toEqual([note(1), note(2), note(3)]);
+  });
+
+  it('keeps messages sent between two streams for the next stream, without repeating delivered ones', async () => {
+    const app = await start();
+    const sessionId = await initialize(app);
+    const session = sessionOf(app, sessionId);
+    const first = await openStream(app, sessionId);
+    session.send(note(1));
+    await first.waitFor((s) => s.messages().length === 1);
+    first.close();
+    await first.finished;
+    // Wait until the server has detached the first stream.
+    for (let i = 0; i < 100 && session.hasStream; i++) await delay(10);
+    expect(session.hasStream).toBe(false);
+
+    session.send(note(2));
+    const second = await openStream(app, sessionId);
+    expect(second.status).toBe(200);
+    await second.waitFor((s) => s.messages().length >= 1);
+    await delay(50);
+    expect(first.messages()).toEqual([note(1)]);
+    expect(second.messages()).toEqual([note(2)]);
+  });
+
+  it('sends keep-alive comments on an idle stream (keepAliveMs = 50)', async () => {
+    const app = await start({ keepAliveMs: 50 });
+    const sessionId = await initialize(app);
+    const stream = await openStream(app, sessionId);
+    await stream.waitFor((s) => (s.text.match(/^:.*\n\n/gm) ?? []).length >= 2, 2000);
+    // Comments are not events.
+    expect(stream.events()).toEqual([]);
+    expect(stream.text).toMatch(/^: ?keep-alive\n\n/m);
+  });
+
+  it('DELETE ends the open GET stream, and the session then answers 404', async () => {
+    const app = await start();
+    const sessionId = await initialize(app);
+    const stream = await openStream(app, sessionId);
+    expect(stream.status).toBe(200);
+
+    const del = await request(app.baseUrl).delete('/mcp').set('Mcp-Session-Id', sessionId);
+    expect(del.status).toBe(204);
+    expect(await within(stream.finished, 2000)).toBe('end');
+
+    const after = await ping(app, sessionId);
+    expect(after.status).toBe(404);
+    expect(after.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    const again = await openStream(app, sessionId);
+    expect(again.status).toBe(404);
+    expect(app.app.get(McpSessionRegistry).get(sessionId)).toBeUndefined();
+  });
+
+  it('ends a session whose outbox overflows (no stream attached); another session is unaffected', async () => {
+    const app = await start({ outboxLimit: 3 });
+    const victim = await initialize(app);
+    const bystander = await initialize(app);
+    const session = sessionOf(app, victim);
+    const other = sessionOf(app, bystander);
+    other.send(note(100));
+
+    expect([1, 2, 3].map((n) => session.send(note(n)))).toEqual([true, true, true]);
+    expect(session.send(note(4))).toBe(false);
+    expect(session.ended).toBe(true);
+    expect(session.endedBecause).toBe('overflow');
+
+    const gone = await ping(app, victim);
+    expect(gone.status).toBe(404);
+    const gets = await openStream(app, victim);
+    expect(gets.status).toBe(404);
+
+    const alive = await ping(app, bystander);
+    expect(alive.status).toBe(200);
+    expect(alive.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    const stream = await openStream(app, bystander);
+    await stream.waitFor((s) => s.messages().length === 1);
+    expect(stream.messages()).toEqual([note(100)]);
+  });
+
+  it('does not count messages a reading stream already received against outboxLimit', async () => {
+    const app = await start({ outboxLimit: 3 });
+    const sessionId = await initialize(app);
+    const session = sessionOf(app, sessionId);
+    const stream = await openStream(app, sessionId);
+    // A reading client keeps up, so sending many messages through an attached stream is fine.
+    for (let n = 1; n <= 10; n++) expect(session.send(note(n))).toBe(true);
+    await stream.waitFor((s) => s.messages().length === 10);
+    expect(session.ended).toBe(false);
+    const alive = await ping(app, sessionId);
+    expect(alive.status).toBe(200);
+  });
+
+  it('ends idle sessions on sweep (sessionIdleTimeoutMs), then answers 404', async () => {
+    const app = await start({ sessionIdleTimeoutMs: 60_000 });
+    const registry = app.app.get(McpSessionRegistry);
+    const idle = await initialize(app);
+    const streaming = await initialize(app);
+    const stream = await openStream(app, streaming);
+
+    // Nothing is idle yet.
+    expect(registry.sweep()).toBe(0);
+    expect((await ping(app, idle)).status).toBe(200);
+
+    // Far in the future: the idle session goes; the one holding an open stream stays.
+    expect(registry.sweep(Date.now() + 10 * 60_000)).toBe(1);
+    const gone = await ping(app, idle);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    expect((await ping(app, streaming)).status).toBe(200);
+    expect(stream.ended).toBe(false);
+  });
+
+  it('ends idle sessions on its own timer', async () => {
+    // The registry sweeps every max(timeout / 4, 1 s): a 100 ms timeout is swept within about a second.
+    const app = await start({ sessionIdleTimeoutMs: 100 });
+    const sessionId = await initialize(app);
+    let status = 200;
+    for (let i = 0; i < 30 && status === 200; i++) {
+      await delay(100);
+      status = app.app.get(McpSessionRegistry).get(sessionId) ? 200 : 404;
+    }
+    expect(status).toBe(404);
+    expect((await ping(app, sessionId)).status).toBe(404);
+  });
+
+  it('refuses initialize past maxSessions with 503 and a JSON-RPC error body', async () => {
+    const app = await start({ maxSessions: 2 });
+    const first = await initialize(app);
+    await initialize(app);
+
+    const third = await request(app.baseUrl)
+      .post('/mcp')
+      .set(MCP_POST_HEADERS)
+      .send(initializeRequest('2025-06-18', 3));
+    expect(third.status).toBe(503);
+    expect(third.headers['content-type']).toMatch(/^application\/json\b/);
+    expect(third.headers['mcp-session-id']).toBeUndefined();
+    expect(third.body).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32000 } });
+    expect(typeof third.body.error.message).toBe('string');
+    expect(app.app.get(McpSessionRegistry).size).toBe(2);
+
+    // Ending a session makes room again.
+    expect((await request(app.baseUrl).delete('/mcp').set('Mcp-Session-Id', first)).status).toBe(204);
+    const fourth = await request(app.baseUrl).post('/mcp').set(MCP_POST_HEADERS).send(initializeRequest());
+    expect(fourth.status).toBe(200);
+  });
+
+  it('at the cap, initialize first ends sessions already idle past the timeout', async () => {
+    const app = await start({ maxSessions: 2, sessionIdleTimeoutMs: 100 });
+    const first = await initialize(app);
+    const second = await initialize(app);
+    await delay(150);
+    // Both are idle past the timeout (the 1 s timer may or may not have run yet): there is room again.
+    const third = await request(app.baseUrl).post('/mcp').set(MCP_POST_HEADERS).send(initializeRequest());
+    expect(third.status).toBe(200);
+    expect((await ping(app, first)).status).toBe(404);
+    expect((await ping(app, second)).status).toBe(404);
+    expect(app.app.get(McpSessionRegistry).size).toBe(1);
+  });
+
+  it('app.close() ends open SSE streams promptly', async () => {
+    const app = await start({ keepAliveMs: 0 });
+    const a = await openStream(app, await initialize(app));
+    const b = await openStream(app, await initialize(app));
+    expect([a.status, b.status]).toEqual([200, 200]);
+
+    const closing = app.close();
+    expect(await within(Promise.all([a.finished, b.finished]), 2000)).toEqual(['end', 'end']);
+    expect(await within(closing, 2000)).toBeUndefined();
+    running = undefined;
+  });
+});
