@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
-import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 
 const REF_PREFIX = '#/$defs/';
@@ -14,60 +14,66 @@ export const NO_ARGUMENTS_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'obje
  *
  * Arguments are validated with `forbidNonWhitelisted`, so every object schema says
  * `additionalProperties: false`: the advertised schema matches what the server accepts.
+ * Nested DTOs (`@ValidateNested()` + `@Type()`) become `$defs`, each built from its own class:
+ * two different classes that share a name get distinct definitions.
  */
 export class DtoJsonSchemaConverter {
-  private allSchemas: Record<string, Record<string, unknown>> | undefined;
-
   toSchema(dto: Type<object>): JsonSchemaObject {
-    const root = closeObjects(this.convert(dto));
-    const defs: Record<string, unknown> = {};
-    const pending = collectRefs(root);
-    while (pending.length > 0) {
-      const name = pending.pop()!;
-      if (name in defs) continue;
-      const def = this.definitions()[name];
-      if (!def) continue;
-      defs[name] = closeObjects(def);
-      pending.push(...collectRefs(def));
-    }
-    const schema = { ...root, type: 'object' as const };
-    return Object.keys(defs).length > 0 ? { ...schema, $defs: defs } : schema;
+    const names = new Map<Function, string>();
+    const defs: Record<string, Record<string, unknown>> = {};
+    const root = closeObject({ ...this.describe(dto, names, defs), type: 'object' }) as JsonSchemaObject;
+    return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;
   }
 
-  private convert(dto: Type<object>): Record<string, unknown> {
-    return targetConstructorToSchema(dto, {
-      refPointerPrefix: REF_PREFIX,
-      classTransformerMetadataStorage: defaultMetadataStorage,
-    }) as Record<string, unknown>;
-  }
-
-  /** Schemas of every nested DTO, computed once and only when a DTO refers to another. */
-  private definitions(): Record<string, Record<string, unknown>> {
-    this.allSchemas ??= validationMetadatasToSchemas({
-      refPointerPrefix: REF_PREFIX,
-      classTransformerMetadataStorage: defaultMetadataStorage,
-    }) as Record<string, Record<string, unknown>>;
-    return this.allSchemas;
-  }
-}
-
-function closeObjects(schema: Record<string, unknown>): Record<string, unknown> {
-  return schema.properties !== undefined && schema.additionalProperties === undefined
-    ? { ...schema, additionalProperties: false }
-    : schema;
-}
-
-function collectRefs(value: unknown, found: string[] = []): string[] {
-  if (Array.isArray(value)) {
-    for (const item of value) collectRefs(item, found);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      if (key === '$ref' && typeof child === 'string' && child.startsWith(REF_PREFIX)) {
-        found.push(child.slice(REF_PREFIX.length));
-      } else {
-        collectRefs(child, found);
+  /** The schema of one class; nested classes are added to `defs` under names unique in this schema. */
+  private describe(
+    dto: Function,
+    names: Map<Function, string>,
+    defs: Record<string, Record<string, unknown>>,
+  ): Record<string, unknown> {
+    const schema = closeObject(
+      targetConstructorToSchema(dto, {
+        refPointerPrefix: REF_PREFIX,
+        classTransformerMetadataStorage: defaultMetadataStorage,
+      }) as Record<string, unknown>,
+    );
+    const properties = schema.properties as Record<string, unknown> | undefined;
+    if (!properties) return schema;
+    for (const property of Object.keys(properties)) {
+      const nested = defaultMetadataStorage.findTypeMetadata(dto, property)?.typeFunction();
+      if (typeof nested !== 'function' || !hasRef(properties[property], nested.name)) continue;
+      let name = names.get(nested);
+      if (name === undefined) {
+        name = uniqueName(nested.name, names);
+        names.set(nested, name);
+        defs[name] = {}; // reserved before recursing, so self-referencing DTOs terminate
+        defs[name] = this.describe(nested, names, defs);
       }
+      properties[property] = renameRef(properties[property], nested.name, name);
     }
+    return schema;
   }
-  return found;
+}
+
+function closeObject(schema: Record<string, unknown>): Record<string, unknown> {
+  const isObject = schema.type === 'object' || schema.properties !== undefined;
+  return isObject && schema.additionalProperties === undefined ? { ...schema, additionalProperties: false } : schema;
+}
+
+function uniqueName(base: string, taken: Map<Function, string>): string {
+  const used = new Set(taken.values());
+  let name = base;
+  for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
+  return name;
+}
+
+function hasRef(value: unknown, name: string): boolean {
+  return JSON.stringify(value).includes(JSON.stringify(REF_PREFIX + name));
+}
+
+function renameRef(value: unknown, from: string, to: string): unknown {
+  if (from === to) return value;
+  return JSON.parse(
+    JSON.stringify(value).replaceAll(JSON.stringify(REF_PREFIX + from), JSON.stringify(REF_PREFIX + to)),
+  );
 }

@@ -2,11 +2,16 @@ import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 
-/** Unknown properties are errors, not silently dropped: a model that misspells a field must hear about it. */
+/**
+ * Unknown properties are errors, not silently dropped: a model that misspells a field must hear about it.
+ * `forbidUnknownValues` is off because the whitelist already refuses every property of an object
+ * without metadata (a nested value missing `@Type()`), while it would also refuse `{}` for a DTO
+ * that declares no property at all.
+ */
 const VALIDATOR_OPTIONS: ValidatorOptions = Object.freeze({
   whitelist: true,
   forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
+  forbidUnknownValues: false,
   validationError: { target: false, value: false },
 });
 
@@ -31,7 +36,8 @@ export async function validateArguments<T extends object>(
 function flatten(errors: readonly ValidationError[], prefix: string): string[] {
   const problems: string[] = [];
   for (const error of errors) {
-    const path = prefix + error.property;
+    // A problem with the value itself (not one of its properties) has no property name.
+    const path = error.property === undefined ? prefix.slice(0, -1) || '(arguments)' : prefix + error.property;
     for (const message of Object.values(error.constraints ?? {})) problems.push(`${path}: ${message}`);
     if (error.children?.length) problems.push(...flatten(error.children, `${path}.`));
   }

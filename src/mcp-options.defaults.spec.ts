@@ -1,0 +1,108 @@
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import { MCP_OPTION_DEFAULTS, resolveMcpOptions } from './mcp-options.defaults.js';
+
+const base = { name: 'weather', version: '1.0.0' } as const;
+
+describe('MCP_OPTION_DEFAULTS', () => {
+  it('holds the documented defaults', () => {
+    expect(MCP_OPTION_DEFAULTS.maxBodyBytes).toBe(4_194_304);
+    expect(MCP_OPTION_DEFAULTS.sessionIdleTimeoutMs).toBe(1_800_000);
+    expect(MCP_OPTION_DEFAULTS.maxSessions).toBe(10_000);
+    expect(MCP_OPTION_DEFAULTS.outboxLimit).toBe(1_000);
+    expect(MCP_OPTION_DEFAULTS.keepAliveMs).toBe(15_000);
+    expect([...MCP_OPTION_DEFAULTS.allowedHosts].sort()).toEqual(['127.0.0.1', '[::1]', 'localhost']);
+    expect([...MCP_OPTION_DEFAULTS.allowedOrigins].sort()).toEqual([
+      'http://127.0.0.1:*',
+      'http://[::1]:*',
+      'http://localhost:*',
+      'https://127.0.0.1:*',
+      'https://[::1]:*',
+      'https://localhost:*',
+    ]);
+  });
+});
+
+describe('resolveMcpOptions', () => {
+  it('applies every default when only name and version are given', () => {
+    expect(resolveMcpOptions({ ...base })).toEqual({ ...base, ...MCP_OPTION_DEFAULTS });
+  });
+
+  it('leaves title and instructions out unless given, and keeps them when given', () => {
+    const plain = resolveMcpOptions({ ...base });
+    expect('title' in plain).toBe(false);
+    expect('instructions' in plain).toBe(false);
+    const described = resolveMcpOptions({ ...base, title: 'Weather', instructions: 'Ask for a city.' });
+    expect(described.title).toBe('Weather');
+    expect(described.instructions).toBe('Ask for a city.');
+  });
+
+  it('lets user values override the defaults', () => {
+    const options: McpModuleOptions = {
+      ...base,
+      maxBodyBytes: 1024,
+      sessionIdleTimeoutMs: 5_000,
+      maxSessions: 3,
+      outboxLimit: 7,
+      keepAliveMs: 250,
+      allowedOrigins: ['https://app.example'],
+      allowedHosts: ['app.example'],
+    };
+    expect(resolveMcpOptions(options)).toEqual(options);
+  });
+
+  it('accepts keepAliveMs 0 (keep-alive disabled) and empty lists', () => {
+    const resolved = resolveMcpOptions({ ...base, keepAliveMs: 0, allowedOrigins: [], allowedHosts: [] });
+    expect(resolved.keepAliveMs).toBe(0);
+    expect(resolved.allowedOrigins).toEqual([]);
+    expect(resolved.allowedHosts).toEqual([]);
+  });
+
+  it('does not let undefined values erase the defaults', () => {
+    const resolved = resolveMcpOptions({
+      ...base,
+      maxBodyBytes: undefined,
+      sessionIdleTimeoutMs: undefined,
+      maxSessions: undefined,
+      outboxLimit: undefined,
+      keepAliveMs: undefined,
+      allowedOrigins: undefined,
+      allowedHosts: undefined,
+      title: undefined,
+    });
+    expect(resolved).toEqual({ ...base, ...MCP_OPTION_DEFAULTS });
+    expect('title' in resolved).toBe(false);
+  });
+
+  it('does not modify the options it is given', () => {
+    const options: McpModuleOptions = { ...base, maxSessions: undefined };
+    resolveMcpOptions(options);
+    expect(options).toEqual({ ...base, maxSessions: undefined });
+  });
+
+  it.each(['maxBodyBytes', 'sessionIdleTimeoutMs', 'maxSessions', 'outboxLimit'] as const)(
+    'rejects a %s that is not a positive finite number',
+    (key) => {
+      for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '10' as unknown as number, null]) {
+        expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(TypeError);
+        expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(`options.${key} must be a positive number`);
+      }
+    },
+  );
+
+  it('rejects a negative or non-finite keepAliveMs', () => {
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '15' as unknown as number]) {
+      expect(() => resolveMcpOptions({ ...base, keepAliveMs: bad })).toThrow(TypeError);
+      expect(() => resolveMcpOptions({ ...base, keepAliveMs: bad })).toThrow('options.keepAliveMs must be 0 or more');
+    }
+  });
+
+  it('requires name and version as strings', () => {
+    const message = 'options.name and options.version are required strings';
+    expect(() => resolveMcpOptions({ version: '1.0.0' } as McpModuleOptions)).toThrow(TypeError);
+    expect(() => resolveMcpOptions({ version: '1.0.0' } as McpModuleOptions)).toThrow(message);
+    expect(() => resolveMcpOptions({ name: 'weather' } as McpModuleOptions)).toThrow(message);
+    expect(() => resolveMcpOptions({ name: 'weather', version: 1 } as unknown as McpModuleOptions)).toThrow(message);
+    expect(() => resolveMcpOptions(undefined as unknown as McpModuleOptions)).toThrow(message);
+    expect(() => resolveMcpOptions(null as unknown as McpModuleOptions)).toThrow(message);
+  });
+});

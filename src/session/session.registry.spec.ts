@@ -1,0 +1,208 @@
+import 'reflect-metadata';
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import { resolveMcpOptions } from '../mcp-options.defaults.js';
+import type { Handshake } from '../protocol/initialize.js';
+import { notificationMessage } from '../protocol/json-rpc.codec.js';
+import { McpSessionRegistry } from './session.registry.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const handshake: Handshake = {
+  protocolVersion: '2025-03-26',
+  clientInfo: { name: 'client', version: '1.2.3' },
+  clientCapabilities: { roots: { listChanged: true } },
+  result: {
+    protocolVersion: '2025-03-26',
+    capabilities: { tools: { listChanged: true } },
+    serverInfo: { name: 'server', version: '1.0.0' },
+  },
+};
+
+function makeRegistry(options: Partial<McpModuleOptions> = {}): McpSessionRegistry {
+  return new McpSessionRegistry(resolveMcpOptions({ name: 'server', version: '1.0.0', ...options }));
+}
+
+describe('McpSessionRegistry', () => {
+  let registry: McpSessionRegistry;
+
+  afterEach(() => {
+    registry?.onModuleDestroy();
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  it('creates sessions from a handshake and finds them by id', () => {
+    registry = makeRegistry();
+    expect(registry.size).toBe(0);
+    const before = Date.now();
+    const session = registry.create(handshake);
+    expect(session.protocolVersion).toBe('2025-03-26');
+    expect(session.clientInfo).toEqual({ name: 'client', version: '1.2.3' });
+    expect(session.clientCapabilities).toEqual({ roots: { listChanged: true } });
+    expect(session.lastActivity).toBeGreaterThanOrEqual(before);
+    expect(session.lastActivity).toBeLessThanOrEqual(Date.now());
+    expect(registry.size).toBe(1);
+    expect(registry.get(session.id)).toBe(session);
+    expect(registry.get('unknown')).toBeUndefined();
+    expect(registry.all()).toEqual([session]);
+  });
+
+  it('gives every session a distinct random UUID', () => {
+    registry = makeRegistry();
+    const ids = Array.from({ length: 200 }, () => registry.create(handshake).id);
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(new Set(ids).size).toBe(200);
+  });
+
+  it('forgets a session once it ends', () => {
+    registry = makeRegistry();
+    const session = registry.create(handshake);
+    const other = registry.create(handshake);
+    session.end('deleted');
+    expect(registry.get(session.id)).toBeUndefined();
+    expect(registry.get(other.id)).toBe(other);
+    expect(registry.size).toBe(1);
+  });
+
+  it('gives each session the configured outbox limit, and logs an overflow', () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    registry = makeRegistry({ outboxLimit: 2 });
+    const session = registry.create(handshake);
+    session.send(notificationMessage('a'));
+    session.send(notificationMessage('b'));
+    expect(session.ended).toBe(false);
+    session.send(notificationMessage('c'));
+    expect(session.endedBecause).toBe('overflow');
+    expect(registry.get(session.id)).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toContain(session.id);
+  });
+
+  describe('room and idle sweep', () => {
+    it('has room below maxSessions and none at it while every session is fresh', () => {
+      registry = makeRegistry({ maxSessions: 2 });
+      expect(registry.hasRoom()).toBe(true);
+      registry.create(handshake);
+      expect(registry.hasRoom()).toBe(true);
+      registry.create(handshake);
+      expect(registry.hasRoom()).toBe(false);
+      expect(registry.size).toBe(2);
+    });
+
+    it('makes room by ending sessions idle past the timeout', () => {
+      registry = makeRegistry({ maxSessions: 2, sessionIdleTimeoutMs: 60_000 });
+      const stale = registry.create(handshake);
+      const fresh = registry.create(handshake);
+      stale.lastActivity = Date.now() - 60_001;
+      expect(registry.hasRoom()).toBe(true);
+      expect(stale.endedBecause).toBe('idle');
+      expect(fresh.ended).toBe(false);
+      expect(registry.size).toBe(1);
+    });
+
+    it('sweeps only sessions idle for at least the timeout and returns how many ended', () => {
+      registry = makeRegistry({ sessionIdleTimeoutMs: 1_000 });
+      const now = 10_000_000;
+      const old = registry.create(handshake);
+      const exact = registry.create(handshake);
+      const recent = registry.create(handshake);
+      old.lastActivity = now - 5_000;
+      exact.lastActivity = now - 1_000;
+      recent.lastActivity = now - 999;
+      expect(registry.sweep(now)).toBe(2);
+      expect(old.endedBecause).toBe('idle');
+      expect(exact.endedBecause).toBe('idle');
+      expect(recent.ended).toBe(false);
+      expect(registry.all()).toEqual([recent]);
+    });
+
+    it('does not sweep a session with an open stream or a running call', () => {
+      registry = makeRegistry({ sessionIdleTimeoutMs: 1_000 });
+      const now = 10_000_000;
+      const streaming = registry.create(handshake);
+      const busy = registry.create(handshake);
+      const idle = registry.create(handshake);
+      for (const session of [streaming, busy, idle]) session.lastActivity = now - 60_000;
+      const subscription = streaming.attachStream().subscribe();
+      busy.beginCall(7);
+      expect(registry.sweep(now)).toBe(1);
+      expect(idle.endedBecause).toBe('idle');
+      expect(streaming.ended).toBe(false);
+      expect(busy.ended).toBe(false);
+
+      subscription.unsubscribe();
+      busy.endCall(7);
+      expect(registry.sweep(now)).toBe(2);
+      expect(registry.size).toBe(0);
+    });
+
+    it('still refuses when the sessions at the limit are busy or streaming', () => {
+      registry = makeRegistry({ maxSessions: 2, sessionIdleTimeoutMs: 1_000 });
+      const a = registry.create(handshake);
+      const b = registry.create(handshake);
+      a.lastActivity = b.lastActivity = Date.now() - 60_000;
+      a.beginCall(1);
+      b.attachStream().subscribe();
+      expect(registry.hasRoom()).toBe(false);
+      expect(registry.size).toBe(2);
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('sweeps on an unref’d timer every quarter of the idle timeout, capped at one minute', () => {
+      jest.useFakeTimers();
+      registry = makeRegistry({ sessionIdleTimeoutMs: 30 * 60_000 });
+      const sweep = jest.spyOn(registry, 'sweep');
+      registry.onApplicationBootstrap();
+      jest.advanceTimersByTime(59_999);
+      expect(sweep).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(1);
+      expect(sweep).toHaveBeenCalledTimes(1);
+      jest.advanceTimersByTime(60_000);
+      expect(sweep).toHaveBeenCalledTimes(2);
+    });
+
+    it('sweeps at least every second for short timeouts, and ends idle sessions from the timer', () => {
+      jest.useFakeTimers();
+      registry = makeRegistry({ sessionIdleTimeoutMs: 2_000 });
+      registry.onApplicationBootstrap();
+      const session = registry.create(handshake);
+      jest.advanceTimersByTime(1_000);
+      expect(session.ended).toBe(false);
+      jest.advanceTimersByTime(1_000); // 2 s idle: due
+      expect(session.endedBecause).toBe('idle');
+      expect(registry.size).toBe(0);
+    });
+
+    it('does not keep the process alive with its timer', () => {
+      const setIntervalSpy = jest.spyOn(globalThis, 'setInterval');
+      registry = makeRegistry();
+      registry.onApplicationBootstrap();
+      expect(setIntervalSpy).toHaveBeenCalledTimes(1);
+      const timer = setIntervalSpy.mock.results[0]!.value as NodeJS.Timeout;
+      expect(timer.hasRef()).toBe(false);
+    });
+
+    it('on module destroy, clears the timer and ends every session with reason "shutdown"', () => {
+      jest.useFakeTimers();
+      registry = makeRegistry({ sessionIdleTimeoutMs: 4_000 });
+      registry.onApplicationBootstrap();
+      const sessions = [registry.create(handshake), registry.create(handshake)];
+      const streamDone = jest.fn();
+      sessions[0]!.attachStream().subscribe({ complete: streamDone });
+      const signal = sessions[1]!.beginCall('call');
+      const sweep = jest.spyOn(registry, 'sweep');
+
+      registry.onModuleDestroy();
+      expect(sessions.map((session) => session.endedBecause)).toEqual(['shutdown', 'shutdown']);
+      expect(streamDone).toHaveBeenCalledTimes(1);
+      expect(signal.aborted).toBe(true);
+      expect(registry.size).toBe(0);
+      expect(jest.getTimerCount()).toBe(0);
+      jest.advanceTimersByTime(10_000);
+      expect(sweep).not.toHaveBeenCalled();
+    });
+  });
+});

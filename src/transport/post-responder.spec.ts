@@ -1,0 +1,240 @@
+import { jest } from '@jest/globals';
+import { EventEmitter } from 'node:events';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorResponse, invalidRequest } from '../protocol/json-rpc.errors.js';
+import { notificationMessage, requestMessage, successResponse } from '../protocol/json-rpc.codec.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+import { PostResponder } from './post-responder.js';
+
+/** A ServerResponse stand-in that keeps Node's contract: headers once, nothing after end. */
+class FakeResponse extends EventEmitter {
+  statusCode = 0;
+  headers: OutgoingHttpHeaders = {};
+  headersSent = false;
+  writableEnded = false;
+  destroyed = false;
+  writableNeedDrain = false;
+  readonly chunks: string[] = [];
+
+  writeHead(status: number, headers: OutgoingHttpHeaders = {}): this {
+    if (this.headersSent) throw new Error('ERR_HTTP_HEADERS_SENT');
+    this.statusCode = status;
+    this.headers = { ...headers };
+    this.headersSent = true;
+    return this;
+  }
+
+  flushHeaders(): void {
+    if (!this.headersSent) this.writeHead(200);
+  }
+
+  write(chunk: string): boolean {
+    if (this.writableEnded) throw new Error('ERR_STREAM_WRITE_AFTER_END');
+    if (!this.headersSent) this.writeHead(200);
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  end(chunk?: string): this {
+    if (this.writableEnded) throw new Error('end() called twice');
+    if (chunk !== undefined) this.write(chunk);
+    this.writableEnded = true;
+    return this;
+  }
+
+  get body(): string {
+    return this.chunks.join('');
+  }
+}
+
+const asResponse = (fake: FakeResponse): ServerResponse => fake as unknown as ServerResponse;
+const frame = (message: JsonRpcMessage): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+const SESSION = { 'mcp-session-id': 'sid-1' };
+
+const r1 = successResponse(1, { content: [{ type: 'text', text: 'héllo ☀' }] });
+const r2 = successResponse('two', {});
+const failure = errorResponse(null, invalidRequest('jsonrpc must be "2.0"'));
+const progress = notificationMessage('notifications/progress', { progressToken: 't', progress: 1 });
+const log = notificationMessage('notifications/message', { level: 'info', data: 'x' });
+
+function responder(expected: number, batch: boolean, keepAliveMs = 0): { res: FakeResponse; post: PostResponder } {
+  const res = new FakeResponse();
+  return { res, post: new PostResponder(asResponse(res), expected, batch, SESSION, keepAliveMs) };
+}
+
+describe('PostResponder in JSON mode', () => {
+  it('answers a single request with one JSON object, its content type and its length in bytes', () => {
+    const { res, post } = responder(1, false);
+    expect(post.done).toBe(false);
+    post.respond(r1);
+    expect(post.done).toBe(true);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers).toEqual({
+      'mcp-session-id': 'sid-1',
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(JSON.stringify(r1)),
+    });
+    expect(res.headers['content-length']).toBeGreaterThan(JSON.stringify(r1).length); // multi-byte text
+    expect(JSON.parse(res.body)).toEqual(r1);
+    expect(res.writableEnded).toBe(true);
+  });
+
+  it('answers a batch with one JSON array, in the order the responses came', () => {
+    const { res, post } = responder(3, true);
+    post.respond(r2);
+    post.respond(failure);
+    expect(res.headersSent).toBe(false);
+    expect(post.done).toBe(false);
+    post.respond(r1);
+    expect(post.done).toBe(true);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(res.body)).toEqual([r2, failure, r1]);
+  });
+
+  it('answers a batch that owes one response with an array of one', () => {
+    const { res, post } = responder(1, true);
+    post.respond(r1);
+    expect(JSON.parse(res.body)).toEqual([r1]);
+  });
+
+  it('writes nothing after the last response', () => {
+    const { res, post } = responder(1, false);
+    post.respond(r1);
+    const body = res.body;
+    expect(() => post.respond(r2)).not.toThrow();
+    expect(() => post.sendRelated(progress)).not.toThrow();
+    expect(res.body).toBe(body);
+    expect(res.headers['content-type']).toBe('application/json');
+  });
+});
+
+describe('PostResponder switching to SSE', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('switches a single request to an event stream when a related message comes first, and ends after the response', () => {
+    const { res, post } = responder(1, false);
+    post.sendRelated(progress);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(res.headers['mcp-session-id']).toBe('sid-1');
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.chunks).toEqual([frame(progress)]);
+    expect(res.writableEnded).toBe(false);
+
+    post.sendRelated(log);
+    post.respond(r1);
+    expect(post.done).toBe(true);
+    expect(res.chunks).toEqual([frame(progress), frame(log), frame(r1)]);
+    expect(res.writableEnded).toBe(true);
+  });
+
+  it('re-sends responses already collected, then the related message, then later responses', () => {
+    const { res, post } = responder(3, true);
+    post.respond(r1);
+    post.respond(failure);
+    expect(res.headersSent).toBe(false);
+    post.sendRelated(progress);
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(res.chunks).toEqual([frame(r1), frame(failure), frame(progress)]);
+    expect(res.writableEnded).toBe(false);
+    post.respond(r2);
+    expect(res.chunks).toEqual([frame(r1), frame(failure), frame(progress), frame(r2)]);
+    expect(res.writableEnded).toBe(true);
+  });
+
+  it('sends each collected response once, however many related messages follow', () => {
+    const { res, post } = responder(2, true);
+    post.respond(r1);
+    post.sendRelated(progress);
+    post.sendRelated(log);
+    post.respond(r2);
+    expect(res.chunks).toEqual([frame(r1), frame(progress), frame(log), frame(r2)]);
+  });
+
+  it('writes nothing after the last response on the stream', () => {
+    const { res, post } = responder(1, false);
+    post.sendRelated(progress);
+    post.respond(r1);
+    const chunks = [...res.chunks];
+    post.sendRelated(log);
+    post.respond(r2);
+    expect(res.chunks).toEqual(chunks);
+  });
+
+  it('keeps the stream alive with comments until the last response, and leaves no timer behind', () => {
+    jest.useFakeTimers();
+    const { res, post } = responder(1, false, 1_000);
+    post.sendRelated(progress);
+    jest.advanceTimersByTime(1_000);
+    expect(res.chunks).toEqual([frame(progress), ': keep-alive\n\n']);
+    post.respond(r1);
+    expect(jest.getTimerCount()).toBe(0);
+    expect(res.chunks.at(-1)).toBe(frame(r1));
+  });
+});
+
+describe('PostResponder on a real ServerResponse', () => {
+  let server: Server;
+  let port: number;
+  let handle: (res: ServerResponse) => void;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      handle(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  function post(): Promise<{ res: IncomingMessage; body: string }> {
+    return new Promise((resolve, reject) => {
+      httpRequest({ host: '127.0.0.1', port, path: '/', method: 'POST' }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ res, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      })
+        .on('error', reject)
+        .end(JSON.stringify(requestMessage(1, 'tools/call')));
+    });
+  }
+
+  it('sends a JSON answer whose content-length matches the bytes on the wire', async () => {
+    handle = (res) => new PostResponder(res, 1, false, SESSION, 0).respond(r1);
+    const { res, body } = await post();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['mcp-session-id']).toBe('sid-1');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(body));
+    expect(JSON.parse(body)).toEqual(r1);
+  });
+
+  it('sends an event stream that ends after the last response', async () => {
+    handle = (res) => {
+      const responder = new PostResponder(res, 2, true, SESSION, 0);
+      responder.respond(r1);
+      responder.sendRelated(progress);
+      setTimeout(() => responder.respond(r2), 10);
+    };
+    const { res, body } = await post();
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(res.headers['mcp-session-id']).toBe('sid-1');
+    expect(body).toBe(frame(r1) + frame(progress) + frame(r2));
+  });
+});

@@ -1,0 +1,394 @@
+import { jest } from '@jest/globals';
+import { EventEmitter } from 'node:events';
+import {
+  request as httpRequest,
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { notificationMessage, successResponse } from '../protocol/json-rpc.codec.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+import { SseWriter } from './sse.writer.js';
+
+/**
+ * A ServerResponse stand-in that keeps Node's contract: `write` buffers and returns false (setting
+ * `writableNeedDrain`) once `highWaterMark` bytes wait for the socket; `drainSocket()` empties the
+ * buffer and emits 'drain'; writing after `end` or twice sending headers throws.
+ */
+class FakeResponse extends EventEmitter {
+  statusCode = 0;
+  headers: OutgoingHttpHeaders = {};
+  headersSent = false;
+  flushed = false;
+  writableEnded = false;
+  destroyed = false;
+  writableNeedDrain = false;
+  readonly chunks: string[] = [];
+  endCalls = 0;
+  private buffered = 0;
+
+  constructor(public highWaterMark = Number.POSITIVE_INFINITY) {
+    super();
+  }
+
+  writeHead(status: number, headers: OutgoingHttpHeaders = {}): this {
+    if (this.headersSent) throw new Error('ERR_HTTP_HEADERS_SENT');
+    this.statusCode = status;
+    this.headers = { ...headers };
+    this.headersSent = true;
+    return this;
+  }
+
+  flushHeaders(): void {
+    if (!this.headersSent) this.writeHead(200);
+    this.flushed = true;
+  }
+
+  write(chunk: string): boolean {
+    if (this.writableEnded) throw new Error('ERR_STREAM_WRITE_AFTER_END');
+    if (this.destroyed) throw new Error('ERR_STREAM_DESTROYED');
+    if (!this.headersSent) this.writeHead(200);
+    this.chunks.push(chunk);
+    this.buffered += Buffer.byteLength(chunk);
+    this.writableNeedDrain = this.buffered >= this.highWaterMark;
+    return !this.writableNeedDrain;
+  }
+
+  end(chunk?: string): this {
+    if (this.writableEnded) throw new Error('end() called twice');
+    if (chunk !== undefined) this.write(chunk);
+    this.writableEnded = true;
+    this.endCalls++;
+    return this;
+  }
+
+  /** The socket took everything buffered; `emit: false` leaves the 'drain' event for later. */
+  drainSocket(emit = true): void {
+    this.buffered = 0;
+    if (this.writableNeedDrain && emit) {
+      this.writableNeedDrain = false;
+      this.emit('drain');
+    }
+  }
+
+  /** The client went away. */
+  destroy(): void {
+    this.destroyed = true;
+    this.emit('close');
+  }
+
+  get body(): string {
+    return this.chunks.join('');
+  }
+}
+
+const asResponse = (fake: FakeResponse): ServerResponse => fake as unknown as ServerResponse;
+const frame = (message: JsonRpcMessage): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+const note = (n: number): JsonRpcMessage => notificationMessage('notifications/progress', { n });
+
+/** Parses an SSE body into its `message` events' data (comments skipped). */
+function events(body: string): unknown[] {
+  return body
+    .split('\n\n')
+    .filter((block) => block.startsWith('event: message\n'))
+    .map((block) => JSON.parse(block.slice('event: message\ndata: '.length)) as unknown);
+}
+
+describe('SseWriter on a fake response', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('opens with status 200 and the SSE headers, merged with the caller’s, and flushes them', () => {
+    const res = new FakeResponse();
+    new SseWriter(asResponse(res), 0).open({ 'mcp-session-id': 'abc' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers).toEqual({
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'mcp-session-id': 'abc',
+    });
+    expect(res.flushed).toBe(true);
+    expect(res.chunks).toEqual([]);
+  });
+
+  it('frames each message as one "message" event with its JSON on one data line', () => {
+    const res = new FakeResponse();
+    const writer = new SseWriter(asResponse(res), 0);
+    writer.open();
+    const result = successResponse(1, { content: [{ type: 'text', text: 'line one\nline two\r\nünïcødé 🌤' }] });
+    writer.send(result);
+    writer.send(note(2));
+    expect(res.chunks).toEqual([frame(result), frame(note(2))]);
+    expect(res.chunks[0]!.split('\n')).toHaveLength(4); // event, data, blank line terminator
+    expect(events(res.body)).toEqual([result, note(2)]);
+  });
+
+  it('sends a keep-alive comment every keepAliveMs on an unref’d timer', () => {
+    jest.useFakeTimers();
+    const setIntervalSpy = jest.spyOn(globalThis, 'setInterval');
+    const res = new FakeResponse();
+    new SseWriter(asResponse(res), 1_000).open();
+    expect(res.chunks).toEqual([]);
+    jest.advanceTimersByTime(999);
+    expect(res.chunks).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(res.chunks).toEqual([': keep-alive\n\n']);
+    jest.advanceTimersByTime(2_000);
+    expect(res.chunks).toEqual([': keep-alive\n\n', ': keep-alive\n\n', ': keep-alive\n\n']);
+    const timer = setIntervalSpy.mock.results[0]!.value as NodeJS.Timeout;
+    expect(timer.hasRef()).toBe(false);
+    setIntervalSpy.mockRestore();
+  });
+
+  it('starts no timer when keepAliveMs is 0', () => {
+    jest.useFakeTimers();
+    const res = new FakeResponse();
+    new SseWriter(asResponse(res), 0).open();
+    expect(jest.getTimerCount()).toBe(0);
+    jest.advanceTimersByTime(60_000);
+    expect(res.chunks).toEqual([]);
+  });
+
+  it('stops the keep-alive timer when the client closes the connection', () => {
+    jest.useFakeTimers();
+    const res = new FakeResponse();
+    const writer = new SseWriter(asResponse(res), 1_000);
+    writer.open();
+    expect(jest.getTimerCount()).toBe(1);
+    res.destroy();
+    expect(jest.getTimerCount()).toBe(0);
+    expect(writer.closed).toBe(true);
+    jest.advanceTimersByTime(5_000);
+    expect(res.chunks).toEqual([]);
+  });
+
+  it('ends the response at once when nothing is queued, stops the timer, and ends only once', () => {
+    jest.useFakeTimers();
+    const res = new FakeResponse();
+    const writer = new SseWriter(asResponse(res), 1_000);
+    writer.open();
+    writer.send(note(1));
+    expect(writer.closed).toBe(false);
+    writer.end();
+    expect(res.writableEnded).toBe(true);
+    expect(writer.closed).toBe(true);
+    expect(jest.getTimerCount()).toBe(0);
+    writer.end();
+    expect(res.endCalls).toBe(1);
+    writer.send(note(2));
+    expect(res.chunks).toEqual([frame(note(1))]);
+  });
+
+  it('writes nothing once the client is gone', () => {
+    const res = new FakeResponse();
+    const writer = new SseWriter(asResponse(res), 0);
+    writer.open();
+    res.destroy();
+    writer.send(note(1));
+    writer.end();
+    expect(res.chunks).toEqual([]);
+    expect(res.endCalls).toBe(0);
+  });
+
+  describe('backpressure', () => {
+    it('queues events while the connection needs to drain, counting them, and reports the count', () => {
+      const res = new FakeResponse(1); // every write fills the buffer
+      const onPending = jest.fn<(count: number) => void>();
+      const writer = new SseWriter(asResponse(res), 0, onPending);
+      writer.open();
+      writer.send(note(1)); // goes out, and the buffer is now full
+      expect(res.writableNeedDrain).toBe(true);
+      expect(writer.pending).toBe(0);
+      expect(onPending).not.toHaveBeenCalled();
+      writer.send(note(2));
+      writer.send(note(3));
+      expect(res.chunks).toEqual([frame(note(1))]);
+      expect(writer.pending).toBe(2);
+      expect(onPending.mock.calls).toEqual([[1], [2]]);
+    });
+
+    it('flushes queued events in order on drain and reports 0 pending', () => {
+      const res = new FakeResponse(1);
+      const onPending = jest.fn<(count: number) => void>();
+      const writer = new SseWriter(asResponse(res), 0, onPending);
+      writer.open();
+      for (const n of [1, 2, 3, 4]) writer.send(note(n));
+      expect(writer.pending).toBe(3);
+
+      // Each drain lets one write through before the buffer is full again.
+      res.drainSocket();
+      expect(res.chunks).toEqual([frame(note(1)), frame(note(2))]);
+      expect(writer.pending).toBe(2);
+      expect(onPending).toHaveBeenLastCalledWith(2);
+
+      res.drainSocket();
+      res.drainSocket();
+      expect(res.chunks).toEqual([1, 2, 3, 4].map((n) => frame(note(n))));
+      expect(writer.pending).toBe(0);
+      expect(onPending).toHaveBeenLastCalledWith(0);
+    });
+
+    it('keeps later events behind queued ones even when the connection has drained meanwhile', () => {
+      const res = new FakeResponse(1);
+      const writer = new SseWriter(asResponse(res), 0);
+      writer.open();
+      writer.send(note(1));
+      writer.send(note(2)); // queued
+      // The buffer empties before its 'drain' is handled: a new event must still wait its turn.
+      res.drainSocket(false);
+      res.writableNeedDrain = false;
+      writer.send(note(3));
+      expect(res.chunks).toEqual([frame(note(1))]);
+      expect(writer.pending).toBe(2);
+      res.highWaterMark = Number.POSITIVE_INFINITY;
+      res.emit('drain');
+      expect(events(res.body)).toEqual([note(1), note(2), note(3)]);
+    });
+
+    it('writes everything at once on drain when the connection can take it', () => {
+      const res = new FakeResponse(1);
+      const writer = new SseWriter(asResponse(res), 0);
+      writer.open();
+      for (const n of [1, 2, 3]) writer.send(note(n));
+      res.highWaterMark = Number.POSITIVE_INFINITY;
+      res.drainSocket();
+      expect(events(res.body)).toEqual([note(1), note(2), note(3)]);
+      expect(writer.pending).toBe(0);
+    });
+
+    it('ends the response only after queued events went out', () => {
+      const res = new FakeResponse(1);
+      const writer = new SseWriter(asResponse(res), 0);
+      writer.open();
+      for (const n of [1, 2, 3]) writer.send(note(n));
+      writer.end();
+      expect(writer.closed).toBe(true);
+      expect(res.writableEnded).toBe(false);
+      res.drainSocket();
+      expect(res.writableEnded).toBe(false);
+      expect(writer.pending).toBe(1);
+      res.drainSocket();
+      expect(writer.pending).toBe(0);
+      expect(res.writableEnded).toBe(true);
+      expect(res.endCalls).toBe(1);
+      expect(events(res.body)).toEqual([note(1), note(2), note(3)]);
+      res.drainSocket();
+      expect(res.endCalls).toBe(1);
+    });
+
+    it('drops the queue and stops listening for drain when the client closes', () => {
+      jest.useFakeTimers();
+      const res = new FakeResponse(1);
+      const writer = new SseWriter(asResponse(res), 1_000);
+      writer.open();
+      for (const n of [1, 2, 3]) writer.send(note(n));
+      res.destroy();
+      expect(writer.pending).toBe(0);
+      expect(res.listenerCount('drain')).toBe(0);
+      expect(jest.getTimerCount()).toBe(0);
+      expect(res.chunks).toEqual([frame(note(1))]);
+    });
+
+    it('counts only messages as pending, not keep-alive comments', () => {
+      // onPending feeds the session's outbox limit, which bounds undelivered *messages*
+      // (see SseWriter.pending and McpSession.reportStreamPending).
+      jest.useFakeTimers();
+      const res = new FakeResponse(1);
+      const onPending = jest.fn<(count: number) => void>();
+      const writer = new SseWriter(asResponse(res), 1_000, onPending);
+      writer.open();
+      writer.send(note(1)); // fills the buffer
+      writer.send(note(2)); // queued: 1 pending message
+      jest.advanceTimersByTime(10_000); // ten keep-alive ticks while the client is stalled
+      expect(writer.pending).toBe(1);
+      expect(onPending).toHaveBeenLastCalledWith(1);
+      res.highWaterMark = Number.POSITIVE_INFINITY;
+      res.drainSocket();
+      expect(res.chunks).toEqual([frame(note(1)), frame(note(2))]);
+      jest.advanceTimersByTime(1_000); // idle again: keep-alives resume
+      expect(res.chunks).toEqual([frame(note(1)), frame(note(2)), ': keep-alive\n\n']);
+    });
+  });
+});
+
+describe('SseWriter on a real ServerResponse', () => {
+  let server: Server;
+  let port: number;
+  let handle: (res: ServerResponse) => void;
+
+  beforeAll(async () => {
+    server = createServer((_req, res) => handle(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  function get(): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      httpRequest({ host: '127.0.0.1', port, path: '/' }, resolve).on('error', reject).end();
+    });
+  }
+
+  function readAll(res: IncomingMessage): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+    });
+  }
+
+  it('streams framed events with SSE headers, keep-alive comments, and ends', async () => {
+    handle = (res) => {
+      const writer = new SseWriter(res, 15, undefined);
+      writer.open({ 'mcp-session-id': 'sid' });
+      writer.send(note(1));
+      setTimeout(() => {
+        writer.send(successResponse('x', { ok: 'ünï' }));
+        writer.end();
+      }, 60);
+    };
+    const res = await get();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(res.headers['cache-control']).toBe('no-cache, no-transform');
+    expect(res.headers['mcp-session-id']).toBe('sid');
+    const body = await readAll(res);
+    expect(body.startsWith(frame(note(1)))).toBe(true);
+    expect(body.endsWith(frame(successResponse('x', { ok: 'ünï' })))).toBe(true);
+    expect(body).toContain(': keep-alive\n\n');
+    expect(events(body)).toEqual([note(1), successResponse('x', { ok: 'ünï' })]);
+  });
+
+  it('queues under real socket backpressure and delivers everything, in order, as the socket drains', async () => {
+    const big = 'x'.repeat(256 * 1024);
+    const counts: number[] = [];
+    let sent = 0;
+    let pendingAtEnd = -1;
+    handle = (res) => {
+      const writer = new SseWriter(res, 0, (count) => counts.push(count));
+      writer.open();
+      // Write until the socket pushes back, then a few more that must wait.
+      while (writer.pending < 3 && sent < 400) writer.send(notificationMessage('big', { n: sent++, big }));
+      pendingAtEnd = writer.pending;
+      writer.end();
+    };
+    const res = await get();
+    expect(pendingAtEnd).toBe(3);
+    const body = await readAll(res);
+    const received = events(body) as { params: { n: number } }[];
+    expect(received.map((message) => message.params.n)).toEqual(Array.from({ length: sent }, (_, n) => n));
+    expect(counts.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(counts.at(-1)).toBe(0);
+  });
+});
