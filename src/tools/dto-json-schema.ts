@@ -5,6 +5,9 @@ import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 
 const REF_PREFIX = '#/$defs/';
 
+/** Any class: nested DTOs come from `@Type()` thunks, untyped. */
+type DtoClass = abstract new (...args: never[]) => unknown;
+
 /** The schema of a tool that takes no arguments (as the specification recommends). */
 export const NO_ARGUMENTS_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'object', additionalProperties: false });
 
@@ -19,7 +22,7 @@ export const NO_ARGUMENTS_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'obje
  */
 export class DtoJsonSchemaConverter {
   toSchema(dto: Type<object>): JsonSchemaObject {
-    const names = new Map<Function, string>();
+    const names = new Map<DtoClass, string>();
     const defs: Record<string, Record<string, unknown>> = {};
     const root = closeObject({ ...this.describe(dto, names, defs), type: 'object' }) as JsonSchemaObject;
     return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;
@@ -27,8 +30,8 @@ export class DtoJsonSchemaConverter {
 
   /** The schema of one class; nested classes are added to `defs` under names unique in this schema. */
   private describe(
-    dto: Function,
-    names: Map<Function, string>,
+    dto: DtoClass,
+    names: Map<DtoClass, string>,
     defs: Record<string, Record<string, unknown>>,
   ): Record<string, unknown> {
     const schema = closeObject(
@@ -40,7 +43,7 @@ export class DtoJsonSchemaConverter {
     const properties = schema.properties as Record<string, unknown> | undefined;
     if (!properties) return schema;
     for (const property of Object.keys(properties)) {
-      const nested = defaultMetadataStorage.findTypeMetadata(dto, property)?.typeFunction();
+      const nested = defaultMetadataStorage.findTypeMetadata(dto, property)?.typeFunction() as DtoClass | undefined;
       if (typeof nested !== 'function' || !hasRef(properties[property], nested.name)) continue;
       let name = names.get(nested);
       if (name === undefined) {
@@ -60,7 +63,7 @@ function closeObject(schema: Record<string, unknown>): Record<string, unknown> {
   return isObject && schema.additionalProperties === undefined ? { ...schema, additionalProperties: false } : schema;
 }
 
-function uniqueName(base: string, taken: Map<Function, string>): string {
+function uniqueName(base: string, taken: Map<DtoClass, string>): string {
   const used = new Set(taken.values());
   let name = base;
   for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
