@@ -69,6 +69,8 @@ export class StreamableHttpTransport {
       return this.initialize(body.entry.message, session, res);
     }
     if (!session) return writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+    // The session may have ended (DELETE, idle sweep) while the body was arriving.
+    if (session.ended) return writeTransportError(res, 404, 'Session not found');
     session.lastActivity = Date.now();
     const context: McpCallContext = { session, httpRequest: request, headers };
     const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
