@@ -1,0 +1,61 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import type { ChildCommand, ChildReport, TargetName } from './targets.js';
+
+const SCRIPT = new URL('./server-process.js', import.meta.url);
+const STOP_TIMEOUT_MS = 5_000;
+const REPORT_TIMEOUT_MS = 30_000;
+
+/** A target server running in its own Node process (own heap, own GC), driven over IPC. */
+export class ServerChild {
+  private constructor(
+    private readonly process: ChildProcess,
+    readonly url: string,
+  ) {}
+
+  static async start(target: TargetName): Promise<ServerChild> {
+    const child = fork(SCRIPT, [target], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const ready = await new Promise<ChildReport>((resolve, reject) => {
+      const onExit = (code: number | null): void => reject(new Error(`${target} server exited with ${code}`));
+      child.once('exit', onExit);
+      child.once('message', (message: ChildReport) => {
+        child.off('exit', onExit);
+        resolve(message);
+      });
+    });
+    if (ready.type !== 'ready') {
+      child.kill();
+      throw new Error(`${target} server sent ${ready.type} first`);
+    }
+    return new ServerChild(child, ready.url);
+  }
+
+  /** The child's heapUsed after forced GCs, and how many sessions its server holds. */
+  async heap(): Promise<{ heapUsed: number; sessions: number | undefined }> {
+    const answer = nextReport(this.process);
+    this.send({ type: 'heap' });
+    const report = await answer;
+    if (report.type !== 'heap') throw new Error(`expected a heap report, got ${report.type}`);
+    return report;
+  }
+
+  /** Closes the server and waits for the process to end; kills it if it does not within 5 s. */
+  async stop(): Promise<void> {
+    if (this.process.exitCode !== null || this.process.signalCode !== null) return;
+    const exited = once(this.process, 'exit');
+    this.send({ type: 'stop' });
+    const timer = setTimeout(() => this.process.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private send(command: ChildCommand): void {
+    this.process.send(command);
+  }
+}
+
+function nextReport(child: ChildProcess): Promise<ChildReport> {
+  return once(child, 'message', { signal: AbortSignal.timeout(REPORT_TIMEOUT_MS) }).then(
+    ([message]) => message as ChildReport,
+  );
+}

@@ -1,0 +1,95 @@
+import type { Agent } from 'node:http';
+import { send, type HttpReply } from './http-client.js';
+
+export const PROTOCOL_VERSION = '2025-11-25';
+export const ECHO_TEXT = 'hello';
+
+const POST_HEADERS = Object.freeze({
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+});
+
+export const INITIALIZE_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: {
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'mcp42-bench', version: '1.0.0' },
+  },
+});
+
+const INITIALIZED_BODY = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+
+export const ECHO_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: { text: ECHO_TEXT } },
+});
+
+/** Headers of a POST that opens a session. */
+export function initializeHeaders(): Record<string, string> {
+  return { ...POST_HEADERS };
+}
+
+/** Headers of every POST on an open session. */
+export function sessionHeaders(sessionId: string): Record<string, string> {
+  return { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION };
+}
+
+/** `initialize`, then `notifications/initialized`: a session ready for calls. Returns its id. */
+export async function openSession(agent: Agent, url: string): Promise<string> {
+  const init = await send(agent, 'POST', url, initializeHeaders(), INITIALIZE_BODY);
+  const sessionId = init.headers['mcp-session-id'];
+  if (init.status !== 200 || typeof sessionId !== 'string') {
+    throw new Error(`initialize answered ${init.status} without a session id: ${init.body.slice(0, 200)}`);
+  }
+  const initialized = await send(agent, 'POST', url, sessionHeaders(sessionId), INITIALIZED_BODY);
+  if (initialized.status !== 202) throw new Error(`notifications/initialized answered ${initialized.status}`);
+  return sessionId;
+}
+
+/** Ends a session with DELETE. */
+export async function closeSession(agent: Agent, url: string, sessionId: string): Promise<void> {
+  const reply = await send(agent, 'DELETE', url, sessionHeaders(sessionId));
+  if (reply.status !== 200 && reply.status !== 204) throw new Error(`DELETE answered ${reply.status}`);
+}
+
+/**
+ * Sends the echo call `samples` times and checks each answer is the echo result, as JSON.
+ * @returns the exact body, so the load run can count any response that differs from it.
+ */
+export async function sampleEcho(
+  agent: Agent,
+  url: string,
+  headers: Record<string, string>,
+  samples = 5,
+): Promise<string> {
+  let body: string | undefined;
+  for (let i = 0; i < samples; i++) {
+    const reply = await send(agent, 'POST', url, headers, ECHO_BODY);
+    checkEchoReply(reply);
+    if (body !== undefined && reply.body !== body) throw new Error('echo answers differ between calls');
+    body = reply.body;
+  }
+  return body!;
+}
+
+function checkEchoReply(reply: HttpReply): void {
+  const fail = (why: string): never => {
+    throw new Error(`not the echo result (${why}): ${reply.status} ${reply.body.slice(0, 300)}`);
+  };
+  if (reply.status !== 200) fail('status');
+  if (!String(reply.headers['content-type']).startsWith('application/json')) fail('content-type');
+  const message = JSON.parse(reply.body) as {
+    jsonrpc?: unknown;
+    id?: unknown;
+    result?: { content?: { type?: unknown; text?: unknown }[]; isError?: unknown };
+  };
+  if (message.jsonrpc !== '2.0' || message.id !== 1) fail('envelope');
+  const content = message.result?.content;
+  if (message.result?.isError || content?.length !== 1) fail('result');
+  if (content![0]!.type !== 'text' || content![0]!.text !== ECHO_TEXT) fail('content');
+}

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench`: throughput of tools/call echo on mcp42, a bare Nest route and the official SDK
+ * transport, then heap per idle session and session creation rate. Figures are printed, never
+ * asserted. Environment: BENCH_DURATION (measured s per target, default 10), BENCH_WARMUP (s,
+ * default 2), BENCH_ROUNDS (turns the duration is split into, default 2), BENCH_CONNECTIONS
+ * (default 10), BENCH_SESSIONS (default 2000).
+ */
+import { randomUUID } from 'node:crypto';
+import { ServerChild } from './child.js';
+import { keepAliveAgent } from './http-client.js';
+import { TargetLoad, type LoadFigures, type LoadSettings } from './load.js';
+import { ECHO_BODY, openSession, sampleEcho, sessionHeaders } from './mcp-client.js';
+import { formatResults, type SessionFigures } from './report.js';
+import { measureSessionMemory } from './session-memory.js';
+import { measureSessionRate } from './session-rate.js';
+import { TARGETS, type TargetName } from './targets.js';
+
+const LOAD_TARGETS: readonly TargetName[] = ['mcp42', 'bare-nest', 'sdk-express', 'sdk-node'];
+const SESSION_TARGETS: readonly TargetName[] = ['mcp42', 'sdk-express'];
+
+function envNumber(name: string, fallback: number, min = 0): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number >= ${min}`);
+  return value;
+}
+
+const took = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+/** Opens a session (none for the bare route) and checks a few echo answers before any load. */
+async function prepareLoad(child: ServerChild, target: TargetName, settings: LoadSettings): Promise<TargetLoad> {
+  const agent = keepAliveAgent();
+  try {
+    // The bare route ignores MCP headers; it gets the same ones, a made-up session id included.
+    const sessionId = target === 'bare-nest' ? randomUUID() : await openSession(agent, child.url);
+    const headers = sessionHeaders(sessionId);
+    const expectBody = await sampleEcho(agent, child.url, headers);
+    return new TargetLoad({ url: child.url, headers, body: ECHO_BODY, expectBody }, settings);
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * Every load target runs in its own process, all started up front (an idle server costs no CPU);
+ * the measured time is split into rounds in which the targets take turns.
+ */
+async function runLoad(settings: LoadSettings): Promise<Map<TargetName, LoadFigures>> {
+  const children = new Map<TargetName, ServerChild>();
+  try {
+    const loads = new Map<TargetName, TargetLoad>();
+    for (const target of LOAD_TARGETS) {
+      const child = await ServerChild.start(target);
+      children.set(target, child);
+      loads.set(target, await prepareLoad(child, target, settings));
+    }
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const [target, load] of loads) {
+        const started = performance.now();
+        if (round === 0) await load.warmUp();
+        await load.measure(settings.durationSeconds / settings.rounds);
+        console.log(`load round ${round + 1}/${settings.rounds}  ${TARGETS[target]} (${took(started)})`);
+      }
+    }
+    return new Map([...loads].map(([target, load]) => [target, load.figures()]));
+  } finally {
+    await Promise.all([...children.values()].map((child) => child.stop()));
+  }
+}
+
+/** Heap per idle session, then creation rate, in a fresh server process per target. */
+async function runSessions(count: number): Promise<Map<TargetName, SessionFigures>> {
+  const figures = new Map<TargetName, SessionFigures>();
+  for (const target of SESSION_TARGETS) {
+    const started = performance.now();
+    const child = await ServerChild.start(target);
+    try {
+      const { bytesPerSession } = await measureSessionMemory(child, count);
+      const perSecond = await measureSessionRate(child, count);
+      figures.set(target, { bytesPerSession, perSecond });
+    } finally {
+      await child.stop();
+    }
+    console.log(`sessions    ${TARGETS[target]} (${took(started)})`);
+  }
+  return figures;
+}
+
+async function main(): Promise<void> {
+  const settings: LoadSettings = {
+    connections: envNumber('BENCH_CONNECTIONS', 10, 1),
+    pipelining: 1,
+    warmupSeconds: envNumber('BENCH_WARMUP', 2),
+    durationSeconds: envNumber('BENCH_DURATION', 10, 1),
+    rounds: Math.floor(envNumber('BENCH_ROUNDS', 2, 1)),
+  };
+  const sessionCount = Math.floor(envNumber('BENCH_SESSIONS', 2000, 1));
+  const started = performance.now();
+
+  const load = await runLoad(settings);
+  const sessions = await runSessions(sessionCount);
+
+  console.log(`\n${formatResults({ settings, sessionCount, load, sessions })}`);
+  console.log(`\nbench took ${took(started)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

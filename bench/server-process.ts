@@ -1,0 +1,48 @@
+/**
+ * Child process entry: starts one target server, tells the parent its URL, then answers heap
+ * questions and stops when asked. One process per server keeps heaps and GC apart.
+ */
+import type { BenchServer } from './servers/bench-server.js';
+import type { ChildCommand, ChildReport, TargetName } from './targets.js';
+
+const starters: Record<TargetName, () => Promise<BenchServer>> = {
+  mcp42: async () => (await import('./servers/mcp42.js')).startMcp42(),
+  'bare-nest': async () => (await import('./servers/bare-nest.js')).startBareNest(),
+  'sdk-express': async () => (await import('./servers/sdk-express.js')).startSdkExpress(),
+  'sdk-node': async () => (await import('./servers/sdk-node.js')).startSdkNode(),
+};
+
+/** heapUsed once garbage is gone: several full GCs, with turns of the event loop between them. */
+async function settledHeapUsed(): Promise<number> {
+  const collect = globalThis.gc;
+  if (!collect) throw new Error('server-process needs --expose-gc');
+  for (let i = 0; i < 6; i++) {
+    collect();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+function report(message: ChildReport): void {
+  process.send!(message);
+}
+
+async function main(): Promise<void> {
+  const name = process.argv[2] as TargetName;
+  const start = starters[name];
+  if (!start) throw new Error(`unknown target ${name}`);
+  const server = await start();
+  process.on('message', (command: ChildCommand) => {
+    if (command.type === 'heap') {
+      void settledHeapUsed().then((heapUsed) => report({ type: 'heap', heapUsed, sessions: server.sessionCount() }));
+    } else if (command.type === 'stop') {
+      void server.close().finally(() => process.disconnect());
+    }
+  });
+  report({ type: 'ready', url: server.url });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

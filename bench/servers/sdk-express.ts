@@ -1,0 +1,30 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { endpointUrl, HOST, type BenchServer } from './bench-server.js';
+import { SdkSessions } from './sdk-sessions.js';
+
+type ParsedRequest = IncomingMessage & { body?: unknown };
+
+/**
+ * The SDK as its examples serve it: `createMcpExpressApp()` (Express, `express.json()`, localhost
+ * Host-header validation) with POST and DELETE `/mcp` routed to the session's transport.
+ */
+export async function startSdkExpress(): Promise<BenchServer> {
+  const sessions = new SdkSessions();
+  const app = createMcpExpressApp({ host: HOST });
+  const route = (req: ParsedRequest, res: ServerResponse): Promise<void> => sessions.handle(req, res, req.body);
+  app.post('/mcp', route);
+  app.delete('/mcp', route);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening: Server = app.listen(0, HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  return {
+    url: endpointUrl(server.address()),
+    sessionCount: () => sessions.size,
+    close: async () => {
+      await sessions.closeAll();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

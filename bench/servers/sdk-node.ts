@@ -1,0 +1,27 @@
+import { createServer } from 'node:http';
+import { endpointUrl, HOST, type BenchServer } from './bench-server.js';
+import { SdkSessions } from './sdk-sessions.js';
+
+/** The SDK transport on plain `node:http`: no framework, the transport reads bodies itself. */
+export async function startSdkNode(): Promise<BenchServer> {
+  const sessions = new SdkSessions();
+  const server = createServer((req, res) => {
+    if (req.url !== '/mcp') {
+      res.writeHead(404).end();
+      return;
+    }
+    sessions.handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
+  return {
+    url: endpointUrl(server.address()),
+    sessionCount: () => sessions.size,
+    close: async () => {
+      await sessions.closeAll();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
