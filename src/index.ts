@@ -9,7 +9,6 @@ export { McpToolError } from './errors/mcp-tool.error.js';
 export { McpToolDefinitionError } from './errors/mcp-tool-definition.error.js';
 export { McpSessionRegistry } from './session/session.registry.js';
 export type { McpSession, SessionEndReason } from './session/mcp-session.js';
-export { McpOriginGuard } from './transport/origin.guard.js';
 export {
   SUPPORTED_PROTOCOL_VERSIONS,
   LATEST_PROTOCOL_VERSION,

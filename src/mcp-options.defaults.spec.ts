@@ -89,10 +89,26 @@ describe('resolveMcpOptions', () => {
     },
   );
 
-  it('rejects a negative or non-finite keepAliveMs', () => {
-    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '15' as unknown as number]) {
+  it('rejects a negative, non-finite or timer-overflowing keepAliveMs', () => {
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '15' as unknown as number, 2 ** 31]) {
       expect(() => resolveMcpOptions({ ...base, keepAliveMs: bad })).toThrow(TypeError);
-      expect(() => resolveMcpOptions({ ...base, keepAliveMs: bad })).toThrow('options.keepAliveMs must be 0 or more');
+      expect(() => resolveMcpOptions({ ...base, keepAliveMs: bad })).toThrow(
+        'options.keepAliveMs must be from 0 to 2147483647',
+      );
+    }
+  });
+
+  it('accepts the largest timer delay Node honours as keepAliveMs', () => {
+    expect(resolveMcpOptions({ ...base, keepAliveMs: 2 ** 31 - 1 }).keepAliveMs).toBe(2 ** 31 - 1);
+  });
+
+  it('rejects allowedOrigins and allowedHosts that are not arrays of strings', () => {
+    for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
+      for (const bad of ['http://localhost:*', [1], null]) {
+        expect(() => resolveMcpOptions({ ...base, [key]: bad as unknown as string[] })).toThrow(
+          `options.${key} must be an array of strings`,
+        );
+      }
     }
   });
 

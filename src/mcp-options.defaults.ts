@@ -4,6 +4,9 @@ import type { McpModuleOptions } from './interfaces/mcp-module-options.interface
 export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions'>> &
   Pick<McpModuleOptions, 'title' | 'instructions'>;
 
+/** The longest delay Node's timers honour. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /** The one place defaults live. */
@@ -31,8 +34,16 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
       throw new TypeError(`McpModule: options.${key} must be a positive number, got ${String(resolved[key])}`);
     }
   }
-  if (!Number.isFinite(resolved.keepAliveMs) || resolved.keepAliveMs < 0) {
-    throw new TypeError(`McpModule: options.keepAliveMs must be 0 or more, got ${String(resolved.keepAliveMs)}`);
+  // Node clamps timer delays past 2^31 - 1 ms to 1 ms: such a value would flood streams, not space them.
+  if (!Number.isFinite(resolved.keepAliveMs) || resolved.keepAliveMs < 0 || resolved.keepAliveMs > MAX_TIMER_MS) {
+    throw new TypeError(
+      `McpModule: options.keepAliveMs must be from 0 to ${MAX_TIMER_MS}, got ${String(resolved.keepAliveMs)}`,
+    );
+  }
+  for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
+    if (!Array.isArray(resolved[key]) || !resolved[key].every((entry) => typeof entry === 'string')) {
+      throw new TypeError(`McpModule: options.${key} must be an array of strings`);
+    }
   }
   return resolved;
 }

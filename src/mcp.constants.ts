@@ -4,6 +4,9 @@ export const MCP_TOOL_METADATA = 'mcp:tool';
 /** Injection token of the module's resolved options (defaults applied). */
 export const MCP_RESOLVED_OPTIONS = Symbol('mcp:resolved-options');
 
+/** Injection token of the endpoint controller class created for this module instance. */
+export const MCP_ENDPOINT_CONTROLLER = Symbol('mcp:endpoint-controller');
+
 /** Endpoint path used when `forRoot()` names none. */
 export const DEFAULT_MCP_PATH = 'mcp';
 

@@ -1,15 +1,15 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type MiddlewareConsumer, type NestModule, type Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
-import { MCP_RESOLVED_OPTIONS } from './mcp.constants.js';
+import { MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS } from './mcp.constants.js';
 import { MCP_MODULE_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
 import { resolveMcpOptions } from './mcp-options.defaults.js';
 import { McpServer } from './server/mcp.server.js';
 import { McpSessionRegistry } from './session/session.registry.js';
 import { McpToolInvoker } from './tools/tool.invoker.js';
 import { McpToolRegistry } from './tools/tool.registry.js';
-import { McpOriginGuard } from './transport/origin.guard.js';
+import { McpOriginMiddleware } from './transport/origin.middleware.js';
 import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
 
 /**
@@ -34,9 +34,17 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
     McpToolInvoker,
     McpServer,
     McpSessionRegistry,
-    McpOriginGuard,
+    McpOriginMiddleware,
     StreamableHttpTransport,
   ],
   exports: [McpSessionRegistry],
 })
-export class McpModule extends McpConfigurableModule {}
+export class McpModule extends McpConfigurableModule implements NestModule {
+  constructor(@Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>) {
+    super();
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(McpOriginMiddleware).forRoutes(this.endpoint);
+  }
+}

@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
-import { nonStaticProviderMessage } from '../mcp.messages.js';
+import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { controllerEnhancersMessage, nonStaticProviderMessage, unsupportedEnhancersMessage } from '../mcp.messages.js';
 import { DtoJsonSchemaConverter } from '../tools/dto-json-schema.js';
 import { buildToolDefinition } from '../tools/tool-definition.factory.js';
 import { McpToolRegistry } from '../tools/tool.registry.js';
@@ -27,19 +28,20 @@ export class McpExplorer implements OnModuleInit {
 
   onModuleInit(): void {
     const schemas = new DtoJsonSchemaConverter();
-    for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
-      this.explore(wrapper, schemas);
-    }
+    for (const wrapper of this.discovery.getProviders()) this.explore(wrapper, schemas, false);
+    for (const wrapper of this.discovery.getControllers()) this.explore(wrapper, schemas, true);
     this.logger.log(`Serving ${this.tools.size} MCP tool(s)`);
   }
 
-  private explore(wrapper: InstanceWrapper, schemas: DtoJsonSchemaConverter): void {
+  private explore(wrapper: InstanceWrapper, schemas: DtoJsonSchemaConverter, isController: boolean): void {
     if (wrapper.isAlias) return;
     // Take the class from the instance, not the wrapper: factory providers have no metatype to read.
     const instance: unknown = wrapper.instance;
     const prototype = instance ? Object.getPrototypeOf(instance) : (wrapper.metatype?.prototype as unknown);
     if (!prototype || typeof prototype !== 'object') return;
-    const className = (prototype as { constructor: { name: string } }).constructor.name;
+    const classRef = (prototype as { constructor: object & { name: string } }).constructor;
+    const className = classRef.name;
+    let checkedClass = false;
 
     for (const methodName of this.scanner.getAllMethodNames(prototype)) {
       const method = (prototype as Record<string, unknown>)[methodName];
@@ -50,6 +52,15 @@ export class McpExplorer implements OnModuleInit {
         this.logger.warn(nonStaticProviderMessage(className));
         return;
       }
+      if (!checkedClass) {
+        checkedClass = true;
+        this.checkClassEnhancers(classRef, owner, isController);
+      }
+      // Enhancers on a tool would be silently skipped: a guard the user trusts must not be a no-op.
+      const methodEnhancers = this.metadata.getEnhancerKinds(method as object);
+      if (methodEnhancers.length > 0) {
+        throw new McpToolDefinitionError(unsupportedEnhancersMessage(owner, methodEnhancers));
+      }
       const handler = (method as (args: object, context: McpContext) => unknown).bind(instance);
       this.tools.register({
         definition: buildToolDefinition(options, methodName, owner, schemas),
@@ -58,5 +69,14 @@ export class McpExplorer implements OnModuleInit {
         owner,
       });
     }
+  }
+
+  /** Class-level enhancers protect a controller's routes, so they only earn a warning there. */
+  private checkClassEnhancers(classRef: object, owner: string, isController: boolean): void {
+    const kinds = this.metadata.getEnhancerKinds(classRef);
+    if (kinds.length === 0) return;
+    const className = (classRef as { name: string }).name;
+    if (isController) this.logger.warn(controllerEnhancersMessage(className, kinds));
+    else throw new McpToolDefinitionError(unsupportedEnhancersMessage(owner, kinds));
   }
 }

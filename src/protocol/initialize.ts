@@ -20,9 +20,17 @@ export interface Handshake {
 }
 
 /**
+ * Largest `initialize` params accepted, in characters of JSON. The session keeps the client's info
+ * and capabilities for its whole life, so their size is bounded well below the body limit: real
+ * clients send a few hundred bytes.
+ */
+export const MAX_INITIALIZE_PARAMS_LENGTH = 64 * 1024;
+
+/**
  * Validates `initialize` params and negotiates the version.
  *
- * @throws JsonRpcError -32602 when a field the schema requires is missing or mistyped.
+ * @throws JsonRpcError -32602 when a field the schema requires is missing or mistyped, or the params are
+ *   larger than {@link MAX_INITIALIZE_PARAMS_LENGTH}.
  */
 export function acceptInitialize(params: JsonRpcParams | undefined, server: ServerDescription): Handshake {
   if (!params) throw invalidParams('initialize needs protocolVersion, capabilities and clientInfo');
@@ -31,6 +39,9 @@ export function acceptInitialize(params: JsonRpcParams | undefined, server: Serv
   if (!isPlainObject(capabilities)) throw invalidParams('capabilities must be an object');
   if (!isPlainObject(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
     throw invalidParams('clientInfo must be an object with string name and version');
+  }
+  if (JSON.stringify(params).length > MAX_INITIALIZE_PARAMS_LENGTH) {
+    throw invalidParams(`initialize params must not exceed ${MAX_INITIALIZE_PARAMS_LENGTH} characters`);
   }
   const negotiated = negotiateProtocolVersion(protocolVersion);
   const result: InitializeResult = {

@@ -1,4 +1,4 @@
-import { errorResponse, invalidRequest, parseError } from './json-rpc.errors.js';
+import { errorResponse, internalError, invalidRequest, parseError } from './json-rpc.errors.js';
 import type {
   JsonRpcFailure,
   JsonRpcMessage,
@@ -95,6 +95,23 @@ export function isRequestId(value: unknown): value is RequestId {
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Serialises a response; one whose result cannot be serialised (a BigInt, a cycle, a value
+ * `JSON.stringify` drops) becomes an internal error for the same id, so one bad result never costs
+ * the client its answer or the rest of a batch.
+ * @param onFailure told why, so the caller can log the server bug.
+ */
+export function encodeResponse(response: JsonRpcResponse, onFailure?: (error: unknown) => void): string {
+  try {
+    const text = JSON.stringify(response);
+    if (typeof text === 'string') return text;
+    throw new TypeError('the response serialised to nothing');
+  } catch (error) {
+    onFailure?.(error);
+    return JSON.stringify(errorResponse(response.id, internalError()));
+  }
 }
 
 /** Serialises one message or a batch of them. */

@@ -123,6 +123,11 @@ export class McpSession {
     if (this.undelivered() > this.outboxLimit) this.end('overflow');
   }
 
+  /** Whether a call with this request id is running. */
+  isRunning(id: RequestId): boolean {
+    return this.inflight?.has(id) ?? false;
+  }
+
   /** Registers a running call so that ending the session aborts it. */
   beginCall(id: RequestId): AbortSignal {
     const controller = new AbortController();

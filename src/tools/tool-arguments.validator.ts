@@ -29,8 +29,14 @@ export async function validateArguments<T extends object>(
 ): Promise<ArgumentsCheck<T>> {
   const instance = plainToInstance(dto, args);
   const errors = await validate(instance, VALIDATOR_OPTIONS);
-  if (errors.length === 0) return { ok: true, value: instance };
-  return { ok: false, problems: flatten(errors, '') };
+  // class-transformer silently skips some keys (`constructor`, `__proto__`...), so the whitelist never
+  // sees them: refuse them here, as the advertised `additionalProperties: false` promises.
+  const dropped = Object.keys(args).filter((key) => !Object.hasOwn(instance, key));
+  if (errors.length === 0 && dropped.length === 0) return { ok: true, value: instance };
+  return {
+    ok: false,
+    problems: [...flatten(errors, ''), ...dropped.map((key) => `${key}: property ${key} should not exist`)],
+  };
 }
 
 function flatten(errors: readonly ValidationError[], prefix: string): string[] {

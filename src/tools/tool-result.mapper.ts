@@ -1,7 +1,5 @@
 import type { CallToolResult, ContentBlock } from '../protocol/mcp.types.js';
 
-const BLOCK_TYPES: ReadonlySet<string> = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
-
 /** A text-only result; `isError` marks a failure the model should read. */
 export function textResult(text: string, isError = false): CallToolResult {
   return isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };
@@ -18,23 +16,34 @@ export function toCallToolResult(value: unknown): CallToolResult {
   if (value === undefined || value === null) return { content: [] };
   if (Array.isArray(value) && value.every(isContentBlock)) return { content: value };
   if (isCallToolResult(value)) return value;
-  return textResult(JSON.stringify(value));
+  const json = JSON.stringify(value);
+  // Functions and symbols serialise to nothing: there is nothing to say about them.
+  return json === undefined ? { content: [] } : textResult(json);
 }
 
+type Fields = Record<string, unknown>;
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
+
+/** The fields each block type requires, checked so that a malformed block never reaches a client. */
+const BLOCK_RULES: Readonly<Record<string, (block: Fields) => boolean>> = {
+  text: (block) => isString(block.text),
+  image: (block) => isString(block.data) && isString(block.mimeType),
+  audio: (block) => isString(block.data) && isString(block.mimeType),
+  resource_link: (block) => isString(block.uri) && isString(block.name),
+  resource: (block) =>
+    isObject(block.resource) &&
+    isString(block.resource.uri) &&
+    (isString(block.resource.text) || isString(block.resource.blob)),
+};
+
 function isContentBlock(value: unknown): value is ContentBlock {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { type?: unknown }).type === 'string' &&
-    BLOCK_TYPES.has((value as { type: string }).type)
-  );
+  if (!isObject(value) || !isString(value.type)) return false;
+  const rule = BLOCK_RULES[value.type];
+  return rule !== undefined && Object.hasOwn(BLOCK_RULES, value.type) && rule(value);
 }
 
 function isCallToolResult(value: unknown): value is CallToolResult {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Array.isArray((value as { content?: unknown }).content) &&
-    (value as { content: unknown[] }).content.every(isContentBlock)
-  );
+  return isObject(value) && Array.isArray(value.content) && value.content.every(isContentBlock);
 }

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpToolError } from '../errors/mcp-tool.error.js';
-import { internalError } from '../protocol/json-rpc.errors.js';
+import { internalError, invalidRequest } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolParams, CallToolResult } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
-import { validateArguments } from './tool-arguments.validator.js';
+import { validateArguments, type ArgumentsCheck } from './tool-arguments.validator.js';
 import { ToolCallContext } from './tool-call.context.js';
 import { textResult, toCallToolResult } from './tool-result.mapper.js';
 import { McpToolRegistry } from './tool.registry.js';
@@ -23,11 +23,25 @@ export class McpToolInvoker {
   async call(params: CallToolParams, requestId: RequestId, call: McpCallContext): Promise<CallToolResult> {
     const tool = this.registry.get(params.name);
     if (!tool) return textResult(`Unknown tool: ${params.name}`, true);
+    const { session } = call;
+    if (session.isRunning(requestId)) {
+      throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running call`);
+    }
 
     const raw = params.arguments ?? {};
     let args: object = raw;
     if (tool.input) {
-      const check = await validateArguments(tool.input, raw);
+      let check: ArgumentsCheck<object>;
+      try {
+        check = await validateArguments(tool.input, raw);
+      } catch (error) {
+        // class-transformer recurses: absurdly nested arguments overflow its stack. The client's fault, not ours.
+        this.logger.debug(`Arguments of ${params.name} could not be validated: ${String(error)}`);
+        return textResult(
+          `Invalid arguments for tool ${params.name}: they could not be read (nested too deeply?)`,
+          true,
+        );
+      }
       if (!check.ok) {
         return textResult(`Invalid arguments for tool ${params.name}:\n- ${check.problems.join('\n- ')}`, true);
       }
@@ -39,7 +53,6 @@ export class McpToolInvoker {
       }
     }
 
-    const { session } = call;
     const signal = session.beginCall(requestId);
     try {
       const value = await tool.handler(args, new ToolCallContext(call, requestId, params.name, params._meta, signal));

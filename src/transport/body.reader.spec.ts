@@ -24,7 +24,9 @@ describe('readMcpBody from the raw stream', () => {
     const pending = readMcpBody(raw, raw, 1024);
     raw.push(Buffer.from(JSON.stringify(ping)));
     raw.push(null);
-    expect(body(await pending)).toEqual({ kind: 'single', entry: { kind: 'request', message: ping } });
+    const result = await pending;
+    expect(body(result)).toEqual({ kind: 'single', entry: { kind: 'request', message: ping } });
+    expect(result.ok && result.preParsed).toBe(false);
   });
 
   it('joins many chunks, even with a multi-byte UTF-8 character split between them', async () => {
@@ -176,7 +178,11 @@ describe('readMcpBody with a body a host parser already read', () => {
 
   it('decodes a parsed object without touching the stream', () => {
     const result = readMcpBody({ body: { ...ping } }, raw(true), 1024);
-    expect(result).toEqual({ ok: true, body: { kind: 'single', entry: { kind: 'request', message: ping } } });
+    expect(result).toEqual({
+      ok: true,
+      body: { kind: 'single', entry: { kind: 'request', message: ping } },
+      preParsed: true,
+    });
   });
 
   it('uses a parsed body even when the stream does not say it ended', () => {

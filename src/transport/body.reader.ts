@@ -3,7 +3,13 @@ import { decodeBody, decodeValue, type DecodedBody } from '../protocol/json-rpc.
 
 /** A POST body, decoded, or why there is none. */
 export type BodyResult =
-  { readonly ok: true; readonly body: DecodedBody } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
+  | {
+      readonly ok: true;
+      readonly body: DecodedBody;
+      /** Whether a host body parser read the stream before us (its limit and errors applied then). */
+      readonly preParsed: boolean;
+    }
+  | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
 
 const TOO_LARGE: BodyResult = Object.freeze({ ok: false, reason: 'too-large' });
 const ABORTED: BodyResult = Object.freeze({ ok: false, reason: 'aborted' });
@@ -24,10 +30,10 @@ export function readMcpBody(request: unknown, raw: IncomingMessage, limit: numbe
 }
 
 function fromParsed(parsed: unknown): BodyResult {
-  if (typeof parsed === 'string') return { ok: true, body: decodeBody(parsed) };
-  if (Buffer.isBuffer(parsed)) return { ok: true, body: decodeBody(parsed.toString('utf8')) };
+  if (typeof parsed === 'string') return { ok: true, body: decodeBody(parsed), preParsed: true };
+  if (Buffer.isBuffer(parsed)) return { ok: true, body: decodeBody(parsed.toString('utf8')), preParsed: true };
   // A parser that found no body leaves `{}` or undefined; either way there is no JSON-RPC message.
-  return { ok: true, body: parsed === undefined ? decodeBody('') : decodeValue(parsed) };
+  return { ok: true, body: parsed === undefined ? decodeBody('') : decodeValue(parsed), preParsed: true };
 }
 
 function readStream(raw: IncomingMessage, limit: number): Promise<BodyResult> {
@@ -50,7 +56,7 @@ function readStream(raw: IncomingMessage, limit: number): Promise<BodyResult> {
     };
     const onEnd = (): void => {
       const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
-      finish({ ok: true, body: decodeBody(text) });
+      finish({ ok: true, body: decodeBody(text), preParsed: false });
     };
     const onAbort = (): void => finish(ABORTED);
     raw.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onAbort);

@@ -10,8 +10,12 @@ export function writeJson(
   message: JsonRpcMessage | readonly JsonRpcMessage[],
   headers?: OutgoingHttpHeaders,
 ): void {
+  writeJsonText(res, status, encodeMessage(message), headers);
+}
+
+/** Writes an already serialised JSON body and ends the response. */
+export function writeJsonText(res: ServerResponse, status: number, body: string, headers?: OutgoingHttpHeaders): void {
   if (res.headersSent || res.destroyed) return;
-  const body = encodeMessage(message);
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json',
@@ -23,7 +27,8 @@ export function writeJson(
 /** Writes a status with no body (202 Accepted, 204 No Content). */
 export function writeEmpty(res: ServerResponse, status: number, headers?: OutgoingHttpHeaders): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, headers);
+  // An explicit zero length keeps Node from framing the empty body as chunked.
+  res.writeHead(status, status === 204 ? headers : { ...headers, 'content-length': 0 });
   res.end();
 }
 

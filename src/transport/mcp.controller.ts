@@ -1,16 +1,16 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res, UseGuards, type Type } from '@nestjs/common';
 import type { McpGuard } from '../interfaces/mcp-module-options.interface.js';
-import { McpOriginGuard } from './origin.guard.js';
 import { StreamableHttpTransport } from './streamable-http.transport.js';
 
 /**
- * Creates the endpoint controller for one `McpModule.forRoot()` call. A class per call, because
+ * Creates the endpoint controller for one `McpModule.forRoot()` call (the Origin/Host check runs
+ * before it as a middleware, see `McpOriginMiddleware`). A class per call, because
  * Nest reads a controller's path and guards from its class metadata: sharing one class would let
  * two applications (or two endpoints) overwrite each other's.
  */
 export function createMcpController(path: string, guards: readonly McpGuard[]): Type<unknown> {
   @Controller(path)
-  @UseGuards(McpOriginGuard, ...guards)
+  @UseGuards(...guards)
   class McpController {
     constructor(@Inject(StreamableHttpTransport) private readonly transport: StreamableHttpTransport) {}
 

@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { encodeResponse } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
-import { writeJson } from './http-responses.js';
+import { writeJsonText } from './http-responses.js';
 import { SseWriter } from './sse.writer.js';
 
 /**
@@ -10,13 +11,16 @@ import { SseWriter } from './sse.writer.js';
  * every later message and ends after the last response.
  */
 export class PostResponder {
-  private readonly collected: JsonRpcResponse[] = [];
+  /** Serialised responses waiting for the last one (JSON mode). */
+  private readonly collected: string[] = [];
   private stream: SseWriter | undefined;
   private remaining: number;
 
   /**
    * @param expected how many responses the POST owes (its requests, and its invalid messages).
    * @param batch whether the POST was an array (its JSON answer is then an array too).
+   * @param onUnserializable told when a response could not be serialised (it is answered as an
+   *   internal error instead): a server bug worth logging.
    */
   constructor(
     private readonly res: ServerResponse,
@@ -24,6 +28,7 @@ export class PostResponder {
     private readonly batch: boolean,
     private readonly headers: OutgoingHttpHeaders,
     private readonly keepAliveMs: number,
+    private readonly onUnserializable?: (error: unknown, response: JsonRpcResponse) => void,
   ) {
     this.remaining = expected;
   }
@@ -43,20 +48,23 @@ export class PostResponder {
   respond(response: JsonRpcResponse): void {
     if (this.done) return;
     this.remaining--;
+    const json = encodeResponse(response, (error) => this.onUnserializable?.(error, response));
     if (this.stream) {
-      this.stream.send(response);
+      this.stream.sendEncoded(json);
       if (this.done) this.stream.end();
       return;
     }
-    this.collected.push(response);
-    if (this.done) writeJson(this.res, 200, this.batch ? this.collected : this.collected[0]!, this.headers);
+    this.collected.push(json);
+    if (this.done) {
+      writeJsonText(this.res, 200, this.batch ? `[${this.collected.join(',')}]` : this.collected[0]!, this.headers);
+    }
   }
 
   private switchToStream(): SseWriter {
     if (!this.stream) {
       this.stream = new SseWriter(this.res, this.keepAliveMs);
       this.stream.open(this.headers);
-      for (const response of this.collected) this.stream.send(response);
+      for (const json of this.collected) this.stream.sendEncoded(json);
       this.collected.length = 0;
     }
     return this.stream;

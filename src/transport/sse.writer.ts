@@ -44,8 +44,12 @@ export class SseWriter {
     return this.ended || this.res.destroyed || this.res.writableEnded;
   }
 
-  /** Sends the status line and headers, and starts the keep-alive timer. */
-  open(headers?: OutgoingHttpHeaders): void {
+  /**
+   * Sends the status line and headers, and starts the keep-alive timer.
+   * @returns false when the connection is already gone (nothing is started then).
+   */
+  open(headers?: OutgoingHttpHeaders): boolean {
+    if (this.closed || this.res.headersSent) return false;
     this.res.writeHead(200, { ...SSE_HEADERS, ...headers });
     this.res.flushHeaders();
     this.res.on('drain', this.flush);
@@ -54,11 +58,28 @@ export class SseWriter {
       this.keepAlive = setInterval(this.ping, this.keepAliveMs);
       this.keepAlive.unref();
     }
+    return true;
   }
 
-  /** Sends one message as a `message` event. */
-  send(message: JsonRpcMessage): void {
-    this.writeRaw(`event: message\ndata: ${encodeMessage(message)}\n\n`);
+  /**
+   * Sends one message as a `message` event.
+   * @returns false when the message cannot be serialised (it is dropped).
+   */
+  send(message: JsonRpcMessage): boolean {
+    let json: string | undefined;
+    try {
+      json = encodeMessage(message);
+    } catch {
+      return false;
+    }
+    if (typeof json !== 'string') return false;
+    this.sendEncoded(json);
+    return true;
+  }
+
+  /** Sends one already serialised message as a `message` event. */
+  sendEncoded(json: string): void {
+    this.writeRaw(`event: message\ndata: ${json}\n\n`);
   }
 
   /** Ends the stream once queued events are out. */

@@ -1,10 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_PROTOCOL_VERSION_HEADER, MCP_RESOLVED_OPTIONS, MCP_SESSION_ID_HEADER } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
 import type { DecodedMessage } from '../protocol/json-rpc.codec.js';
 import { errorResponse, ErrorCode, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
-import type { JsonRpcRequest } from '../protocol/json-rpc.types.js';
+import type { JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
 import { isSupportedProtocolVersion, supportsBatching } from '../protocol/protocol-version.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
@@ -25,6 +25,15 @@ import { SseWriter } from './sse.writer.js';
  */
 @Injectable()
 export class StreamableHttpTransport {
+  private readonly logger = new Logger('McpTransport');
+  private warnedPreParsed = false;
+  private readonly logUnserializable = (error: unknown, response: JsonRpcResponse): void => {
+    this.logger.error(
+      `The result for request ${JSON.stringify(response.id)} cannot be serialised to JSON; answered as an internal error`,
+      error instanceof Error ? error.stack : String(error),
+    );
+  };
+
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sessions: McpSessionRegistry,
@@ -44,7 +53,8 @@ export class StreamableHttpTransport {
     if (!isJsonContentType(headers['content-type'])) {
       return writeTransportError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    if (!this.checkVersionHeader(raw, res)) return;
+    // `initialize` negotiates the version in its body, so the header is judged only for other messages.
+    const versionHeaderOk = this.versionHeaderOk(raw);
     const sessionId = headerValue(headers, MCP_SESSION_ID_HEADER);
     const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
     if (sessionId !== undefined && !session) return writeTransportError(res, 404, 'Session not found');
@@ -63,11 +73,13 @@ export class StreamableHttpTransport {
       return; // The client went away; nobody is left to answer.
     }
     const { body } = read;
+    if (read.preParsed) this.warnPreParsedOnce();
     if (body.kind === 'error') return writeJson(res, 400, body.error);
 
     if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === McpMethod.Initialize) {
       return this.initialize(body.entry.message, session, res);
     }
+    if (!versionHeaderOk) return rejectVersionHeader(res);
     if (!session) return writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
     // The session may have ended (DELETE, idle sweep) while the body was arriving.
     if (session.ended) return writeTransportError(res, 404, 'Session not found');
@@ -82,7 +94,14 @@ export class StreamableHttpTransport {
         if (entry.kind === 'notification') this.server.dispatcher.handleNotification(entry.message, context);
         return writeEmpty(res, 202, sessionHeader);
       }
-      const responder = new PostResponder(res, 1, false, sessionHeader, this.options.keepAliveMs);
+      const responder = new PostResponder(
+        res,
+        1,
+        false,
+        sessionHeader,
+        this.options.keepAliveMs,
+        this.logUnserializable,
+      );
       responder.respond(await this.server.dispatcher.handleRequest(entry.message, context));
       return;
     }
@@ -112,9 +131,12 @@ export class StreamableHttpTransport {
       return writeTransportError(res, 409, 'Conflict: this session already has an open stream');
     }
 
+    // An async guard may have let the client give up already: a stream attached now would never see
+    // its 'close', and would keep the session from ever idling out.
+    if (raw.destroyed || res.destroyed || res.writableEnded) return;
     session.lastActivity = Date.now();
     const writer = new SseWriter(res, this.options.keepAliveMs, (count) => session.reportStreamPending(count));
-    writer.open({ [MCP_SESSION_ID_HEADER]: session.id });
+    if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
     const subscription = session.attachStream().subscribe({
       next: (message) => writer.send(message),
       complete: () => writer.end(),
@@ -171,7 +193,7 @@ export class StreamableHttpTransport {
       }
       return writeEmpty(res, 202, headers);
     }
-    const responder = new PostResponder(res, owed, true, headers, this.options.keepAliveMs);
+    const responder = new PostResponder(res, owed, true, headers, this.options.keepAliveMs, this.logUnserializable);
     const { dispatcher } = this.server;
     await Promise.all(
       entries.map(async (entry) => {
@@ -184,10 +206,24 @@ export class StreamableHttpTransport {
 
   /** An unsupported `MCP-Protocol-Version` gets 400; a missing one means 2025-03-26 and passes. */
   private checkVersionHeader(raw: IncomingMessage, res: ServerResponse): boolean {
-    const version = headerValue(raw.headers, MCP_PROTOCOL_VERSION_HEADER);
-    if (version === undefined || isSupportedProtocolVersion(version)) return true;
-    writeTransportError(res, 400, `Bad Request: unsupported MCP-Protocol-Version ${version}`);
+    if (this.versionHeaderOk(raw)) return true;
+    rejectVersionHeader(res);
     return false;
+  }
+
+  private versionHeaderOk(raw: IncomingMessage): boolean {
+    const version = headerValue(raw.headers, MCP_PROTOCOL_VERSION_HEADER);
+    return version === undefined || isSupportedProtocolVersion(version);
+  }
+
+  private warnPreParsedOnce(): void {
+    if (this.warnedPreParsed) return;
+    this.warnedPreParsed = true;
+    this.logger.warn(
+      'MCP request bodies are parsed by the application body parser before mcp42 sees them: its size limit ' +
+        'and error responses apply instead of maxBodyBytes and JSON-RPC parse errors. Create the application ' +
+        'with { bodyParser: false } (see the README, "Request bodies").',
+    );
   }
 
   private findSession(raw: IncomingMessage, res: ServerResponse): McpSession | undefined {
@@ -200,4 +236,9 @@ export class StreamableHttpTransport {
     if (!session) writeTransportError(res, 404, 'Session not found');
     return session;
   }
+}
+
+function rejectVersionHeader(res: ServerResponse): void {
+  // The value is not echoed: it is the client's and may be anything.
+  writeTransportError(res, 400, 'Bad Request: unsupported MCP-Protocol-Version');
 }
