@@ -26,6 +26,9 @@ export interface McpContext {
   readonly headers: IncomingHttpHeaders;
   /** `request.user`, as set by the authentication guard of the endpoint, if any. */
   readonly user: unknown;
-  /** Aborts when the call must stop: the session ended (DELETE, idle timeout) or the server is shutting down. */
+  /**
+   * Aborts when the call must stop: its session ended (DELETE, outbox overflow) or the application is
+   * shutting down. (A session with a call running is never idle, so the idle timeout does not end it.)
+   */
   readonly signal: AbortSignal;
 }
