@@ -46,8 +46,25 @@ describe('resolveMcpOptions', () => {
       keepAliveMs: 250,
       allowedOrigins: ['https://app.example'],
       allowedHosts: ['app.example'],
+      sessionOwner: () => 'everyone',
     };
     expect(resolveMcpOptions(options)).toEqual(options);
+  });
+
+  it('derives the default session owner from request.user.sub, else request.user.id', () => {
+    const owner = resolveMcpOptions(base).sessionOwner;
+    expect(owner({ user: { sub: 'auth0|1', id: 'x' } })).toBe('auth0|1');
+    expect(owner({ user: { id: 42 } })).toBe('42');
+    expect(owner({ user: { name: 'no id' } })).toBeUndefined();
+    expect(owner({ user: 'alice' })).toBeUndefined();
+    expect(owner({})).toBeUndefined();
+    expect(owner(undefined)).toBeUndefined();
+  });
+
+  it('rejects a sessionOwner that is not a function', () => {
+    expect(() => resolveMcpOptions({ ...base, sessionOwner: 'sub' as unknown as () => string })).toThrow(
+      'options.sessionOwner must be a function',
+    );
   });
 
   it('accepts keepAliveMs 0 (keep-alive disabled) and empty lists', () => {

@@ -9,6 +9,15 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
+/** The principal of a request, from what authentication guards usually set: `user.sub` or `user.id`. */
+export function defaultSessionOwner(request: unknown): string | undefined {
+  const user = (request as { user?: unknown } | null | undefined)?.user;
+  if (typeof user !== 'object' || user === null) return undefined;
+  const { sub, id } = user as { sub?: unknown; id?: unknown };
+  const principal = sub ?? id;
+  return typeof principal === 'string' || typeof principal === 'number' ? String(principal) : undefined;
+}
+
 /** The one place defaults live. */
 export const MCP_OPTION_DEFAULTS = {
   maxBodyBytes: 4 * 1024 * 1024,
@@ -18,6 +27,7 @@ export const MCP_OPTION_DEFAULTS = {
   keepAliveMs: 15_000,
   allowedOrigins: LOOPBACK_HOSTS.flatMap((host) => [`http://${host}:*`, `https://${host}:*`]),
   allowedHosts: [...LOOPBACK_HOSTS],
+  sessionOwner: defaultSessionOwner,
 } as const satisfies Partial<McpModuleOptions>;
 
 /** Applies defaults and rejects values that cannot work, so a typo fails at bootstrap, not under load. */
@@ -39,6 +49,9 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     throw new TypeError(
       `McpModule: options.keepAliveMs must be from 0 to ${MAX_TIMER_MS}, got ${String(resolved.keepAliveMs)}`,
     );
+  }
+  if (typeof resolved.sessionOwner !== 'function') {
+    throw new TypeError('McpModule: options.sessionOwner must be a function');
   }
   for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
     if (!Array.isArray(resolved[key]) || !resolved[key].every((entry) => typeof entry === 'string')) {

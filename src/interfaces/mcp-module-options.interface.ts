@@ -51,6 +51,14 @@ export interface McpModuleOptions {
    * @default ['localhost', '127.0.0.1', '[::1]']
    */
   allowedHosts?: readonly string[];
+  /**
+   * Who a request acts for, as a string; a session answers only requests of the principal that
+   * created it (others get 404, as if it did not exist), so a leaked session id is useless to
+   * another user. `undefined` means anonymous: a session created anonymously is not bound.
+   * Return `undefined` always to turn binding off.
+   * @default `request.user.sub`, else `request.user.id` (as your authentication guard set them)
+   */
+  sessionOwner?: (request: unknown) => string | undefined;
 }
 
 /** A guard class or instance, as `@UseGuards()` takes them. */

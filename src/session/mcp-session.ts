@@ -12,6 +12,8 @@ export interface McpSessionInit {
   readonly protocolVersion: ProtocolVersion;
   readonly clientInfo: Implementation;
   readonly clientCapabilities: ClientCapabilities;
+  /** The principal that created the session; absent when it was anonymous. */
+  readonly owner?: string;
   readonly outboxLimit: number;
   readonly now: number;
   readonly onEnd: (session: McpSession, reason: SessionEndReason) => void;
@@ -34,6 +36,8 @@ export class McpSession {
   readonly protocolVersion: ProtocolVersion;
   readonly clientInfo: Implementation;
   readonly clientCapabilities: ClientCapabilities;
+  /** The principal that created the session; only its requests reach the session. */
+  readonly owner: string | undefined;
   /** Whether the client sent `notifications/initialized`. */
   initialized = false;
   /** Last time (ms since epoch) a request arrived or a stream closed. */
@@ -52,6 +56,7 @@ export class McpSession {
     this.protocolVersion = init.protocolVersion;
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities;
+    this.owner = init.owner;
     this.outboxLimit = init.outboxLimit;
     this.lastActivity = init.now;
     this.onEnd = init.onEnd;

@@ -36,13 +36,17 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
     return this.sessions.size < this.options.maxSessions;
   }
 
-  /** Creates a session for an accepted `initialize`. The caller checks {@link hasRoom} first. */
-  create(handshake: Handshake): McpSession {
+  /**
+   * Creates a session for an accepted `initialize`. The caller checks {@link hasRoom} first.
+   * @param owner the principal it belongs to (`undefined`: anonymous, not bound).
+   */
+  create(handshake: Handshake, owner?: string): McpSession {
     const session = new McpSession({
       id: randomUUID(),
       protocolVersion: handshake.protocolVersion,
       clientInfo: handshake.clientInfo,
       clientCapabilities: handshake.clientCapabilities,
+      owner,
       outboxLimit: this.options.outboxLimit,
       now: Date.now(),
       onEnd: this.forget,

@@ -56,7 +56,7 @@ export class StreamableHttpTransport {
     // `initialize` negotiates the version in its body, so the header is judged only for other messages.
     const versionHeaderOk = this.versionHeaderOk(raw);
     const sessionId = headerValue(headers, MCP_SESSION_ID_HEADER);
-    const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    const session = sessionId === undefined ? undefined : this.lookupSession(sessionId, request);
     if (sessionId !== undefined && !session) return writeTransportError(res, 404, 'Session not found');
 
     const read = await readMcpBody(request, raw, this.options.maxBodyBytes);
@@ -77,7 +77,7 @@ export class StreamableHttpTransport {
     if (body.kind === 'error') return writeJson(res, 400, body.error);
 
     if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === McpMethod.Initialize) {
-      return this.initialize(body.entry.message, session, res);
+      return this.initialize(body.entry.message, session, request, res);
     }
     if (!versionHeaderOk) return rejectVersionHeader(res);
     if (!session) return writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
@@ -125,7 +125,7 @@ export class StreamableHttpTransport {
       return writeTransportError(res, 406, 'Not Acceptable: Accept must list text/event-stream');
     }
     if (!this.checkVersionHeader(raw, res)) return;
-    const session = this.findSession(raw, res);
+    const session = this.findSession(request, raw, res);
     if (!session) return;
     if (session.hasStream) {
       return writeTransportError(res, 409, 'Conflict: this session already has an open stream');
@@ -152,13 +152,18 @@ export class StreamableHttpTransport {
     const raw = rawRequest(request);
     const res = rawResponse(response);
     if (!this.checkVersionHeader(raw, res)) return;
-    const session = this.findSession(raw, res);
+    const session = this.findSession(request, raw, res);
     if (!session) return;
     session.end('deleted');
     writeEmpty(res, 204);
   }
 
-  private initialize(request: JsonRpcRequest, existing: McpSession | undefined, res: ServerResponse): void {
+  private initialize(
+    request: JsonRpcRequest,
+    existing: McpSession | undefined,
+    httpRequest: unknown,
+    res: ServerResponse,
+  ): void {
     if (existing) {
       return writeJson(res, 400, errorResponse(request.id, invalidRequest('this session is already initialized')), {
         [MCP_SESSION_ID_HEADER]: existing.id,
@@ -176,7 +181,7 @@ export class StreamableHttpTransport {
     }
     const outcome = this.server.dispatcher.initialize(request);
     if (!outcome.handshake) return writeJson(res, 200, outcome.response);
-    const session = this.sessions.create(outcome.handshake);
+    const session = this.sessions.create(outcome.handshake, this.options.sessionOwner(httpRequest));
     writeJson(res, 200, outcome.response, { [MCP_SESSION_ID_HEADER]: session.id });
   }
 
@@ -226,13 +231,23 @@ export class StreamableHttpTransport {
     );
   }
 
-  private findSession(raw: IncomingMessage, res: ServerResponse): McpSession | undefined {
+  /**
+   * The session with this id, if it exists and belongs to the request's principal. Another
+   * principal's session answers as if it did not exist: its id tells a stranger nothing.
+   */
+  private lookupSession(id: string, request: unknown): McpSession | undefined {
+    const session = this.sessions.get(id);
+    if (!session || session.owner === undefined) return session;
+    return this.options.sessionOwner(request) === session.owner ? session : undefined;
+  }
+
+  private findSession(request: unknown, raw: IncomingMessage, res: ServerResponse): McpSession | undefined {
     const id = headerValue(raw.headers, MCP_SESSION_ID_HEADER);
     if (id === undefined) {
       writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const session = this.sessions.get(id);
+    const session = this.lookupSession(id, request);
     if (!session) writeTransportError(res, 404, 'Session not found');
     return session;
   }

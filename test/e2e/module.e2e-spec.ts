@@ -791,14 +791,10 @@ describe('tool calls', () => {
     }
 
     test('carries the session, version, request id, tool name, client, headers, user and a live signal', async () => {
-      const caller = new RawMcpClient(running.mcpUrl);
+      // The session belongs to the user who created it, so alice creates it.
+      const caller = new RawMcpClient(running.mcpUrl, { 'x-user-id': 'alice' });
       await caller.initialize('2025-06-18');
-      const seen = await probeWith(
-        caller,
-        'req-ü-1',
-        { 'x-trace-id': 'trace-42', 'x-user-id': 'alice' },
-        { 'example.com/origin': 'e2e' },
-      );
+      const seen = await probeWith(caller, 'req-ü-1', { 'x-trace-id': 'trace-42' }, { 'example.com/origin': 'e2e' });
 
       expect(seen.sessionId).toBe(caller.sessionId);
       expect(seen.protocolVersion).toBe('2025-06-18');
@@ -818,9 +814,9 @@ describe('tool calls', () => {
     });
 
     test('is per call: integer ids, another session, another negotiated version, another user', async () => {
-      const other = new RawMcpClient(running.mcpUrl);
+      const other = new RawMcpClient(running.mcpUrl, { 'x-user-id': 'bob' });
       await other.initialize('2025-03-26');
-      const seen = await probeWith(other, 7, { 'x-user-id': 'bob' });
+      const seen = await probeWith(other, 7);
 
       expect(seen.requestId).toBe(7);
       expect(seen.sessionId).toBe(other.sessionId);
@@ -830,6 +826,19 @@ describe('tool calls', () => {
       expect(seen.headers['x-trace-id']).toBeUndefined();
       expect(seen.user).toEqual({ id: 'bob', roles: ['reader'], via: 'UserFromHeaderGuard' });
       expect(await other.delete()).toBe(204);
+    });
+
+    test("a session answers only its creator: another user's requests get 404, the creator's still work", async () => {
+      const owner = new RawMcpClient(running.mcpUrl, { 'x-user-id': 'carol' });
+      await owner.initialize();
+      const intruder = { 'x-user-id': 'mallory' };
+      const stolen = await owner.request('tools/call', { name: 'probe_context', arguments: {} }, intruder, 'steal-1');
+      expect(stolen.status).toBe(404);
+      expect(stolen.body?.result).toBeUndefined();
+      const own = await owner.request('ping', {}, {}, 'own-1');
+      expect(own.status).toBe(200);
+      expect(own.body?.result).toEqual({});
+      expect(await owner.delete()).toBe(204);
     });
 
     test('the signal aborts when the session is DELETEd during a long-running call', async () => {
