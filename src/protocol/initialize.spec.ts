@@ -1,4 +1,4 @@
-import { acceptInitialize, type ServerDescription } from './initialize.js';
+import { acceptInitialize, MAX_INITIALIZE_PARAMS_LENGTH, type ServerDescription } from './initialize.js';
 import { JsonRpcError } from './json-rpc.errors.js';
 import type { JsonRpcParams } from './json-rpc.types.js';
 
@@ -199,5 +199,55 @@ describe('acceptInitialize: refused requests', () => {
       code: -32602,
       message: 'Invalid params: capabilities must be an object',
     });
+  });
+});
+
+describe('acceptInitialize: size of the params', () => {
+  /** Params whose JSON text is exactly `length` characters, padded inside capabilities with `pad`. */
+  function paramsOfLength(length: number, pad = 'x'): JsonRpcParams {
+    const base = params({ capabilities: { experimental: { padding: '' } } });
+    const room = length - JSON.stringify(base).length;
+    const padded = params({ capabilities: { experimental: { padding: pad.repeat(room) } } });
+    expect(JSON.stringify(padded)).toHaveLength(length);
+    return padded;
+  }
+
+  it('is bounded at 64 KiB of JSON text', () => {
+    expect(MAX_INITIALIZE_PARAMS_LENGTH).toBe(64 * 1024);
+  });
+
+  it('accepts params exactly at the limit, keeping the capabilities as sent', () => {
+    const input = paramsOfLength(MAX_INITIALIZE_PARAMS_LENGTH);
+    const handshake = acceptInitialize(input, server);
+    expect(handshake.protocolVersion).toBe('2025-06-18');
+    expect(handshake.clientCapabilities).toBe(input.capabilities);
+  });
+
+  it('refuses params one character over the limit with -32602', () => {
+    expectInvalidParams(
+      paramsOfLength(MAX_INITIALIZE_PARAMS_LENGTH + 1),
+      `initialize params must not exceed ${MAX_INITIALIZE_PARAMS_LENGTH} characters`,
+    );
+  });
+
+  it('counts the size anywhere in the params: clientInfo and extra fields too', () => {
+    const big = 'y'.repeat(MAX_INITIALIZE_PARAMS_LENGTH);
+    expect(() => acceptInitialize(params({ clientInfo: { ...clientInfo, description: big } }), server)).toThrow(
+      JsonRpcError,
+    );
+    expect(() => acceptInitialize(params({ _meta: { big } }), server)).toThrow(JsonRpcError);
+  });
+
+  it('measures characters of JSON, not bytes: multi-byte text at the limit is accepted', () => {
+    const input = paramsOfLength(MAX_INITIALIZE_PARAMS_LENGTH, 'é');
+    expect(Buffer.byteLength(JSON.stringify(input))).toBeGreaterThan(MAX_INITIALIZE_PARAMS_LENGTH);
+    expect(acceptInitialize(input, server).protocolVersion).toBe('2025-06-18');
+  });
+
+  it('still reports a malformed field first, whatever the size', () => {
+    expectInvalidParams(
+      { ...paramsOfLength(MAX_INITIALIZE_PARAMS_LENGTH + 10), protocolVersion: 5 },
+      'protocolVersion must be a string',
+    );
   });
 });

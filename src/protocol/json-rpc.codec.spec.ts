@@ -5,6 +5,7 @@ import {
   type DecodedBody,
   type DecodedMessage,
   encodeMessage,
+  encodeResponse,
   isPlainObject,
   isRequestId,
   notificationMessage,
@@ -645,5 +646,70 @@ describe('encodeMessage and builders', () => {
       method: 'tools/list',
       params: { cursor: 'c' },
     });
+  });
+});
+
+describe('encodeResponse', () => {
+  const internal = (id: RequestId | null): string =>
+    JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
+
+  /** A callback that records what it was told. */
+  function recorder(): { onFailure: (error: unknown) => void; errors: unknown[] } {
+    const errors: unknown[] = [];
+    return { onFailure: (error) => errors.push(error), errors };
+  }
+
+  it('encodes a good success response exactly as JSON.stringify does, reporting nothing', () => {
+    const { onFailure, errors } = recorder();
+    const response = successResponse('a-1', { content: [{ type: 'text', text: 'héllo ☀' }], nested: { n: 1 } });
+    expect(encodeResponse(response, onFailure)).toBe(JSON.stringify(response));
+    expect(errors).toEqual([]);
+  });
+
+  it('encodes an error response as it is', () => {
+    const { onFailure, errors } = recorder();
+    const response = errorResponse(7, invalidParams('x'));
+    expect(encodeResponse(response, onFailure)).toBe(JSON.stringify(response));
+    expect(errors).toEqual([]);
+  });
+
+  it('answers a result holding a BigInt with -32603 for the same id, and reports why', () => {
+    const { onFailure, errors } = recorder();
+    const text = encodeResponse(successResponse(3, { structuredContent: { n: 1n } }), onFailure);
+    expect(text).toBe(internal(3));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(TypeError);
+  });
+
+  it('answers a circular result with -32603 for the same id, and reports why', () => {
+    const { onFailure, errors } = recorder();
+    const cycle: Record<string, unknown> = { name: 'loop' };
+    cycle.self = cycle;
+    expect(encodeResponse(successResponse('c', { structuredContent: cycle }), onFailure)).toBe(internal('c'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(TypeError);
+  });
+
+  it('answers an undefined result (which JSON.stringify drops) with -32603 for the same id, and reports it', () => {
+    const { onFailure, errors } = recorder();
+    const text = encodeResponse(successResponse(4, undefined), onFailure);
+    expect(text).toBe(internal(4));
+    expect(errors).toHaveLength(1);
+  });
+
+  it('never produces a success response without a result (results JSON.stringify drops: function, symbol)', () => {
+    for (const result of [undefined, () => 1, Symbol('s')]) {
+      const parsed = JSON.parse(encodeResponse(successResponse(6, result))) as Record<string, unknown>;
+      expect('result' in parsed || 'error' in parsed).toBe(true);
+    }
+  });
+
+  it('works without a callback', () => {
+    expect(encodeResponse(successResponse(8, { n: 1n }))).toBe(internal(8));
+  });
+
+  it('keeps string ids and id 0 in the internal error', () => {
+    expect(encodeResponse(successResponse(0, { n: 1n }))).toBe(internal(0));
+    expect(encodeResponse(successResponse('', { n: 1n }))).toBe(internal(''));
   });
 });

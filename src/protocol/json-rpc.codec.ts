@@ -105,13 +105,19 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  */
 export function encodeResponse(response: JsonRpcResponse, onFailure?: (error: unknown) => void): string {
   try {
-    const text = JSON.stringify(response);
-    if (typeof text === 'string') return text;
-    throw new TypeError('the response serialised to nothing');
+    if ('result' in response && droppedByJson(response.result)) {
+      throw new TypeError(`a ${typeof response.result} result has no JSON form`);
+    }
+    return JSON.stringify(response);
   } catch (error) {
     onFailure?.(error);
     return JSON.stringify(errorResponse(response.id, internalError()));
   }
+}
+
+/** The values `JSON.stringify` silently leaves out of an object. */
+function droppedByJson(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
 /** Serialises one message or a batch of them. */

@@ -211,3 +211,51 @@ describe('McpSession', () => {
     });
   });
 });
+
+describe('McpSession.isRunning', () => {
+  it('is false for an id never begun', () => {
+    const { session } = makeSession();
+    expect(session.isRunning(1)).toBe(false);
+    expect(session.isRunning('1')).toBe(false);
+  });
+
+  it('is true from beginCall to endCall, for that id only', () => {
+    const { session } = makeSession();
+    session.beginCall(1);
+    expect(session.isRunning(1)).toBe(true);
+    expect(session.isRunning('1')).toBe(false); // ids are compared exactly: 1 and "1" differ
+    expect(session.isRunning(2)).toBe(false);
+    session.beginCall('a');
+    expect(session.isRunning('a')).toBe(true);
+    session.endCall(1);
+    expect(session.isRunning(1)).toBe(false);
+    expect(session.isRunning('a')).toBe(true);
+    session.endCall('a');
+    expect(session.isRunning('a')).toBe(false);
+  });
+
+  it('lets an id be reused once its call ended', () => {
+    const { session } = makeSession();
+    const first = session.beginCall(7);
+    session.endCall(7);
+    const second = session.beginCall(7);
+    expect(session.isRunning(7)).toBe(true);
+    expect(second).not.toBe(first);
+  });
+
+  it('is false for every id once the session ended', () => {
+    const { session } = makeSession();
+    session.beginCall(1);
+    session.beginCall('x');
+    session.end('deleted');
+    expect(session.isRunning(1)).toBe(false);
+    expect(session.isRunning('x')).toBe(false);
+  });
+
+  it('ignores endCall of an id that is not running', () => {
+    const { session } = makeSession();
+    session.beginCall(1);
+    expect(() => session.endCall(2)).not.toThrow();
+    expect(session.isRunning(1)).toBe(true);
+  });
+});

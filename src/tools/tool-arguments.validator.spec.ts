@@ -171,3 +171,58 @@ describe('validateArguments', () => {
     expect(problems.some((problem) => problem.startsWith('surprise: '))).toBe(true);
   });
 });
+
+describe('validateArguments: keys class-transformer drops', () => {
+  /** Arguments as JSON.parse builds them from a client's text: "__proto__" is then an own key. */
+  const fromJson = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
+  const hostile = '{"polluted":"yes","prototype":{"polluted":"yes"}}';
+
+  afterEach(() => {
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
+  });
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'label'])(
+    'refuses a %j key next to valid ones, naming it',
+    async (key) => {
+      const args = fromJson(`{"city":"Oslo","days":2,${JSON.stringify(key)}:${hostile}}`);
+      expect(Object.keys(args)).toContain(key);
+      expect(problemsOf(await validateArguments(TripArgs, args))).toEqual([`${key}: property ${key} should not exist`]);
+    },
+  );
+
+  it('lists a dropped key after the validator’s own problems', async () => {
+    const args = fromJson(`{"city":"","extra":1,"constructor":${hostile}}`);
+    const problems = problemsOf(await validateArguments(TripArgs, args));
+    expect(problems).toHaveLength(3);
+    expect(problems.at(-1)).toBe('constructor: property constructor should not exist');
+    expect(problems.slice(0, -1).sort()).toEqual([
+      'city: city must be longer than or equal to 1 characters',
+      'extra: property extra should not exist',
+    ]);
+  });
+
+  it('refuses every dropped key, each once', async () => {
+    const args = fromJson(`{"city":"Oslo","__proto__":${hostile},"toString":"x","hasOwnProperty":1}`);
+    expect([...problemsOf(await validateArguments(TripArgs, args))].sort()).toEqual([
+      '__proto__: property __proto__ should not exist',
+      'hasOwnProperty: property hasOwnProperty should not exist',
+      'toString: property toString should not exist',
+    ]);
+  });
+
+  it('refuses them on a DTO without decorated properties too', async () => {
+    const args = fromJson(`{"constructor":${hostile}}`);
+    expect(problemsOf(await validateArguments(NoPropertiesArgs, args))).toContain(
+      'constructor: property constructor should not exist',
+    );
+  });
+
+  it('leaves the instance it returns, and its class, untouched by such keys when they are refused', async () => {
+    const args = fromJson(`{"city":"Oslo","constructor":${hostile}}`);
+    await validateArguments(TripArgs, args);
+    expect((TripArgs as unknown as Record<string, unknown>).polluted).toBeUndefined();
+    expect((TripArgs.prototype as unknown as Record<string, unknown>).polluted).toBeUndefined();
+    expect(valueOf(await validateArguments(TripArgs, { city: 'Oslo' })).label()).toBe('Oslo (1 days)');
+  });
+});

@@ -84,3 +84,75 @@ describe('toCallToolResult', () => {
     }
   });
 });
+
+describe('toCallToolResult: strict content blocks', () => {
+  const valid: readonly [string, Record<string, unknown>][] = [
+    ['text', { type: 'text', text: 'hello' }],
+    ['text (empty text)', { type: 'text', text: '' }],
+    ['image', { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+    ['audio', { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' }],
+    ['resource_link', { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt' }],
+    ['resource with text', { type: 'resource', resource: { uri: 'file:///b.txt', text: 'b' } }],
+    ['resource with blob', { type: 'resource', resource: { uri: 'file:///c.bin', blob: 'AAEC' } }],
+  ];
+
+  const invalid: readonly [string, Record<string, unknown>][] = [
+    ['text without text', { type: 'text' }],
+    ['text with a non-string text', { type: 'text', text: 42 }],
+    ['image without data', { type: 'image', mimeType: 'image/png' }],
+    ['image without mimeType', { type: 'image', data: 'x' }],
+    ['image with a non-string data', { type: 'image', data: [1, 2], mimeType: 'image/png' }],
+    ['audio without data', { type: 'audio', mimeType: 'audio/wav' }],
+    ['audio without mimeType', { type: 'audio', data: 'x' }],
+    ['resource_link without uri', { type: 'resource_link', name: 'a.txt' }],
+    ['resource_link without name', { type: 'resource_link', uri: 'file:///a.txt' }],
+    ['resource without resource', { type: 'resource' }],
+    ['resource whose resource is not an object', { type: 'resource', resource: 'file:///b.txt' }],
+    ['resource whose resource is null', { type: 'resource', resource: null }],
+    ['resource without uri', { type: 'resource', resource: { text: 'b' } }],
+    ['resource without text or blob', { type: 'resource', resource: { uri: 'file:///b.txt' } }],
+    ['resource with a non-string blob', { type: 'resource', resource: { uri: 'file:///b.txt', blob: 7 } }],
+    ['an unknown type', { type: 'video', data: 'x', mimeType: 'video/mp4' }],
+    ['a non-string type', { type: 1, text: 'x' }],
+    ['no type', { text: 'x' }],
+    ['type "constructor" (inherited by every object)', { type: 'constructor' }],
+    ['type "toString" (inherited by every object)', { type: 'toString' }],
+    ['type "hasOwnProperty" (inherited by every object)', { type: 'hasOwnProperty' }],
+    ['type "__proto__"', JSON.parse('{"type":"__proto__"}') as Record<string, unknown>],
+  ];
+
+  it.each(valid)('takes an array holding a valid %s block as the content', (_label, block) => {
+    const value = [block];
+    expect(toCallToolResult(value)).toEqual({ content: value });
+  });
+
+  it.each(valid)('passes through a CallToolResult holding a valid %s block', (_label, block) => {
+    const value = { content: [block], structuredContent: { ok: true } };
+    expect(toCallToolResult(value)).toBe(value);
+  });
+
+  it.each(invalid)('sends an array holding %s as JSON text, not as a block', (_label, block) => {
+    const value = [{ type: 'text', text: 'fine' }, block];
+    expect(toCallToolResult(value)).toEqual({ content: [{ type: 'text', text: JSON.stringify(value) }] });
+  });
+
+  it.each(invalid)('does not pass through a CallToolResult holding %s: it is sent as JSON text', (_label, block) => {
+    const value = { content: [block] };
+    const result = toCallToolResult(value);
+    expect(result).not.toBe(value);
+    expect(result).toEqual({ content: [{ type: 'text', text: JSON.stringify(value) }] });
+  });
+
+  it('refuses non-object blocks', () => {
+    for (const block of [null, 'text', 7, ['text']]) {
+      const value = { content: [block] };
+      expect(toCallToolResult(value)).toEqual({ content: [{ type: 'text', text: JSON.stringify(value) }] });
+    }
+  });
+
+  it('maps values that serialise to nothing (a function, a symbol) to empty content', () => {
+    expect(toCallToolResult(() => 'data')).toEqual({ content: [] });
+    expect(toCallToolResult(function named() {})).toEqual({ content: [] });
+    expect(toCallToolResult(Symbol('s'))).toEqual({ content: [] });
+  });
+});

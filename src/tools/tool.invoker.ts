@@ -7,6 +7,7 @@ import type { McpCallContext } from '../server/mcp-call-context.js';
 import { validateArguments, type ArgumentsCheck } from './tool-arguments.validator.js';
 import { ToolCallContext } from './tool-call.context.js';
 import { textResult, toCallToolResult } from './tool-result.mapper.js';
+import type { RegisteredTool } from './registered-tool.interface.js';
 import { McpToolRegistry } from './tool.registry.js';
 
 /**
@@ -28,34 +29,15 @@ export class McpToolInvoker {
       throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running call`);
     }
 
-    const raw = params.arguments ?? {};
-    let args: object = raw;
-    if (tool.input) {
-      let check: ArgumentsCheck<object>;
-      try {
-        check = await validateArguments(tool.input, raw);
-      } catch (error) {
-        // class-transformer recurses: absurdly nested arguments overflow its stack. The client's fault, not ours.
-        this.logger.debug(`Arguments of ${params.name} could not be validated: ${String(error)}`);
-        return textResult(
-          `Invalid arguments for tool ${params.name}: they could not be read (nested too deeply?)`,
-          true,
-        );
-      }
-      if (!check.ok) {
-        return textResult(`Invalid arguments for tool ${params.name}:\n- ${check.problems.join('\n- ')}`, true);
-      }
-      args = check.value;
-    } else {
-      const unexpected = Object.keys(raw);
-      if (unexpected.length > 0) {
-        return textResult(`Tool ${params.name} takes no arguments; unexpected: ${unexpected.join(', ')}`, true);
-      }
-    }
-
+    // Registered before anything awaits, so a second call with the same id (say, in one batch) is refused.
     const signal = session.beginCall(requestId);
     try {
-      const value = await tool.handler(args, new ToolCallContext(call, requestId, params.name, params._meta, signal));
+      const checked = await this.checkArguments(tool, params);
+      if (!('args' in checked)) return checked;
+      const value = await tool.handler(
+        checked.args,
+        new ToolCallContext(call, requestId, params.name, params._meta, signal),
+      );
       return toCallToolResult(value);
     } catch (error) {
       if (error instanceof McpToolError) return textResult(error.message, true);
@@ -67,5 +49,28 @@ export class McpToolInvoker {
     } finally {
       session.endCall(requestId);
     }
+  }
+
+  /** The arguments to call the tool with, or the error result that tells the model what is wrong. */
+  private async checkArguments(
+    tool: RegisteredTool,
+    params: CallToolParams,
+  ): Promise<{ args: object } | CallToolResult> {
+    const raw = params.arguments ?? {};
+    if (!tool.input) {
+      const unexpected = Object.keys(raw);
+      if (unexpected.length === 0) return { args: raw };
+      return textResult(`Tool ${params.name} takes no arguments; unexpected: ${unexpected.join(', ')}`, true);
+    }
+    let check: ArgumentsCheck<object>;
+    try {
+      check = await validateArguments(tool.input, raw);
+    } catch (error) {
+      // class-transformer recurses: absurdly nested arguments overflow its stack. The client's fault, not ours.
+      this.logger.debug(`Arguments of ${params.name} could not be validated: ${String(error)}`);
+      return textResult(`Invalid arguments for tool ${params.name}: they could not be read (nested too deeply?)`, true);
+    }
+    if (check.ok) return { args: check.value };
+    return textResult(`Invalid arguments for tool ${params.name}:\n- ${check.problems.join('\n- ')}`, true);
   }
 }

@@ -238,3 +238,76 @@ describe('PostResponder on a real ServerResponse', () => {
     expect(body).toBe(frame(r1) + frame(progress) + frame(r2));
   });
 });
+
+describe('PostResponder with a response that cannot be serialised', () => {
+  const internal = (id: string | number) => ({
+    jsonrpc: '2.0',
+    id,
+    error: { code: -32603, message: 'Internal error' },
+  });
+  const cyclic = (): Record<string, unknown> => {
+    const value: Record<string, unknown> = {};
+    value.self = value;
+    return value;
+  };
+
+  function withCallback(expected: number, batch: boolean) {
+    const res = new FakeResponse();
+    const onUnserializable = jest.fn<(error: unknown, response: unknown) => void>();
+    const post = new PostResponder(asResponse(res), expected, batch, SESSION, 0, onUnserializable);
+    return { res, post, onUnserializable };
+  }
+
+  it('tells onUnserializable (error and response) and answers -32603 for that id, as valid JSON', () => {
+    const { res, post, onUnserializable } = withCallback(1, false);
+    const bad = successResponse('bad-1', { structuredContent: { n: 1n } });
+    post.respond(bad);
+    expect(post.done).toBe(true);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['content-length']).toBe(Buffer.byteLength(res.body));
+    expect(JSON.parse(res.body)).toEqual(internal('bad-1'));
+    expect(onUnserializable).toHaveBeenCalledTimes(1);
+    const [error, response] = onUnserializable.mock.calls[0]!;
+    expect(error).toBeInstanceOf(TypeError);
+    expect(response).toBe(bad);
+    expect(res.writableEnded).toBe(true);
+  });
+
+  it('keeps the other answers of a batch, in order', () => {
+    const { res, post, onUnserializable } = withCallback(3, true);
+    post.respond(r1);
+    post.respond(successResponse(2, { structuredContent: cyclic() }));
+    post.respond(r2);
+    expect(JSON.parse(res.body)).toEqual([r1, internal(2), r2]);
+    expect(onUnserializable).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers -32603 on the event stream too, once it switched', () => {
+    const { res, post, onUnserializable } = withCallback(2, true);
+    post.sendRelated(progress);
+    post.respond(successResponse(9, { n: 1n }));
+    post.respond(r1);
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(res.chunks).toEqual([
+      frame(progress),
+      `event: message\ndata: ${JSON.stringify(internal(9))}\n\n`,
+      frame(r1),
+    ]);
+    expect(onUnserializable).toHaveBeenCalledTimes(1);
+    expect(res.writableEnded).toBe(true);
+  });
+
+  it('answers -32603 without a callback too', () => {
+    const res = new FakeResponse();
+    new PostResponder(asResponse(res), 1, false, SESSION, 0).respond(successResponse(3, { n: 1n }));
+    expect(JSON.parse(res.body)).toEqual(internal(3));
+  });
+
+  it('does not call onUnserializable for good responses', () => {
+    const { post, onUnserializable } = withCallback(2, true);
+    post.respond(r1);
+    post.respond(failure);
+    expect(onUnserializable).not.toHaveBeenCalled();
+  });
+});

@@ -392,3 +392,65 @@ describe('SseWriter on a real ServerResponse', () => {
     expect(counts.at(-1)).toBe(0);
   });
 });
+
+describe('SseWriter on connections that are gone, and messages that cannot be serialised', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('open on a destroyed response returns false, writes no headers and starts no timer', () => {
+    jest.useFakeTimers();
+    const res = new FakeResponse();
+    res.destroy();
+    const writer = new SseWriter(asResponse(res), 1_000);
+    expect(writer.open({ 'mcp-session-id': 'gone' })).toBe(false);
+    expect(res.headersSent).toBe(false);
+    expect(res.flushed).toBe(false);
+    expect(jest.getTimerCount()).toBe(0);
+    expect(res.listenerCount('drain')).toBe(0);
+    jest.advanceTimersByTime(10_000);
+    expect(res.chunks).toEqual([]);
+  });
+
+  it('open on an ended response, or one whose headers went out, returns false and starts no timer', () => {
+    jest.useFakeTimers();
+    const ended = new FakeResponse();
+    ended.end();
+    expect(new SseWriter(asResponse(ended), 1_000).open()).toBe(false);
+    const answered = new FakeResponse();
+    answered.writeHead(403);
+    expect(new SseWriter(asResponse(answered), 1_000).open()).toBe(false);
+    expect(answered.statusCode).toBe(403);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('open on a live response returns true', () => {
+    const res = new FakeResponse();
+    expect(new SseWriter(asResponse(res), 0).open()).toBe(true);
+  });
+
+  it('send of a message that cannot be serialised returns false and writes nothing; later messages go out', () => {
+    const res = new FakeResponse();
+    const writer = new SseWriter(asResponse(res), 0);
+    writer.open();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(writer.send(notificationMessage('notifications/message', { n: 1n as unknown as number }))).toBe(false);
+    expect(writer.send(notificationMessage('notifications/message', cyclic))).toBe(false);
+    expect(res.chunks).toEqual([]);
+    expect(writer.pending).toBe(0);
+    expect(writer.send(note(1))).toBe(true);
+    expect(res.chunks).toEqual([frame(note(1))]);
+  });
+
+  it('an unserialisable message queued behind backpressure is not counted as pending', () => {
+    const res = new FakeResponse(1);
+    const onPending = jest.fn<(count: number) => void>();
+    const writer = new SseWriter(asResponse(res), 0, onPending);
+    writer.open();
+    writer.send(note(1)); // fills the buffer
+    expect(writer.send(notificationMessage('notifications/message', { n: 2n as unknown as number }))).toBe(false);
+    expect(writer.pending).toBe(0);
+    expect(onPending).not.toHaveBeenCalled();
+  });
+});
