@@ -17,7 +17,8 @@ const CONDITIONS = ['sunny', 'partly cloudy', 'cloudy', 'light rain', 'showers',
  */
 @Injectable()
 export class WeatherService {
-  forecast(city: string, days: number, units: Units): DailyForecast[] {
+  forecast(city: string, days: number, units: Units, signal?: AbortSignal): DailyForecast[] {
+    signal?.throwIfAborted();
     const seed = createHash('sha256').update(city.trim().toLowerCase()).digest();
     return Array.from({ length: days }, (_, day) => {
       const byte = seed[day % seed.length]!;

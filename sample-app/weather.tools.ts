@@ -17,10 +17,10 @@ export class WeatherTools {
   forecast(args: CityArgs, ctx: McpContext): string {
     const units = args.units ?? 'metric';
     const symbol = units === 'imperial' ? '°F' : '°C';
+    // A real backend call would take the signal too, so a call whose session ends stops early.
     const lines = this.weather
-      .forecast(args.city, args.days ?? 1, units)
+      .forecast(args.city, args.days ?? 1, units, ctx.signal)
       .map((d) => `Day ${d.day}: ${d.condition}, high ${d.high}${symbol}, low ${d.low}${symbol}`);
-    if (ctx.signal.aborted) return 'Cancelled';
     return [`Forecast for ${args.city}:`, ...lines].join('\n');
   }
 }
