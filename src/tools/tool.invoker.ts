@@ -41,6 +41,11 @@ export class McpToolInvoker {
       return toCallToolResult(value);
     } catch (error) {
       if (error instanceof McpToolError) return textResult(error.message, true);
+      // A tool that stops because its signal aborted did what it was asked: not a server bug.
+      if (signal.aborted) {
+        this.logger.debug(`Tool ${params.name} stopped: ${String(signal.reason)}`);
+        return textResult(`Tool ${params.name} was aborted: ${abortReason(signal)}`, true);
+      }
       this.logger.error(
         `Tool ${params.name} (${tool.owner}) failed`,
         error instanceof Error ? error.stack : String(error),
@@ -73,4 +78,8 @@ export class McpToolInvoker {
     if (check.ok) return { args: check.value };
     return textResult(`Invalid arguments for tool ${params.name}:\n- ${check.problems.join('\n- ')}`, true);
   }
+}
+
+function abortReason(signal: AbortSignal): string {
+  return signal.reason instanceof Error ? signal.reason.message : 'aborted';
 }
