@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
-import { endpointUrl, HOST, type BenchServer } from './bench-server.js';
+import { HOST, type BenchServer } from './bench-server.js';
+import { sdkBenchServer } from './sdk-bench-server.js';
 import { SdkSessions } from './sdk-sessions.js';
 
 type ParsedRequest = IncomingMessage & { body?: unknown };
@@ -18,13 +19,5 @@ export async function startSdkExpress(): Promise<BenchServer> {
   const server = await new Promise<Server>((resolve, reject) => {
     const listening: Server = app.listen(0, HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
-  return {
-    url: endpointUrl(server.address()),
-    sessionCount: () => sessions.size,
-    close: async () => {
-      await sessions.closeAll();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return sdkBenchServer(server, sessions);
 }

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
-import { endpointUrl, HOST, type BenchServer } from './bench-server.js';
+import { HOST, type BenchServer } from './bench-server.js';
+import { sdkBenchServer } from './sdk-bench-server.js';
 import { SdkSessions } from './sdk-sessions.js';
 
 /** The SDK transport on plain `node:http`: no framework, the transport reads bodies itself. */
@@ -15,13 +16,5 @@ export async function startSdkNode(): Promise<BenchServer> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
-  return {
-    url: endpointUrl(server.address()),
-    sessionCount: () => sessions.size,
-    close: async () => {
-      await sessions.closeAll();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return sdkBenchServer(server, sessions);
 }

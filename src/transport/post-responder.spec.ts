@@ -1,61 +1,12 @@
 import { jest } from '@jest/globals';
-import { EventEmitter } from 'node:events';
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { asServerResponse, FakeServerResponse } from '../../test/utils/fake-server-response.js';
+import { useResponseServer } from '../../test/utils/response-server.js';
 import { errorResponse, invalidRequest } from '../protocol/json-rpc.errors.js';
 import { notificationMessage, requestMessage, successResponse } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import { PostResponder } from './post-responder.js';
 
-/** A ServerResponse stand-in that keeps Node's contract: headers once, nothing after end. */
-class FakeResponse extends EventEmitter {
-  statusCode = 0;
-  headers: OutgoingHttpHeaders = {};
-  headersSent = false;
-  writableEnded = false;
-  destroyed = false;
-  writableNeedDrain = false;
-  readonly chunks: string[] = [];
-
-  writeHead(status: number, headers: OutgoingHttpHeaders = {}): this {
-    if (this.headersSent) throw new Error('ERR_HTTP_HEADERS_SENT');
-    this.statusCode = status;
-    this.headers = { ...headers };
-    this.headersSent = true;
-    return this;
-  }
-
-  flushHeaders(): void {
-    if (!this.headersSent) this.writeHead(200);
-  }
-
-  write(chunk: string): boolean {
-    if (this.writableEnded) throw new Error('ERR_STREAM_WRITE_AFTER_END');
-    if (!this.headersSent) this.writeHead(200);
-    this.chunks.push(chunk);
-    return true;
-  }
-
-  end(chunk?: string): this {
-    if (this.writableEnded) throw new Error('end() called twice');
-    if (chunk !== undefined) this.write(chunk);
-    this.writableEnded = true;
-    return this;
-  }
-
-  get body(): string {
-    return this.chunks.join('');
-  }
-}
-
-const asResponse = (fake: FakeResponse): ServerResponse => fake as unknown as ServerResponse;
 const frame = (message: JsonRpcMessage): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 const SESSION = { 'mcp-session-id': 'sid-1' };
 
@@ -65,9 +16,13 @@ const failure = errorResponse(null, invalidRequest('jsonrpc must be "2.0"'));
 const progress = notificationMessage('notifications/progress', { progressToken: 't', progress: 1 });
 const log = notificationMessage('notifications/message', { level: 'info', data: 'x' });
 
-function responder(expected: number, batch: boolean, keepAliveMs = 0): { res: FakeResponse; post: PostResponder } {
-  const res = new FakeResponse();
-  return { res, post: new PostResponder(asResponse(res), expected, batch, SESSION, keepAliveMs) };
+function responder(
+  expected: number,
+  batch: boolean,
+  keepAliveMs = 0,
+): { res: FakeServerResponse; post: PostResponder } {
+  const res = new FakeServerResponse();
+  return { res, post: new PostResponder(asServerResponse(res), expected, batch, SESSION, keepAliveMs) };
 }
 
 describe('PostResponder in JSON mode', () => {
@@ -184,27 +139,11 @@ describe('PostResponder switching to SSE', () => {
 });
 
 describe('PostResponder on a real ServerResponse', () => {
-  let server: Server;
-  let port: number;
-  let handle: (res: ServerResponse) => void;
-
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      req.resume();
-      handle(res);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  });
-
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const server = useResponseServer();
 
   function post(): Promise<{ res: IncomingMessage; body: string }> {
     return new Promise((resolve, reject) => {
-      httpRequest({ host: '127.0.0.1', port, path: '/', method: 'POST' }, (res) => {
+      httpRequest({ host: '127.0.0.1', port: server.port, path: '/', method: 'POST' }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => resolve({ res, body: Buffer.concat(chunks).toString('utf8') }));
@@ -216,7 +155,7 @@ describe('PostResponder on a real ServerResponse', () => {
   }
 
   it('sends a JSON answer whose content-length matches the bytes on the wire', async () => {
-    handle = (res) => new PostResponder(res, 1, false, SESSION, 0).respond(r1);
+    server.handle = (res) => new PostResponder(res, 1, false, SESSION, 0).respond(r1);
     const { res, body } = await post();
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
@@ -226,7 +165,7 @@ describe('PostResponder on a real ServerResponse', () => {
   });
 
   it('sends an event stream that ends after the last response', async () => {
-    handle = (res) => {
+    server.handle = (res) => {
       const responder = new PostResponder(res, 2, true, SESSION, 0);
       responder.respond(r1);
       responder.sendRelated(progress);
@@ -252,9 +191,9 @@ describe('PostResponder with a response that cannot be serialised', () => {
   };
 
   function withCallback(expected: number, batch: boolean) {
-    const res = new FakeResponse();
+    const res = new FakeServerResponse();
     const onUnserializable = jest.fn<(error: unknown, response: unknown) => void>();
-    const post = new PostResponder(asResponse(res), expected, batch, SESSION, 0, onUnserializable);
+    const post = new PostResponder(asServerResponse(res), expected, batch, SESSION, 0, onUnserializable);
     return { res, post, onUnserializable };
   }
 
@@ -299,8 +238,8 @@ describe('PostResponder with a response that cannot be serialised', () => {
   });
 
   it('answers -32603 without a callback too', () => {
-    const res = new FakeResponse();
-    new PostResponder(asResponse(res), 1, false, SESSION, 0).respond(successResponse(3, { n: 1n }));
+    const res = new FakeServerResponse();
+    new PostResponder(asServerResponse(res), 1, false, SESSION, 0).respond(successResponse(3, { n: 1n }));
     expect(JSON.parse(res.body)).toEqual(internal(3));
   });
 

@@ -1,91 +1,11 @@
 import { jest } from '@jest/globals';
-import { EventEmitter } from 'node:events';
-import {
-  request as httpRequest,
-  createServer,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { asServerResponse, FakeServerResponse } from '../../test/utils/fake-server-response.js';
+import { useResponseServer } from '../../test/utils/response-server.js';
 import { notificationMessage, successResponse } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import { SseWriter } from './sse.writer.js';
 
-/**
- * A ServerResponse stand-in that keeps Node's contract: `write` buffers and returns false (setting
- * `writableNeedDrain`) once `highWaterMark` bytes wait for the socket; `drainSocket()` empties the
- * buffer and emits 'drain'; writing after `end` or twice sending headers throws.
- */
-class FakeResponse extends EventEmitter {
-  statusCode = 0;
-  headers: OutgoingHttpHeaders = {};
-  headersSent = false;
-  flushed = false;
-  writableEnded = false;
-  destroyed = false;
-  writableNeedDrain = false;
-  readonly chunks: string[] = [];
-  endCalls = 0;
-  private buffered = 0;
-
-  constructor(public highWaterMark = Number.POSITIVE_INFINITY) {
-    super();
-  }
-
-  writeHead(status: number, headers: OutgoingHttpHeaders = {}): this {
-    if (this.headersSent) throw new Error('ERR_HTTP_HEADERS_SENT');
-    this.statusCode = status;
-    this.headers = { ...headers };
-    this.headersSent = true;
-    return this;
-  }
-
-  flushHeaders(): void {
-    if (!this.headersSent) this.writeHead(200);
-    this.flushed = true;
-  }
-
-  write(chunk: string): boolean {
-    if (this.writableEnded) throw new Error('ERR_STREAM_WRITE_AFTER_END');
-    if (this.destroyed) throw new Error('ERR_STREAM_DESTROYED');
-    if (!this.headersSent) this.writeHead(200);
-    this.chunks.push(chunk);
-    this.buffered += Buffer.byteLength(chunk);
-    this.writableNeedDrain = this.buffered >= this.highWaterMark;
-    return !this.writableNeedDrain;
-  }
-
-  end(chunk?: string): this {
-    if (this.writableEnded) throw new Error('end() called twice');
-    if (chunk !== undefined) this.write(chunk);
-    this.writableEnded = true;
-    this.endCalls++;
-    return this;
-  }
-
-  /** The socket took everything buffered; `emit: false` leaves the 'drain' event for later. */
-  drainSocket(emit = true): void {
-    this.buffered = 0;
-    if (this.writableNeedDrain && emit) {
-      this.writableNeedDrain = false;
-      this.emit('drain');
-    }
-  }
-
-  /** The client went away. */
-  destroy(): void {
-    this.destroyed = true;
-    this.emit('close');
-  }
-
-  get body(): string {
-    return this.chunks.join('');
-  }
-}
-
-const asResponse = (fake: FakeResponse): ServerResponse => fake as unknown as ServerResponse;
 const frame = (message: JsonRpcMessage): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 const note = (n: number): JsonRpcMessage => notificationMessage('notifications/progress', { n });
 
@@ -103,8 +23,8 @@ describe('SseWriter on a fake response', () => {
   });
 
   it('opens with status 200 and the SSE headers, merged with the caller’s, and flushes them', () => {
-    const res = new FakeResponse();
-    new SseWriter(asResponse(res), 0).open({ 'mcp-session-id': 'abc' });
+    const res = new FakeServerResponse();
+    new SseWriter(asServerResponse(res), 0).open({ 'mcp-session-id': 'abc' });
     expect(res.statusCode).toBe(200);
     expect(res.headers).toEqual({
       'content-type': 'text/event-stream',
@@ -118,8 +38,8 @@ describe('SseWriter on a fake response', () => {
   });
 
   it('frames each message as one "message" event with its JSON on one data line', () => {
-    const res = new FakeResponse();
-    const writer = new SseWriter(asResponse(res), 0);
+    const res = new FakeServerResponse();
+    const writer = new SseWriter(asServerResponse(res), 0);
     writer.open();
     const result = successResponse(1, { content: [{ type: 'text', text: 'line one\nline two\r\nünïcødé 🌤' }] });
     writer.send(result);
@@ -132,8 +52,8 @@ describe('SseWriter on a fake response', () => {
   it('sends a keep-alive comment every keepAliveMs on an unref’d timer', () => {
     jest.useFakeTimers();
     const setIntervalSpy = jest.spyOn(globalThis, 'setInterval');
-    const res = new FakeResponse();
-    new SseWriter(asResponse(res), 1_000).open();
+    const res = new FakeServerResponse();
+    new SseWriter(asServerResponse(res), 1_000).open();
     expect(res.chunks).toEqual([]);
     jest.advanceTimersByTime(999);
     expect(res.chunks).toEqual([]);
@@ -148,8 +68,8 @@ describe('SseWriter on a fake response', () => {
 
   it('starts no timer when keepAliveMs is 0', () => {
     jest.useFakeTimers();
-    const res = new FakeResponse();
-    new SseWriter(asResponse(res), 0).open();
+    const res = new FakeServerResponse();
+    new SseWriter(asServerResponse(res), 0).open();
     expect(jest.getTimerCount()).toBe(0);
     jest.advanceTimersByTime(60_000);
     expect(res.chunks).toEqual([]);
@@ -157,8 +77,8 @@ describe('SseWriter on a fake response', () => {
 
   it('stops the keep-alive timer when the client closes the connection', () => {
     jest.useFakeTimers();
-    const res = new FakeResponse();
-    const writer = new SseWriter(asResponse(res), 1_000);
+    const res = new FakeServerResponse();
+    const writer = new SseWriter(asServerResponse(res), 1_000);
     writer.open();
     expect(jest.getTimerCount()).toBe(1);
     res.destroy();
@@ -170,8 +90,8 @@ describe('SseWriter on a fake response', () => {
 
   it('ends the response at once when nothing is queued, stops the timer, and ends only once', () => {
     jest.useFakeTimers();
-    const res = new FakeResponse();
-    const writer = new SseWriter(asResponse(res), 1_000);
+    const res = new FakeServerResponse();
+    const writer = new SseWriter(asServerResponse(res), 1_000);
     writer.open();
     writer.send(note(1));
     expect(writer.closed).toBe(false);
@@ -186,8 +106,8 @@ describe('SseWriter on a fake response', () => {
   });
 
   it('writes nothing once the client is gone', () => {
-    const res = new FakeResponse();
-    const writer = new SseWriter(asResponse(res), 0);
+    const res = new FakeServerResponse();
+    const writer = new SseWriter(asServerResponse(res), 0);
     writer.open();
     res.destroy();
     writer.send(note(1));
@@ -198,9 +118,9 @@ describe('SseWriter on a fake response', () => {
 
   describe('backpressure', () => {
     it('queues events while the connection needs to drain, counting them, and reports the count', () => {
-      const res = new FakeResponse(1); // every write fills the buffer
+      const res = new FakeServerResponse(1); // every write fills the buffer
       const onPending = jest.fn<(count: number) => void>();
-      const writer = new SseWriter(asResponse(res), 0, onPending);
+      const writer = new SseWriter(asServerResponse(res), 0, onPending);
       writer.open();
       writer.send(note(1)); // goes out, and the buffer is now full
       expect(res.writableNeedDrain).toBe(true);
@@ -214,9 +134,9 @@ describe('SseWriter on a fake response', () => {
     });
 
     it('flushes queued events in order on drain and reports 0 pending', () => {
-      const res = new FakeResponse(1);
+      const res = new FakeServerResponse(1);
       const onPending = jest.fn<(count: number) => void>();
-      const writer = new SseWriter(asResponse(res), 0, onPending);
+      const writer = new SseWriter(asServerResponse(res), 0, onPending);
       writer.open();
       for (const n of [1, 2, 3, 4]) writer.send(note(n));
       expect(writer.pending).toBe(3);
@@ -235,8 +155,8 @@ describe('SseWriter on a fake response', () => {
     });
 
     it('keeps later events behind queued ones even when the connection has drained meanwhile', () => {
-      const res = new FakeResponse(1);
-      const writer = new SseWriter(asResponse(res), 0);
+      const res = new FakeServerResponse(1);
+      const writer = new SseWriter(asServerResponse(res), 0);
       writer.open();
       writer.send(note(1));
       writer.send(note(2)); // queued
@@ -252,8 +172,8 @@ describe('SseWriter on a fake response', () => {
     });
 
     it('writes everything at once on drain when the connection can take it', () => {
-      const res = new FakeResponse(1);
-      const writer = new SseWriter(asResponse(res), 0);
+      const res = new FakeServerResponse(1);
+      const writer = new SseWriter(asServerResponse(res), 0);
       writer.open();
       for (const n of [1, 2, 3]) writer.send(note(n));
       res.highWaterMark = Number.POSITIVE_INFINITY;
@@ -263,8 +183,8 @@ describe('SseWriter on a fake response', () => {
     });
 
     it('ends the response only after queued events went out', () => {
-      const res = new FakeResponse(1);
-      const writer = new SseWriter(asResponse(res), 0);
+      const res = new FakeServerResponse(1);
+      const writer = new SseWriter(asServerResponse(res), 0);
       writer.open();
       for (const n of [1, 2, 3]) writer.send(note(n));
       writer.end();
@@ -284,8 +204,8 @@ describe('SseWriter on a fake response', () => {
 
     it('drops the queue and stops listening for drain when the client closes', () => {
       jest.useFakeTimers();
-      const res = new FakeResponse(1);
-      const writer = new SseWriter(asResponse(res), 1_000);
+      const res = new FakeServerResponse(1);
+      const writer = new SseWriter(asServerResponse(res), 1_000);
       writer.open();
       for (const n of [1, 2, 3]) writer.send(note(n));
       res.destroy();
@@ -299,9 +219,9 @@ describe('SseWriter on a fake response', () => {
       // onPending feeds the session's outbox limit, which bounds undelivered *messages*
       // (see SseWriter.pending and McpSession.reportStreamPending).
       jest.useFakeTimers();
-      const res = new FakeResponse(1);
+      const res = new FakeServerResponse(1);
       const onPending = jest.fn<(count: number) => void>();
-      const writer = new SseWriter(asResponse(res), 1_000, onPending);
+      const writer = new SseWriter(asServerResponse(res), 1_000, onPending);
       writer.open();
       writer.send(note(1)); // fills the buffer
       writer.send(note(2)); // queued: 1 pending message
@@ -318,24 +238,11 @@ describe('SseWriter on a fake response', () => {
 });
 
 describe('SseWriter on a real ServerResponse', () => {
-  let server: Server;
-  let port: number;
-  let handle: (res: ServerResponse) => void;
-
-  beforeAll(async () => {
-    server = createServer((_req, res) => handle(res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  });
-
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const server = useResponseServer();
 
   function get(): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
-      httpRequest({ host: '127.0.0.1', port, path: '/' }, resolve).on('error', reject).end();
+      httpRequest({ host: '127.0.0.1', port: server.port, path: '/' }, resolve).on('error', reject).end();
     });
   }
 
@@ -349,7 +256,7 @@ describe('SseWriter on a real ServerResponse', () => {
   }
 
   it('streams framed events with SSE headers, keep-alive comments, and ends', async () => {
-    handle = (res) => {
+    server.handle = (res) => {
       const writer = new SseWriter(res, 15, undefined);
       writer.open({ 'mcp-session-id': 'sid' });
       writer.send(note(1));
@@ -375,7 +282,7 @@ describe('SseWriter on a real ServerResponse', () => {
     const counts: number[] = [];
     let sent = 0;
     let pendingAtEnd = -1;
-    handle = (res) => {
+    server.handle = (res) => {
       const writer = new SseWriter(res, 0, (count) => counts.push(count));
       writer.open();
       // Write until the socket pushes back, then a few more that must wait.
@@ -400,9 +307,9 @@ describe('SseWriter on connections that are gone, and messages that cannot be se
 
   it('open on a destroyed response returns false, writes no headers and starts no timer', () => {
     jest.useFakeTimers();
-    const res = new FakeResponse();
+    const res = new FakeServerResponse();
     res.destroy();
-    const writer = new SseWriter(asResponse(res), 1_000);
+    const writer = new SseWriter(asServerResponse(res), 1_000);
     expect(writer.open({ 'mcp-session-id': 'gone' })).toBe(false);
     expect(res.headersSent).toBe(false);
     expect(res.flushed).toBe(false);
@@ -414,24 +321,24 @@ describe('SseWriter on connections that are gone, and messages that cannot be se
 
   it('open on an ended response, or one whose headers went out, returns false and starts no timer', () => {
     jest.useFakeTimers();
-    const ended = new FakeResponse();
+    const ended = new FakeServerResponse();
     ended.end();
-    expect(new SseWriter(asResponse(ended), 1_000).open()).toBe(false);
-    const answered = new FakeResponse();
+    expect(new SseWriter(asServerResponse(ended), 1_000).open()).toBe(false);
+    const answered = new FakeServerResponse();
     answered.writeHead(403);
-    expect(new SseWriter(asResponse(answered), 1_000).open()).toBe(false);
+    expect(new SseWriter(asServerResponse(answered), 1_000).open()).toBe(false);
     expect(answered.statusCode).toBe(403);
     expect(jest.getTimerCount()).toBe(0);
   });
 
   it('open on a live response returns true', () => {
-    const res = new FakeResponse();
-    expect(new SseWriter(asResponse(res), 0).open()).toBe(true);
+    const res = new FakeServerResponse();
+    expect(new SseWriter(asServerResponse(res), 0).open()).toBe(true);
   });
 
   it('send of a message that cannot be serialised returns false and writes nothing; later messages go out', () => {
-    const res = new FakeResponse();
-    const writer = new SseWriter(asResponse(res), 0);
+    const res = new FakeServerResponse();
+    const writer = new SseWriter(asServerResponse(res), 0);
     writer.open();
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
@@ -444,9 +351,9 @@ describe('SseWriter on connections that are gone, and messages that cannot be se
   });
 
   it('an unserialisable message queued behind backpressure is not counted as pending', () => {
-    const res = new FakeResponse(1);
+    const res = new FakeServerResponse(1);
     const onPending = jest.fn<(count: number) => void>();
-    const writer = new SseWriter(asResponse(res), 0, onPending);
+    const writer = new SseWriter(asServerResponse(res), 0, onPending);
     writer.open();
     writer.send(note(1)); // fills the buffer
     expect(writer.send(notificationMessage('notifications/message', { n: 2n as unknown as number }))).toBe(false);

@@ -13,6 +13,7 @@ import request from 'supertest';
 import { AppModule } from '../../sample-app/app.module.js';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import { McpModule, McpTool, type McpContext } from '../../src/index.js';
+import { httpExchange } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 
 /**
@@ -75,34 +76,6 @@ class TicketGuard implements CanActivate {
   }
 }
 
-interface HttpResult {
-  readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly text: string;
-}
-
-/** GET with exact headers; a 200 stream is aborted once its headers arrive. */
-function getStream(url: string, headers: Record<string, string>): Promise<HttpResult> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'GET', headers, agent: false }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status === 200) {
-        resolve({ status, headers: res.headers, text: '' });
-        req.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', (error) => {
-      if (!req.destroyed) reject(error);
-    });
-    req.setTimeout(3000, () => req.destroy(new Error('GET timed out')));
-    req.end();
-  });
-}
-
 /** Helpers bound to one running app and one set of credentials headers. */
 function client(app: RunningApp, credentials: Record<string, string>) {
   const post = (sessionId?: string) => {
@@ -120,7 +93,11 @@ function client(app: RunningApp, credentials: Record<string, string>) {
       return post(sessionId).send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } });
     },
     get(sessionId: string) {
-      return getStream(app.mcpUrl, { accept: 'text/event-stream', 'mcp-session-id': sessionId, ...credentials });
+      return httpExchange(app.mcpUrl, 'GET', {
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+        ...credentials,
+      });
     },
     delete(sessionId: string) {
       return request(app.baseUrl).delete('/mcp').set('Mcp-Session-Id', sessionId).set(credentials);

@@ -5,13 +5,11 @@
  * on initialize, empty 202 bodies and the body-parser warning.
  */
 import 'reflect-metadata';
-import { Logger, type LoggerService, type ModuleMetadata, type INestApplication } from '@nestjs/common';
+import { Logger, type ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { Test, type TestingModule } from '@nestjs/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import {
   McpModule,
@@ -31,17 +29,20 @@ import {
   PipedToolMethod,
   SlowGetGuard,
 } from '../fixtures/hardening.tools.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { initError } from '../utils/bootstrap-failure.js';
+import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
+import { RecordingLogger } from '../utils/recording-logger.js';
+import {
+  initializeRequest,
+  MCP_POST_HEADERS,
+  startApp,
+  type RunningApp,
+  type StartAppOptions,
+} from '../utils/start-app.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-interface Exchange {
-  readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly text: string;
-}
 
 interface ReplyBody {
   jsonrpc: string;
@@ -57,44 +58,23 @@ interface ExchangeOptions {
   readonly body?: unknown;
 }
 
-/**
- * One HTTP exchange with exact headers (Host included). A 200 GET (an SSE stream) resolves once its
- * headers arrive and is then closed.
- */
-function exchange(url: string, options: ExchangeOptions = {}): Promise<Exchange> {
-  const method = options.method ?? 'POST';
+/** `httpExchange`, POST unless told, the body JSON-encoded unless a string; 5 s to answer. */
+function exchange(url: string, options: ExchangeOptions = {}): Promise<HttpResult> {
   const body =
     options.body === undefined
       ? undefined
       : typeof options.body === 'string'
         ? options.body
         : JSON.stringify(options.body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: options.headers, agent: false }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (method === 'GET' && status === 200) {
-        resolve({ status, headers: res.headers, text: '' });
-        req.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', (error) => {
-      if (!req.destroyed) reject(error);
-    });
-    req.setTimeout(5000, () => req.destroy(new Error(`${method} ${url} timed out`)));
-    req.end(body);
-  });
+  return httpExchange(url, options.method ?? 'POST', options.headers, body, { timeoutMs: 5000 });
 }
 
-function json(reply: Exchange): ReplyBody {
+function json(reply: HttpResult): ReplyBody {
   return JSON.parse(reply.text) as ReplyBody;
 }
 
 /** The JSON-RPC message an endpoint's POST answered with; fails unless it is JSON. */
-function bodyOf(reply: Exchange): ReplyBody {
+function bodyOf(reply: HttpResult): ReplyBody {
   expect(reply.headers['content-type']).toMatch(/^application\/json\b/);
   return json(reply);
 }
@@ -110,7 +90,7 @@ class Mcp {
     private readonly extraHeaders: Record<string, string> = {},
   ) {}
 
-  post(body: unknown, headers: Record<string, string> = {}): Promise<Exchange> {
+  post(body: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
     return exchange(this.url, {
       headers: {
         ...MCP_POST_HEADERS,
@@ -131,7 +111,7 @@ class Mcp {
     return this.sessionId;
   }
 
-  call(name: string, args: unknown = {}, id: string | number = 1): Promise<Exchange> {
+  call(name: string, args: unknown = {}, id: string | number = 1): Promise<HttpResult> {
     return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
   }
 
@@ -141,7 +121,7 @@ class Mcp {
     return bodyOf(reply);
   }
 
-  get(headers: Record<string, string> = {}): Promise<Exchange> {
+  get(headers: Record<string, string> = {}): Promise<HttpResult> {
     return exchange(this.url, {
       method: 'GET',
       headers: {
@@ -152,73 +132,6 @@ class Mcp {
       },
     });
   }
-}
-
-/** Keeps every log line, so tests can assert on what the library logged. */
-class RecordingLogger implements LoggerService {
-  readonly entries: { level: string; text: string }[] = [];
-  private record(level: string, message: unknown, rest: unknown[]): void {
-    this.entries.push({ level, text: [message, ...rest].map(String).join(' | ') });
-  }
-  log(message: unknown, ...rest: unknown[]): void {
-    this.record('log', message, rest);
-  }
-  error(message: unknown, ...rest: unknown[]): void {
-    this.record('error', message, rest);
-  }
-  warn(message: unknown, ...rest: unknown[]): void {
-    this.record('warn', message, rest);
-  }
-  debug(message: unknown, ...rest: unknown[]): void {
-    this.record('debug', message, rest);
-  }
-  verbose(message: unknown, ...rest: unknown[]): void {
-    this.record('verbose', message, rest);
-  }
-  at(level: string): string[] {
-    return this.entries.filter((entry) => entry.level === level).map((entry) => entry.text);
-  }
-}
-
-interface CustomStart {
-  /** `app.setGlobalPrefix()` before listening. */
-  readonly prefix?: string;
-  /** Endpoint path as given to forRoot (without the prefix). */
-  readonly path?: string;
-  /** A logger in place from the start, so bootstrap logs are caught. */
-  readonly logger?: LoggerService;
-}
-
-/** Like `startApp`, with what it cannot do: a global prefix, a logger during bootstrap. */
-async function startCustom(metadata: ModuleMetadata, options: CustomStart = {}): Promise<RunningApp> {
-  const moduleRef = await Test.createTestingModule(metadata).compile();
-  const app = moduleRef.createNestApplication({
-    bodyParser: false,
-    forceCloseConnections: true,
-    logger: options.logger ?? false,
-  });
-  if (options.prefix !== undefined) app.setGlobalPrefix(options.prefix);
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const path = [options.prefix, options.path ?? 'mcp'].filter((part) => part !== undefined).join('/');
-  return { app, baseUrl, mcpUrl: `${baseUrl}/${path}`, close: () => app.close() };
-}
-
-/** Compiles and initializes an application that must fail in `app.init()`; returns the error. */
-async function initError(metadata: ModuleMetadata): Promise<Error> {
-  const moduleRef: TestingModule = await Test.createTestingModule(metadata).compile();
-  const app: INestApplication = moduleRef.createNestApplication({ bodyParser: false, logger: false });
-  let failure: unknown;
-  try {
-    await app.init();
-  } catch (error) {
-    failure = error;
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-  if (!(failure instanceof Error)) throw new Error('the application started, but it was expected to fail');
-  return failure;
 }
 
 const mcpRoot = (options: Partial<McpModuleOptions & McpModuleExtras> = {}) =>
@@ -235,8 +148,8 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
     await Promise.all(apps.map((app) => app.close()));
   });
 
-  async function guarded(options: CustomStart = {}): Promise<RunningApp> {
-    const running = await startCustom(
+  async function guarded(options: StartAppOptions = {}): Promise<RunningApp> {
+    const running = await startApp(
       {
         imports: [mcpRoot(options.path === undefined ? {} : { path: options.path })],
         providers: [EchoTools, { provide: APP_GUARD, useClass: CountingGuard }],
@@ -249,7 +162,7 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
 
   const hostOf = (running: RunningApp): string => new URL(running.baseUrl).host;
 
-  function expectForbidden(reply: Exchange): void {
+  function expectForbidden(reply: HttpResult): void {
     expect(reply.status).toBe(403);
     expect(reply.headers['mcp-session-id']).toBeUndefined();
     expect(bodyOf(reply)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
@@ -269,7 +182,7 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
     ];
   }
 
-  describe.each<[string, CustomStart]>([
+  describe.each<[string, StartAppOptions]>([
     ['the default path', {}],
     ['a custom path', { path: 'agents/v1/mcp' }],
     ["app.setGlobalPrefix('api')", { prefix: 'api' }],
@@ -536,7 +449,7 @@ describe('an application serving the hardening tools', () => {
       const outcome = await Promise.race([client.call('hold', {}, 7), secondRan]);
       if (outcome === 'the second call ran') tools.gate.releaseAll();
       expect(outcome).not.toBe('the second call ran');
-      const second = outcome as Exchange;
+      const second = outcome as HttpResult;
       expect(second.status).toBe(200);
       const refused = bodyOf(second);
       expect(refused.id).toBe(7);
@@ -595,7 +508,7 @@ describe('an application serving the hardening tools', () => {
   });
 
   describe('202 Accepted', () => {
-    function expectEmpty202(reply: Exchange): void {
+    function expectEmpty202(reply: HttpResult): void {
       expect(reply.status).toBe(202);
       expect(reply.text).toBe('');
       expect(reply.headers['content-length']).toBe('0');
@@ -715,7 +628,7 @@ describe('Nest enhancers on tools', () => {
 
   it('class-level @UseGuards on a controller holding tools only warns, and the tool is served', async () => {
     const logger = new RecordingLogger();
-    const running = await startCustom({ imports: [mcpRoot()], controllers: [GuardedToolController] }, { logger });
+    const running = await startApp({ imports: [mcpRoot()], controllers: [GuardedToolController] }, { logger });
     try {
       const warnings = logger.at('warn').filter((line) => line.includes('GuardedToolController'));
       expect(warnings).toHaveLength(1);

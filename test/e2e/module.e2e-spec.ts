@@ -9,11 +9,9 @@ import {
   Logger,
   Module,
   type DynamicModule,
-  type LoggerService,
   type ModuleMetadata,
   type Type,
 } from '@nestjs/common';
-import { Test, type TestingModule } from '@nestjs/testing';
 import { IsString, MinLength } from 'class-validator';
 import { McpModule, McpTool, McpToolDefinitionError, type McpContext, type McpModuleOptions } from '../../src/index.js';
 import { AppConfigModule, AppConfigService, McpOptionsFromConfig } from '../fixtures/app-config.module.js';
@@ -29,6 +27,8 @@ import {
   TOOL_ERROR_MESSAGE,
   TOOL_FAILURE_RESULT,
 } from '../fixtures/result-mapping.tools.js';
+import { bootstrapFailure, initError } from '../utils/bootstrap-failure.js';
+import { RecordingLogger } from '../utils/recording-logger.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -190,43 +190,6 @@ async function withApp(
   } finally {
     await running.close();
   }
-}
-
-/** Where an application failed to start: building its module graph, or `app.init()`. */
-interface BootstrapFailure {
-  readonly stage: 'compile' | 'init';
-  readonly error: Error;
-}
-
-/** Compiles and initializes an application that must fail to start; returns where and why. */
-async function bootstrapFailure(metadata: ModuleMetadata): Promise<BootstrapFailure> {
-  let failure: BootstrapFailure | undefined;
-  let moduleRef: TestingModule;
-  try {
-    moduleRef = await Test.createTestingModule(metadata).compile();
-  } catch (error) {
-    failure = { stage: 'compile', error: error as Error };
-    expect(error).toBeInstanceOf(Error);
-    return failure;
-  }
-  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
-  try {
-    await app.init();
-  } catch (error) {
-    expect(error).toBeInstanceOf(Error);
-    failure = { stage: 'init', error: error as Error };
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-  if (failure === undefined) throw new Error('the application started, but it was expected to fail');
-  return failure;
-}
-
-/** The error of an application that must fail in `app.init()`, where tools are discovered. */
-async function initError(metadata: ModuleMetadata): Promise<Error> {
-  const failure = await bootstrapFailure(metadata);
-  expect(failure.stage).toBe('init');
-  return failure.error;
 }
 
 /** Rejects when `promise` takes longer than `ms`: turns a hang into a clear failure (not a timing check). */
@@ -523,30 +486,6 @@ describe('tool discovery', () => {
 // Calls: no-input tools, result mapping, errors, nested DTOs, McpContext
 // ---------------------------------------------------------------------------------------------
 
-class RecordingLogger implements LoggerService {
-  readonly entries: { level: string; message: unknown; rest: unknown[] }[] = [];
-  log(message: unknown, ...rest: unknown[]): void {
-    this.entries.push({ level: 'log', message, rest });
-  }
-  error(message: unknown, ...rest: unknown[]): void {
-    this.entries.push({ level: 'error', message, rest });
-  }
-  warn(message: unknown, ...rest: unknown[]): void {
-    this.entries.push({ level: 'warn', message, rest });
-  }
-  debug(message: unknown, ...rest: unknown[]): void {
-    this.entries.push({ level: 'debug', message, rest });
-  }
-  verbose(message: unknown, ...rest: unknown[]): void {
-    this.entries.push({ level: 'verbose', message, rest });
-  }
-  errors(): string[] {
-    return this.entries
-      .filter((entry) => entry.level === 'error')
-      .map((entry) => [entry.message, ...entry.rest].map(String).join(' | '));
-  }
-}
-
 @Module({
   imports: [McpModule.forRoot({ name: 'fixtures', version: '1.0.0', guards: [UserFromHeaderGuard] })],
   providers: [ResultMappingTools, ContextProbeTools, OrderTools],
@@ -660,7 +599,7 @@ describe('tool calls', () => {
           }
 
           // Logged once, with what the client was not told.
-          const errors = logger.errors();
+          const errors = logger.at('error');
           expect(errors).toHaveLength(1);
           expect(errors[0]).toContain(tool);
           expect(errors[0]).toContain(INTERNAL_SECRET);

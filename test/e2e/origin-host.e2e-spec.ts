@@ -1,6 +1,6 @@
-import http from 'node:http';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import { McpModule, McpSessionRegistry, type McpModuleOptions } from '../../src/index.js';
+import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 
 /**
@@ -10,34 +10,6 @@ import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '
 
 type Method = 'POST' | 'GET' | 'DELETE';
 const METHODS: Method[] = ['POST', 'GET', 'DELETE'];
-
-interface HttpResult {
-  readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly text: string;
-}
-
-/** One exchange with exact headers (Host included); a 200 GET stream is aborted once its headers arrive. */
-function exchange(url: string, method: Method, headers: Record<string, string>, body?: string): Promise<HttpResult> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent: false }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (method === 'GET' && status === 200) {
-        resolve({ status, headers: res.headers, text: '' });
-        req.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', (error) => {
-      if (!req.destroyed) reject(error);
-    });
-    req.setTimeout(3000, () => req.destroy(new Error(`${method} timed out`)));
-    req.end(body);
-  });
-}
 
 function expectForbidden(res: HttpResult): void {
   expect({ status: res.status, text: res.text }).toMatchObject({ status: 403 });
@@ -66,7 +38,7 @@ class Prober {
   }
 
   async newSession(): Promise<string> {
-    const res = await exchange(
+    const res = await httpExchange(
       this.app.mcpUrl,
       'POST',
       { ...MCP_POST_HEADERS, host: this.setupHost },
@@ -80,7 +52,7 @@ class Prober {
     const headers: Record<string, string> = { host: test.host ?? this.setupHost };
     if (test.origin !== undefined) headers.origin = test.origin;
     if (method === 'POST') {
-      return exchange(
+      return httpExchange(
         this.app.mcpUrl,
         'POST',
         { ...MCP_POST_HEADERS, ...headers },
@@ -88,7 +60,7 @@ class Prober {
       );
     }
     const sessionId = await this.newSession();
-    const res = await exchange(this.app.mcpUrl, method, {
+    const res = await httpExchange(this.app.mcpUrl, method, {
       ...headers,
       'mcp-session-id': sessionId,
       ...(method === 'GET' ? { accept: 'text/event-stream' } : {}),

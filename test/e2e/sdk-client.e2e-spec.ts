@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AppModule } from '../../sample-app/app.module.js';
+import { ECHO_TOOL_DEFINITION, WEATHER_FORECAST_TOOL_DEFINITION } from '../fixtures/sample-tool-definitions.js';
 import { MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 
 /** What a tool result's content looks like to these tests. */
@@ -107,45 +108,9 @@ describe('official MCP SDK client against the sample app', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'weather_forecast']);
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
-    expect(byName.get('echo')).toEqual({
-      name: 'echo',
-      description: 'Returns the given text unchanged',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          text: { type: 'string', minLength: 1, description: 'The text to send back' },
-        },
-        required: ['text'],
-        additionalProperties: false,
-      },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    });
+    expect(byName.get('echo')).toEqual(ECHO_TOOL_DEFINITION);
 
-    expect(byName.get('weather_forecast')).toEqual({
-      name: 'weather_forecast',
-      title: 'Weather forecast',
-      description: 'Daily weather forecast for a city: condition and high/low temperature per day',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          city: { type: 'string', minLength: 1, maxLength: 100, description: 'City name, e.g. "Lisbon"' },
-          days: {
-            type: 'integer',
-            minimum: 1,
-            maximum: 7,
-            description: 'Number of days to forecast (1 to 7); 1 when omitted',
-          },
-          units: {
-            type: 'string',
-            enum: ['metric', 'imperial'],
-            description: 'Temperature units; metric when omitted',
-          },
-        },
-        required: ['city'],
-        additionalProperties: false,
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    });
+    expect(byName.get('weather_forecast')).toEqual(WEATHER_FORECAST_TOOL_DEFINITION);
   });
 
   test.each([

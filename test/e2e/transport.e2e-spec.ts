@@ -5,6 +5,8 @@ import { EchoTools } from '../../sample-app/echo.tools.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
 import { WeatherTools } from '../../sample-app/weather.tools.js';
 import { LATEST_PROTOCOL_VERSION, McpModule, McpTool, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/index.js';
+import { ECHO_TOOL_DEFINITION, WEATHER_FORECAST_TOOL_DEFINITION } from '../fixtures/sample-tool-definitions.js';
+import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 
 /**
@@ -23,34 +25,6 @@ class FaultyTools {
   explode(): string {
     throw new Error('secret internal detail in /srv/app/internal.ts:42');
   }
-}
-
-interface HttpResult {
-  readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly text: string;
-}
-
-/** One HTTP exchange with full control over the headers (no defaults added but Host). */
-function rawExchange(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: string | Buffer,
-): Promise<HttpResult> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.setTimeout(3000, () => req.destroy(new Error(`${method} ${url} timed out`)));
-    req.end(body);
-  });
 }
 
 /**
@@ -83,28 +57,6 @@ function postChunkedUntilAnswered(url: string, headers: Record<string, string>, 
       setTimeout(writeMore, 5);
     };
     writeMore();
-  });
-}
-
-/** Opens a GET stream, returns its status and headers once they arrive, then aborts it. */
-function getStatus(url: string, headers: Record<string, string>): Promise<HttpResult> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'GET', headers, agent: false }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status === 200) {
-        resolve({ status, headers: res.headers, text: '' });
-        req.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', (error) => {
-      if (!req.destroyed) reject(error);
-    });
-    req.setTimeout(3000, () => req.destroy(new Error('GET timed out')));
-    req.end();
   });
 }
 
@@ -280,7 +232,10 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
 
       const afterPost = await post(sessionId).send({ jsonrpc: '2.0', id: 2, method: 'ping' });
       expectJsonRpcError(supertestResult(afterPost), 404, -32000);
-      const afterGet = await getStatus(running.mcpUrl, { accept: 'text/event-stream', 'mcp-session-id': sessionId });
+      const afterGet = await httpExchange(running.mcpUrl, 'GET', {
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+      });
       expectJsonRpcError(afterGet, 404, -32000);
       const afterDelete = await request(base).delete('/mcp').set('Mcp-Session-Id', sessionId);
       expectJsonRpcError(supertestResult(afterDelete), 404, -32000);
@@ -297,9 +252,12 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('GET without Mcp-Session-Id → 400, GET with an unknown one → 404', async () => {
-      const missing = await getStatus(running.mcpUrl, { accept: 'text/event-stream' });
+      const missing = await httpExchange(running.mcpUrl, 'GET', { accept: 'text/event-stream' });
       expectJsonRpcError(missing, 400, -32000);
-      const unknown = await getStatus(running.mcpUrl, { accept: 'text/event-stream', 'mcp-session-id': 'nope' });
+      const unknown = await httpExchange(running.mcpUrl, 'GET', {
+        accept: 'text/event-stream',
+        'mcp-session-id': 'nope',
+      });
       expectJsonRpcError(unknown, 404, -32000);
     });
   });
@@ -326,7 +284,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     ])('Accept %s (%s) → %i', async (_label, accept, status) => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (accept !== undefined) headers.accept = accept;
-      const res = await rawExchange(running.mcpUrl, 'POST', headers, JSON.stringify(initializeRequest()));
+      const res = await httpExchange(running.mcpUrl, 'POST', headers, JSON.stringify(initializeRequest()));
       if (status === 200) {
         expect({ status: res.status, text: res.text }).toMatchObject({ status: 200 });
         expect(JSON.parse(res.text)).toMatchObject({
@@ -356,7 +314,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       const sessionId = await openSession();
       const headers: Record<string, string> = { 'mcp-session-id': sessionId };
       if (accept !== undefined) headers.accept = accept;
-      const res = await getStatus(running.mcpUrl, headers);
+      const res = await httpExchange(running.mcpUrl, 'GET', headers);
       if (status === 200) {
         expect(res.status).toBe(200);
         expect(res.headers['content-type']).toMatch(/^text\/event-stream\b/);
@@ -383,7 +341,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     ])('Content-Type %s → %i', async (contentType, status) => {
       const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
       if (contentType !== undefined) headers['content-type'] = contentType;
-      const res = await rawExchange(running.mcpUrl, 'POST', headers, JSON.stringify(initializeRequest()));
+      const res = await httpExchange(running.mcpUrl, 'POST', headers, JSON.stringify(initializeRequest()));
       if (status === 200) {
         expect({ status: res.status, text: res.text }).toMatchObject({ status: 200 });
         expect(JSON.parse(res.text)).toMatchObject({ jsonrpc: '2.0', id: 0, result: {} });
@@ -411,7 +369,12 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       const sessionId = await openSession();
       const body = pingOfSize(MAX_BODY_BYTES);
       expect(Buffer.byteLength(body)).toBe(MAX_BODY_BYTES);
-      const res = await rawExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId }, body);
+      const res = await httpExchange(
+        running.mcpUrl,
+        'POST',
+        { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId },
+        body,
+      );
       expect(res.status).toBe(200);
       expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     });
@@ -419,7 +382,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     it('answers a declared Content-Length over the limit with 413', async () => {
       const sessionId = await openSession();
       const body = pingOfSize(MAX_BODY_BYTES + 1);
-      const res = await rawExchange(
+      const res = await httpExchange(
         running.mcpUrl,
         'POST',
         { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId, 'content-length': String(Buffer.byteLength(body)) },
@@ -451,7 +414,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
           clientInfo: { name: 'x'.repeat(2 * MAX_BODY_BYTES), version: '1' },
         },
       });
-      const res = await rawExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS }, body);
+      const res = await httpExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS }, body);
       expectJsonRpcError(res, 413, -32600);
       expect(res.headers['mcp-session-id']).toBeUndefined();
     });
@@ -464,12 +427,17 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       ['an empty body', ''],
     ])('answers %s with 400 and -32700, id null (with a session)', async (_label, body) => {
       const sessionId = await openSession();
-      const res = await rawExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId }, body);
+      const res = await httpExchange(
+        running.mcpUrl,
+        'POST',
+        { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId },
+        body,
+      );
       expectJsonRpcError(res, 400, -32700, null);
     });
 
     it('answers invalid JSON without a session with 400 and -32700, and creates no session', async () => {
-      const res = await rawExchange(
+      const res = await httpExchange(
         running.mcpUrl,
         'POST',
         { ...MCP_POST_HEADERS },
@@ -492,7 +460,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       ['null', null, null],
     ])('answers an invalid message (%s) with 400 and -32600', async (_label, message, id) => {
       const sessionId = await openSession();
-      const res = await rawExchange(
+      const res = await httpExchange(
         running.mcpUrl,
         'POST',
         { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId },
@@ -504,7 +472,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     it('answers a body of one notification with 202 and an empty body', async () => {
       const sessionId = await openSession();
       for (const method of ['notifications/initialized', 'notifications/something-unknown']) {
-        const res = await rawExchange(
+        const res = await httpExchange(
           running.mcpUrl,
           'POST',
           { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId },
@@ -520,7 +488,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       ['an error', { jsonrpc: '2.0', id: 'server-2', error: { code: -32601, message: 'no' } }],
     ])('answers a client JSON-RPC response (%s) with 202 and an empty body', async (_label, message) => {
       const sessionId = await openSession();
-      const res = await rawExchange(
+      const res = await httpExchange(
         running.mcpUrl,
         'POST',
         { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId },
@@ -562,7 +530,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
 
     it('answers an unsupported version with 400 on GET and DELETE, and the session survives', async () => {
       const sessionId = await openSession();
-      const get = await getStatus(running.mcpUrl, {
+      const get = await httpExchange(running.mcpUrl, 'GET', {
         accept: 'text/event-stream',
         'mcp-session-id': sessionId,
         'mcp-protocol-version': '1.0',
@@ -595,42 +563,8 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       expect(res.body.id).toBe(1);
       const tools = res.body.result.tools as { name: string }[];
       expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'explode', 'weather_forecast']);
-      expect(tools.find((tool) => tool.name === 'echo')).toEqual({
-        name: 'echo',
-        description: 'Returns the given text unchanged',
-        inputSchema: {
-          type: 'object',
-          properties: { text: { type: 'string', minLength: 1, description: 'The text to send back' } },
-          required: ['text'],
-          additionalProperties: false,
-        },
-        annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-      });
-      expect(tools.find((tool) => tool.name === 'weather_forecast')).toEqual({
-        name: 'weather_forecast',
-        title: 'Weather forecast',
-        description: 'Daily weather forecast for a city: condition and high/low temperature per day',
-        inputSchema: {
-          type: 'object',
-          properties: {
-            city: { type: 'string', minLength: 1, maxLength: 100, description: 'City name, e.g. "Lisbon"' },
-            days: {
-              type: 'integer',
-              minimum: 1,
-              maximum: 7,
-              description: 'Number of days to forecast (1 to 7); 1 when omitted',
-            },
-            units: {
-              type: 'string',
-              enum: ['metric', 'imperial'],
-              description: 'Temperature units; metric when omitted',
-            },
-          },
-          required: ['city'],
-          additionalProperties: false,
-        },
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      });
+      expect(tools.find((tool) => tool.name === 'echo')).toEqual(ECHO_TOOL_DEFINITION);
+      expect(tools.find((tool) => tool.name === 'weather_forecast')).toEqual(WEATHER_FORECAST_TOOL_DEFINITION);
       expect(tools.find((tool) => tool.name === 'explode')).toEqual({
         name: 'explode',
         description: 'Always fails with an unexpected error',
@@ -679,16 +613,16 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       const sessionId = await openSession();
       const json = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
       const cases: [Promise<HttpResult>, number][] = [
-        [rawExchange(running.mcpUrl, 'POST', { 'content-type': 'application/json' }, json), 406],
+        [httpExchange(running.mcpUrl, 'POST', { 'content-type': 'application/json' }, json), 406],
         [
-          rawExchange(running.mcpUrl, 'POST', { accept: MCP_POST_HEADERS.accept, 'content-type': 'text/plain' }, json),
+          httpExchange(running.mcpUrl, 'POST', { accept: MCP_POST_HEADERS.accept, 'content-type': 'text/plain' }, json),
           415,
         ],
-        [rawExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS }, json), 400],
-        [rawExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS, 'mcp-session-id': 'gone' }, json), 404],
-        [rawExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId }, '{'), 400],
+        [httpExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS }, json), 400],
+        [httpExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS, 'mcp-session-id': 'gone' }, json), 404],
+        [httpExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId }, '{'), 400],
         [
-          rawExchange(
+          httpExchange(
             running.mcpUrl,
             'POST',
             { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId },
@@ -696,9 +630,9 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
           ),
           413,
         ],
-        [rawExchange(running.mcpUrl, 'DELETE', {}), 400],
-        [rawExchange(running.mcpUrl, 'DELETE', { 'mcp-session-id': 'gone' }), 404],
-        [getStatus(running.mcpUrl, { 'mcp-session-id': sessionId }), 406],
+        [httpExchange(running.mcpUrl, 'DELETE', {}), 400],
+        [httpExchange(running.mcpUrl, 'DELETE', { 'mcp-session-id': 'gone' }), 404],
+        [httpExchange(running.mcpUrl, 'GET', { 'mcp-session-id': sessionId }), 406],
       ];
       for (const [pending, status] of cases) {
         const res = await pending;

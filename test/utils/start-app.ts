@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { INestApplication, ModuleMetadata, Type, DynamicModule } from '@nestjs/common';
+import type { INestApplication, LoggerService, ModuleMetadata, Type, DynamicModule } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 
@@ -14,12 +14,14 @@ export interface RunningApp {
 }
 
 export interface StartAppOptions {
-  /** Endpoint path, without leading slash. */
+  /** Endpoint path as given to forRoot, without leading slash (and without the global prefix). */
   readonly path?: string;
+  /** `app.setGlobalPrefix()` before listening; part of `mcpUrl`. */
+  readonly prefix?: string;
   /** Keep Nest's default JSON body parser (the sample app turns it off). */
   readonly bodyParser?: boolean;
-  /** Nest logger; off unless asked for. */
-  readonly logger?: false | ('error' | 'warn' | 'log')[];
+  /** Nest logger, in place from the start (bootstrap logs included); off unless asked for. */
+  readonly logger?: false | ('error' | 'warn' | 'log')[] | LoggerService;
 }
 
 /** Compiles `module` (or module metadata) and listens on 127.0.0.1:0. */
@@ -37,10 +39,12 @@ export async function startApp(
     forceCloseConnections: true,
     logger: options.logger ?? false,
   });
+  if (options.prefix !== undefined) app.setGlobalPrefix(options.prefix);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
-  return { app, baseUrl, mcpUrl: `${baseUrl}/${options.path ?? 'mcp'}`, close: () => app.close() };
+  const path = [options.prefix, options.path ?? 'mcp'].filter((part) => part !== undefined).join('/');
+  return { app, baseUrl, mcpUrl: `${baseUrl}/${path}`, close: () => app.close() };
 }
 
 /** Headers every MCP POST needs. */
