@@ -807,6 +807,36 @@ describe('tool calls', () => {
   });
 });
 
+test('a tool that throws because its signal aborted gets an isError result, not an internal error', async () => {
+  const logger = new RecordingLogger();
+  const running = await startApp(
+    {
+      imports: [McpModule.forRoot({ name: 'abort', version: '1.0.0' })],
+      providers: [ContextProbeTools],
+    },
+    { logger },
+  );
+  try {
+    const probe = running.app.get(ContextProbeTools);
+    const caller = new RawMcpClient(running.mcpUrl);
+    await caller.initialize();
+    const started = probe.nextStart();
+    const pending = caller.request('tools/call', { name: 'throw_when_aborted', arguments: {} }, {}, 'abort-1');
+    await within(started, 5_000, 'the call start');
+    expect(await caller.delete()).toBe(204);
+    const reply = await within(pending, 5_000, 'the answer of the aborted call');
+    expect(reply.status).toBe(200);
+    expect(reply.body?.error).toBeUndefined();
+    expect(reply.body?.result).toEqual({
+      content: [{ type: 'text', text: 'Tool throw_when_aborted was aborted: MCP session ended (deleted)' }],
+      isError: true,
+    });
+    expect(logger.at('error')).toEqual([]);
+  } finally {
+    await running.close();
+  }
+});
+
 test('the signal of a running call aborts when the application shuts down', async () => {
   const running = await startApp({
     imports: [McpModule.forRoot({ name: 'shutdown', version: '1.0.0' })],
