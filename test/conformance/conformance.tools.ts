@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool, McpToolError, type CallToolResult, type ContentBlock } from '../../src/index.js';
+import { JsonSchema202012Args } from './json-schema-2020-12.args.js';
 import { onePixelPng, shortWav } from './media.js';
 
 /** Base64 of the fixture's media, computed once when the module loads. */
@@ -9,7 +10,7 @@ const WAV_BASE64 = shortWav().toString('base64');
 /**
  * The tools the v0.1 conformance scenarios call (`@modelcontextprotocol/conformance@0.1.13`).
  * Tools for scenarios that need features mcp42 does not have yet (logging, progress, sampling,
- * elicitation, SSE resumption, raw JSON Schema input) are deliberately absent: those scenarios are
+ * elicitation, SSE resumption) are deliberately absent: those scenarios are
  * listed in expected-failures.yml instead of being faked here.
  */
 @Injectable()
@@ -67,5 +68,14 @@ export class ConformanceTools {
   @McpTool({ name: 'test_error_handling', description: 'Tests error response handling' })
   errorHandling(): never {
     throw new McpToolError('This tool intentionally returns an error for testing');
+  }
+
+  @McpTool({
+    name: 'json_schema_2020_12_tool',
+    description: 'Tool with JSON Schema 2020-12 features ($schema, $defs, additionalProperties)',
+    input: JsonSchema202012Args,
+  })
+  jsonSchema202012(args: JsonSchema202012Args): string {
+    return JSON.stringify(args);
   }
 }
