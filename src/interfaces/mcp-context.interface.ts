@@ -27,8 +27,8 @@ export interface McpContext {
   /** `request.user`, as set by the authentication guard of the endpoint, if any. */
   readonly user: unknown;
   /**
-   * Aborts when the call must stop: its session ended (DELETE, outbox overflow) or the application is
-   * shutting down. (A session with a call running is never idle, so the idle timeout does not end it.)
+   * Aborts when the call must stop: its session ended (DELETE, idle timeout, outbox overflow) or the
+   * application is shutting down.
    */
   readonly signal: AbortSignal;
 }

@@ -19,7 +19,8 @@ export interface McpModuleOptions {
    */
   maxBodyBytes?: number;
   /**
-   * A session that sees no request and has no open stream for this long is ended.
+   * A session that sees no request, no call finishing and no open GET stream for this long is
+   * ended, aborting any call still running in it.
    * @default 1800000 (30 minutes)
    */
   sessionIdleTimeoutMs?: number;

@@ -1,4 +1,9 @@
-import { acceptInitialize, MAX_INITIALIZE_PARAMS_LENGTH, type ServerDescription } from './initialize.js';
+import {
+  acceptInitialize,
+  MAX_CLIENT_CAPABILITIES_LENGTH,
+  MAX_INITIALIZE_PARAMS_LENGTH,
+  type ServerDescription,
+} from './initialize.js';
 import { JsonRpcError } from './json-rpc.errors.js';
 import type { JsonRpcParams } from './json-rpc.types.js';
 
@@ -90,13 +95,47 @@ describe('acceptInitialize: accepted requests', () => {
     },
   );
 
-  it('carries clientInfo and clientCapabilities as sent', () => {
-    const info = { name: 'c', version: '2', title: 'Client', extra: { x: 1 } };
+  it('carries the capabilities as sent and the identifying fields of clientInfo', () => {
+    const info = {
+      name: 'c',
+      version: '2',
+      title: 'Client',
+      description: 'd',
+      websiteUrl: 'https://c.example',
+      icons: [{ src: 'data:image/png;base64,AAAA' }],
+      extra: { x: 1 },
+    };
     const capabilities = { roots: { listChanged: true }, experimental: { y: true } };
     const handshake = acceptInitialize(params({ clientInfo: info, capabilities }), server);
-    expect(handshake.clientInfo).toBe(info);
     expect(handshake.clientCapabilities).toBe(capabilities);
-    expect(handshake.clientInfo).toStrictEqual({ name: 'c', version: '2', title: 'Client', extra: { x: 1 } });
+    // Icons and unknown fields are not kept for the session's life.
+    expect(handshake.clientInfo).toStrictEqual({
+      name: 'c',
+      version: '2',
+      title: 'Client',
+      description: 'd',
+      websiteUrl: 'https://c.example',
+    });
+  });
+
+  it('cuts clientInfo strings to 256 characters', () => {
+    const long = 'n'.repeat(1_000);
+    const handshake = acceptInitialize(params({ clientInfo: { name: long, version: '1', title: 7 } }), server);
+    expect(handshake.clientInfo).toStrictEqual({ name: 'n'.repeat(256), version: '1' });
+  });
+
+  it('refuses capabilities over 4 KiB of JSON with -32602, and accepts them at the limit', () => {
+    const sized = (length: number): Record<string, unknown> => {
+      const room = length - JSON.stringify({ experimental: { pad: '' } }).length;
+      return { experimental: { pad: 'x'.repeat(room) } };
+    };
+    expect(MAX_CLIENT_CAPABILITIES_LENGTH).toBe(4 * 1024);
+    expect(
+      acceptInitialize(params({ capabilities: sized(MAX_CLIENT_CAPABILITIES_LENGTH) }), server).protocolVersion,
+    ).toBe('2025-06-18');
+    expect(() => acceptInitialize(params({ capabilities: sized(MAX_CLIENT_CAPABILITIES_LENGTH + 1) }), server)).toThrow(
+      `capabilities must not exceed ${MAX_CLIENT_CAPABILITIES_LENGTH} characters`,
+    );
   });
 
   it('accepts empty capabilities and empty name/version strings', () => {
@@ -205,9 +244,10 @@ describe('acceptInitialize: refused requests', () => {
 describe('acceptInitialize: size of the params', () => {
   /** Params whose JSON text is exactly `length` characters, padded inside capabilities with `pad`. */
   function paramsOfLength(length: number, pad = 'x'): JsonRpcParams {
-    const base = params({ capabilities: { experimental: { padding: '' } } });
+    // Padded in `_meta`, which is measured but not kept (capabilities have a smaller limit of their own).
+    const base = params({ _meta: { padding: '' } });
     const room = length - JSON.stringify(base).length;
-    const padded = params({ capabilities: { experimental: { padding: pad.repeat(room) } } });
+    const padded = params({ _meta: { padding: pad.repeat(room) } });
     expect(JSON.stringify(padded)).toHaveLength(length);
     return padded;
   }

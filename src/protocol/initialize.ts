@@ -26,11 +26,23 @@ export interface Handshake {
  */
 export const MAX_INITIALIZE_PARAMS_LENGTH = 64 * 1024;
 
+/** Largest client `capabilities` kept, in characters of JSON (real clients send well under 1 KiB). */
+export const MAX_CLIENT_CAPABILITIES_LENGTH = 4 * 1024;
+
+/** Longest `clientInfo` string kept; longer ones are cut. */
+const MAX_CLIENT_INFO_STRING = 256;
+
+/** The `clientInfo` fields kept for the session's life: enough to identify the client, and bounded. */
+const CLIENT_INFO_FIELDS = ['name', 'version', 'title', 'description', 'websiteUrl'] as const;
+
 /**
  * Validates `initialize` params and negotiates the version.
  *
+ * The handshake keeps a bounded summary of what the client sent (see {@link summarizeClientInfo}), as
+ * the session holds it for its whole life.
+ *
  * @throws JsonRpcError -32602 when a field the schema requires is missing or mistyped, or the params are
- *   larger than {@link MAX_INITIALIZE_PARAMS_LENGTH}.
+ *   larger than {@link MAX_INITIALIZE_PARAMS_LENGTH} (capabilities: {@link MAX_CLIENT_CAPABILITIES_LENGTH}).
  */
 export function acceptInitialize(params: JsonRpcParams | undefined, server: ServerDescription): Handshake {
   if (!params) throw invalidParams('initialize needs protocolVersion, capabilities and clientInfo');
@@ -43,6 +55,9 @@ export function acceptInitialize(params: JsonRpcParams | undefined, server: Serv
   if (JSON.stringify(params).length > MAX_INITIALIZE_PARAMS_LENGTH) {
     throw invalidParams(`initialize params must not exceed ${MAX_INITIALIZE_PARAMS_LENGTH} characters`);
   }
+  if (JSON.stringify(capabilities).length > MAX_CLIENT_CAPABILITIES_LENGTH) {
+    throw invalidParams(`capabilities must not exceed ${MAX_CLIENT_CAPABILITIES_LENGTH} characters`);
+  }
   const negotiated = negotiateProtocolVersion(protocolVersion);
   const result: InitializeResult = {
     protocolVersion: negotiated,
@@ -52,8 +67,18 @@ export function acceptInitialize(params: JsonRpcParams | undefined, server: Serv
   };
   return {
     protocolVersion: negotiated,
-    clientInfo: clientInfo as Implementation,
+    clientInfo: summarizeClientInfo(clientInfo),
     clientCapabilities: capabilities,
     result,
   };
+}
+
+/** The identifying fields of `clientInfo`, strings cut to a bounded length (icons and the rest dropped). */
+function summarizeClientInfo(clientInfo: Record<string, unknown>): Implementation {
+  const kept: Record<string, string> = {};
+  for (const field of CLIENT_INFO_FIELDS) {
+    const value = clientInfo[field];
+    if (typeof value === 'string') kept[field] = value.slice(0, MAX_CLIENT_INFO_STRING);
+  }
+  return kept as unknown as Implementation;
 }

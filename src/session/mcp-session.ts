@@ -40,7 +40,7 @@ export class McpSession {
   readonly owner: string | undefined;
   /** Whether the client sent `notifications/initialized`. */
   initialized = false;
-  /** Last time (ms since epoch) a request arrived or a stream closed. */
+  /** Last time (ms since epoch) a request arrived, a call finished or a stream closed. */
   lastActivity: number;
   private readonly outboxLimit: number;
   private readonly onEnd: McpSessionInit['onEnd'];
@@ -77,7 +77,7 @@ export class McpSession {
     return this.streamAttached;
   }
 
-  /** Whether calls are running; such a session is not idle. */
+  /** Whether calls are running. */
   get busy(): boolean {
     return this.inflight !== undefined && this.inflight.size > 0;
   }
@@ -140,9 +140,10 @@ export class McpSession {
     return controller.signal;
   }
 
-  /** Forgets a call that finished. */
+  /** Forgets a call that finished; the idle clock starts again from its end. */
   endCall(id: RequestId): void {
     this.inflight?.delete(id);
+    this.lastActivity = Date.now();
   }
 
   /** Ends the session: running calls are aborted, the stream completes, the registry forgets it. */

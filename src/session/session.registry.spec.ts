@@ -118,7 +118,7 @@ describe('McpSessionRegistry', () => {
       expect(registry.all()).toEqual([recent]);
     });
 
-    it('does not sweep a session with an open stream or a running call', () => {
+    it('does not sweep a session with an open stream; a running call alone does not keep one alive', () => {
       registry = makeRegistry({ sessionIdleTimeoutMs: 1_000 });
       const now = 10_000_000;
       const streaming = registry.create(handshake);
@@ -126,27 +126,47 @@ describe('McpSessionRegistry', () => {
       const idle = registry.create(handshake);
       for (const session of [streaming, busy, idle]) session.lastActivity = now - 60_000;
       const subscription = streaming.attachStream().subscribe();
-      busy.beginCall(7);
-      expect(registry.sweep(now)).toBe(1);
+      const signal = busy.beginCall(7);
+      expect(registry.sweep(now)).toBe(2);
       expect(idle.endedBecause).toBe('idle');
+      // A hung call must not pin its session forever: it is aborted with it.
+      expect(busy.endedBecause).toBe('idle');
+      expect(signal.aborted).toBe(true);
       expect(streaming.ended).toBe(false);
-      expect(busy.ended).toBe(false);
 
       subscription.unsubscribe();
-      busy.endCall(7);
-      expect(registry.sweep(now)).toBe(2);
+      expect(registry.sweep(now)).toBe(1);
       expect(registry.size).toBe(0);
     });
 
-    it('still refuses when the sessions at the limit are busy or streaming', () => {
+    it('restarts the idle clock when a call ends', () => {
+      registry = makeRegistry({ sessionIdleTimeoutMs: 1_000 });
+      const session = registry.create(handshake);
+      session.lastActivity = Date.now() - 60_000;
+      session.beginCall(1);
+      session.endCall(1);
+      expect(registry.sweep()).toBe(0);
+      expect(session.ended).toBe(false);
+    });
+
+    it('still refuses when the sessions at the limit are streaming', () => {
       registry = makeRegistry({ maxSessions: 2, sessionIdleTimeoutMs: 1_000 });
       const a = registry.create(handshake);
       const b = registry.create(handshake);
       a.lastActivity = b.lastActivity = Date.now() - 60_000;
-      a.beginCall(1);
+      a.attachStream().subscribe();
       b.attachStream().subscribe();
       expect(registry.hasRoom()).toBe(false);
       expect(registry.size).toBe(2);
+    });
+
+    it('makes room by ending a session whose only activity is a call that never returns', () => {
+      registry = makeRegistry({ maxSessions: 1, sessionIdleTimeoutMs: 1_000 });
+      const hung = registry.create(handshake);
+      hung.beginCall(1);
+      hung.lastActivity = Date.now() - 60_000;
+      expect(registry.hasRoom()).toBe(true);
+      expect(hung.endedBecause).toBe('idle');
     });
   });
 

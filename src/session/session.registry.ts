@@ -65,12 +65,17 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
     return [...this.sessions.values()];
   }
 
-  /** Ends sessions idle for longer than the timeout; returns how many ended. */
+  /**
+   * Ends sessions idle for longer than the timeout; returns how many ended. A session with an open
+   * GET stream is connected, so not idle. A running call alone does not keep a session alive: a tool
+   * that never returns must not pin its session (and a place under `maxSessions`) forever; such a
+   * call is aborted with its session.
+   */
   sweep(now = Date.now()): number {
     const deadline = now - this.options.sessionIdleTimeoutMs;
     let ended = 0;
     for (const session of this.sessions.values()) {
-      if (session.lastActivity <= deadline && !session.hasStream && !session.busy) {
+      if (session.lastActivity <= deadline && !session.hasStream) {
         session.end('idle');
         ended++;
       }

@@ -45,5 +45,16 @@ function isContentBlock(value: unknown): value is ContentBlock {
 }
 
 function isCallToolResult(value: unknown): value is CallToolResult {
-  return isObject(value) && Array.isArray(value.content) && value.content.every(isContentBlock);
+  return (
+    isObject(value) &&
+    Array.isArray(value.content) &&
+    value.content.every(isContentBlock) &&
+    (value.isError === undefined || typeof value.isError === 'boolean') &&
+    (value.structuredContent === undefined || isPlainRecord(value.structuredContent)) &&
+    (value._meta === undefined || isPlainRecord(value._meta))
+  );
+}
+
+function isPlainRecord(value: unknown): boolean {
+  return isObject(value) && !Array.isArray(value);
 }

@@ -12,6 +12,9 @@ const SSE_HEADERS: OutgoingHttpHeaders = Object.freeze({
 
 const KEEP_ALIVE = ': keep-alive\n\n';
 
+/** How long an ended stream waits for a stalled client to take its last events before it is cut. */
+const END_DRAIN_TIMEOUT_MS = 5_000;
+
 /**
  * Writes JSON-RPC messages as Server-Sent Events on a Node response, with keep-alive comments on a
  * timer and respect for the socket's backpressure: while the connection cannot take more, messages
@@ -88,7 +91,14 @@ export class SseWriter {
     this.ended = true;
     this.clearTimer();
     if (this.res.destroyed || this.res.writableEnded) return;
-    if (this.queue.length === 0) this.res.end();
+    if (this.queue.length === 0) {
+      this.res.end();
+      return;
+    }
+    // A reader that stopped reading must not hold its socket and queue forever.
+    setTimeout(() => {
+      if (!this.res.writableEnded) this.res.destroy();
+    }, END_DRAIN_TIMEOUT_MS).unref();
   }
 
   private writeRaw(chunk: string): void {
