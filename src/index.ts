@@ -1,6 +1,7 @@
 export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
-export { MCP_OPTION_DEFAULTS, type ResolvedMcpOptions } from './mcp-options.defaults.js';
+export { MCP_OPTION_DEFAULTS, MCP_EXTRAS_DEFAULTS, type ResolvedMcpOptions } from './mcp-options.defaults.js';
+export { defaultSessionOwner } from './session/session-owner.js';
 export type { McpModuleOptions, McpModuleExtras, McpGuard } from './interfaces/mcp-module-options.interface.js';
 export type { McpToolOptions } from './interfaces/mcp-tool-options.interface.js';
 export type { McpContext } from './interfaces/mcp-context.interface.js';

@@ -139,3 +139,34 @@ describe('resolveMcpOptions', () => {
     expect(() => resolveMcpOptions(null as unknown as McpModuleOptions)).toThrow(message);
   });
 });
+
+describe('validateMcpOptions (through resolveMcpOptions)', () => {
+  const base = { name: 'weather', version: '1.0.0' };
+
+  it('names unknown options, so a typo fails at bootstrap', () => {
+    expect(() => resolveMcpOptions({ ...base, maxBodyByts: 1 } as unknown as McpModuleOptions)).toThrow(
+      'unknown option(s) maxBodyByts',
+    );
+  });
+
+  it('refuses allowedHosts entries with a scheme or a port, which could never match', () => {
+    for (const bad of ['localhost:3000', 'http://localhost', 'a b', '']) {
+      expect(() => resolveMcpOptions({ ...base, allowedHosts: [bad] })).toThrow(`allowedHosts entry "${bad}"`);
+    }
+    const ok = ['mcp.example.com', 'localhost', '127.0.0.1', '[::1]', '*'];
+    expect(resolveMcpOptions({ ...base, allowedHosts: ok }).allowedHosts).toEqual(ok);
+  });
+
+  it('refuses allowedOrigins entries that are not origins', () => {
+    for (const bad of [
+      'app.example.com',
+      'https://*.example.com',
+      'https://app.example.com/path',
+      'https://a.com:443:*',
+    ]) {
+      expect(() => resolveMcpOptions({ ...base, allowedOrigins: [bad] })).toThrow(`allowedOrigins entry "${bad}"`);
+    }
+    const ok = ['https://app.example.com', 'https://App.Example.com/', 'http://localhost:*', 'http://[::1]:*', '*'];
+    expect(resolveMcpOptions({ ...base, allowedOrigins: ok }).allowedOrigins).toEqual(ok);
+  });
+});

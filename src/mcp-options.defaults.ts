@@ -1,22 +1,12 @@
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import { validateMcpOptions } from './mcp-options.validation.js';
+import { defaultSessionOwner } from './session/session-owner.js';
 
 /** Options with every default applied: what the services read. */
 export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions'>> &
   Pick<McpModuleOptions, 'title' | 'instructions'>;
 
-/** The longest delay Node's timers honour. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
-
-/** The principal of a request, from what authentication guards usually set: `user.sub` or `user.id`. */
-export function defaultSessionOwner(request: unknown): string | undefined {
-  const user = (request as { user?: unknown } | null | undefined)?.user;
-  if (typeof user !== 'object' || user === null) return undefined;
-  const { sub, id } = user as { sub?: unknown; id?: unknown };
-  const principal = sub ?? id;
-  return typeof principal === 'string' || typeof principal === 'number' ? String(principal) : undefined;
-}
 
 /** The one place defaults live. */
 export const MCP_OPTION_DEFAULTS = {
@@ -30,7 +20,14 @@ export const MCP_OPTION_DEFAULTS = {
   sessionOwner: defaultSessionOwner,
 } as const satisfies Partial<McpModuleOptions>;
 
-/** Applies defaults and rejects values that cannot work, so a typo fails at bootstrap, not under load. */
+/** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
+export const MCP_EXTRAS_DEFAULTS: Readonly<Required<McpModuleExtras>> = Object.freeze({
+  path: 'mcp',
+  guards: [],
+  isGlobal: false,
+});
+
+/** Applies defaults, then rejects values that cannot work (see `validateMcpOptions`). */
 export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions {
   if (!options || typeof options.name !== 'string' || typeof options.version !== 'string') {
     throw new TypeError('McpModule: options.name and options.version are required strings');
@@ -39,25 +36,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     ...MCP_OPTION_DEFAULTS,
     ...withoutUndefined(options),
   };
-  for (const key of ['maxBodyBytes', 'sessionIdleTimeoutMs', 'maxSessions', 'outboxLimit'] as const) {
-    if (!Number.isFinite(resolved[key]) || resolved[key] <= 0) {
-      throw new TypeError(`McpModule: options.${key} must be a positive number, got ${String(resolved[key])}`);
-    }
-  }
-  // Node clamps timer delays past 2^31 - 1 ms to 1 ms: such a value would flood streams, not space them.
-  if (!Number.isFinite(resolved.keepAliveMs) || resolved.keepAliveMs < 0 || resolved.keepAliveMs > MAX_TIMER_MS) {
-    throw new TypeError(
-      `McpModule: options.keepAliveMs must be from 0 to ${MAX_TIMER_MS}, got ${String(resolved.keepAliveMs)}`,
-    );
-  }
-  if (typeof resolved.sessionOwner !== 'function') {
-    throw new TypeError('McpModule: options.sessionOwner must be a function');
-  }
-  for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
-    if (!Array.isArray(resolved[key]) || !resolved[key].every((entry) => typeof entry === 'string')) {
-      throw new TypeError(`McpModule: options.${key} must be an array of strings`);
-    }
-  }
+  validateMcpOptions(resolved);
   return resolved;
 }
 

@@ -7,9 +7,6 @@ export const MCP_RESOLVED_OPTIONS = Symbol('mcp:resolved-options');
 /** Injection token of the endpoint controller class created for this module instance. */
 export const MCP_ENDPOINT_CONTROLLER = Symbol('mcp:endpoint-controller');
 
-/** Endpoint path used when `forRoot()` names none. */
-export const DEFAULT_MCP_PATH = 'mcp';
-
 /** HTTP headers of the Streamable HTTP transport, lower-cased as Node exposes them. */
 export const MCP_SESSION_ID_HEADER = 'mcp-session-id';
 export const MCP_PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';

@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import { DEFAULT_MCP_PATH, MCP_ENDPOINT_CONTROLLER } from './mcp.constants.js';
+import { MCP_ENDPOINT_CONTROLLER } from './mcp.constants.js';
+import { MCP_EXTRAS_DEFAULTS } from './mcp-options.defaults.js';
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { createMcpController } from './transport/mcp.controller.js';
 
@@ -11,11 +12,14 @@ export const {
   ASYNC_OPTIONS_TYPE: MCP_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
   .setClassMethodName('forRoot')
-  .setExtras<McpModuleExtras>({ path: DEFAULT_MCP_PATH, guards: [], isGlobal: false }, (definition, extras) => {
-    const controller = createMcpController(extras.path ?? DEFAULT_MCP_PATH, extras.guards ?? []);
+  .setExtras<McpModuleExtras>({ ...MCP_EXTRAS_DEFAULTS }, (definition, extras) => {
+    const controller = createMcpController(
+      extras.path ?? MCP_EXTRAS_DEFAULTS.path,
+      extras.guards ?? MCP_EXTRAS_DEFAULTS.guards,
+    );
     return {
       ...definition,
-      global: extras.isGlobal ?? false,
+      global: extras.isGlobal ?? MCP_EXTRAS_DEFAULTS.isGlobal,
       controllers: [controller],
       providers: [...(definition.providers ?? []), { provide: MCP_ENDPOINT_CONTROLLER, useValue: controller }],
     };

@@ -1,0 +1,80 @@
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+
+/** The longest delay Node's timers honour; longer ones are clamped to 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
+  'name',
+  'version',
+  'title',
+  'instructions',
+  'maxBodyBytes',
+  'sessionIdleTimeoutMs',
+  'maxSessions',
+  'outboxLimit',
+  'keepAliveMs',
+  'allowedOrigins',
+  'allowedHosts',
+  'sessionOwner',
+]);
+
+/** A host name as `allowedHosts` takes it: no scheme, no port, no path (IPv6 in brackets). */
+const HOST_NAME = /^(\[[0-9a-f:.]+\]|[^\s:/[\]]+)$/i;
+
+/**
+ * Rejects options that cannot work, so a typo fails at bootstrap with a message that names it,
+ * not under load as a request refused for no visible reason.
+ * @throws TypeError naming the option.
+ */
+export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'title' | 'instructions'>>): void {
+  const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.has(key));
+  if (unknown.length > 0) {
+    throw new TypeError(`McpModule: unknown option(s) ${unknown.join(', ')}; see McpModuleOptions`);
+  }
+  for (const key of ['maxBodyBytes', 'sessionIdleTimeoutMs', 'maxSessions', 'outboxLimit'] as const) {
+    if (!Number.isFinite(options[key]) || options[key] <= 0) {
+      throw new TypeError(`McpModule: options.${key} must be a positive number, got ${String(options[key])}`);
+    }
+  }
+  if (!Number.isFinite(options.keepAliveMs) || options.keepAliveMs < 0 || options.keepAliveMs > MAX_TIMER_MS) {
+    throw new TypeError(
+      `McpModule: options.keepAliveMs must be from 0 to ${MAX_TIMER_MS}, got ${String(options.keepAliveMs)}`,
+    );
+  }
+  if (typeof options.sessionOwner !== 'function') {
+    throw new TypeError('McpModule: options.sessionOwner must be a function');
+  }
+  for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
+    if (!Array.isArray(options[key]) || !options[key].every((entry) => typeof entry === 'string')) {
+      throw new TypeError(`McpModule: options.${key} must be an array of strings`);
+    }
+  }
+  for (const host of options.allowedHosts) {
+    if (host !== '*' && !HOST_NAME.test(host)) {
+      throw new TypeError(`McpModule: allowedHosts entry "${host}" must be a host name without scheme or port`);
+    }
+  }
+  for (const origin of options.allowedOrigins) {
+    if (origin !== '*' && !isOriginEntry(origin)) {
+      throw new TypeError(
+        `McpModule: allowedOrigins entry "${origin}" must be an origin (https://app.example.com), ` +
+          `an origin with any port (http://localhost:*) or '*'`,
+      );
+    }
+  }
+}
+
+function isOriginEntry(entry: string): boolean {
+  const anyPort = entry.endsWith(':*');
+  const text = anyPort ? entry.slice(0, -2) : entry;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  // `new URL` lower-cases and drops default ports, so compare case-insensitively on what it kept.
+  const exact = url.origin !== 'null' && url.origin.toLowerCase() === text.replace(/\/$/, '').toLowerCase();
+  // Wildcards are for ports only (`:*`); `https://*.example.com` parses, but could never match.
+  return exact && !url.hostname.includes('*') && (!anyPort || url.port === '');
+}

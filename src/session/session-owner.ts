@@ -1,0 +1,11 @@
+/**
+ * The default `sessionOwner`: the principal of a request, from what authentication guards usually
+ * set on it, `request.user.sub` (OIDC/JWT subject) or else `request.user.id`.
+ */
+export function defaultSessionOwner(request: unknown): string | undefined {
+  const user = (request as { user?: unknown } | null | undefined)?.user;
+  if (typeof user !== 'object' || user === null) return undefined;
+  const { sub, id } = user as { sub?: unknown; id?: unknown };
+  const principal = sub ?? id;
+  return typeof principal === 'string' || typeof principal === 'number' ? String(principal) : undefined;
+}
