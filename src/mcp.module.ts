@@ -9,6 +9,7 @@ import { McpServer } from './server/mcp.server.js';
 import { McpSessionRegistry } from './session/session.registry.js';
 import { McpToolInvoker } from './tools/tool.invoker.js';
 import { McpToolRegistry } from './tools/tool.registry.js';
+import { BodyParserNotice } from './transport/body-parser.notice.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
 import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
 
@@ -35,6 +36,7 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
     McpServer,
     McpSessionRegistry,
     McpOriginMiddleware,
+    BodyParserNotice,
     StreamableHttpTransport,
   ],
   exports: [McpSessionRegistry],

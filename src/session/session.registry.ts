@@ -38,15 +38,16 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
 
   /**
    * Creates a session for an accepted `initialize`. The caller checks {@link hasRoom} first.
-   * @param owner the principal it belongs to (`undefined`: anonymous, not bound).
+   * @param request the HTTP request that carried it: the session belongs to its principal
+   *   (`sessionOwner`); an anonymous session is not bound.
    */
-  create(handshake: Handshake, owner?: string): McpSession {
+  create(handshake: Handshake, request?: unknown): McpSession {
     const session = new McpSession({
       id: randomUUID(),
       protocolVersion: handshake.protocolVersion,
       clientInfo: handshake.clientInfo,
       clientCapabilities: handshake.clientCapabilities,
-      owner,
+      owner: this.options.sessionOwner(request),
       outboxLimit: this.options.outboxLimit,
       now: Date.now(),
       onEnd: this.forget,
@@ -58,6 +59,16 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
   /** The live session with this id, if any. */
   get(id: string): McpSession | undefined {
     return this.sessions.get(id);
+  }
+
+  /**
+   * The live session with this id, if `request`'s principal may use it. Another principal's session
+   * answers as if it did not exist: its id tells a stranger nothing.
+   */
+  findFor(id: string, request: unknown): McpSession | undefined {
+    const session = this.sessions.get(id);
+    if (!session || session.owner === undefined) return session;
+    return this.options.sessionOwner(request) === session.owner ? session : undefined;
   }
 
   /** Every live session (a snapshot). */

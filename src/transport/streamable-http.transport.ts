@@ -11,6 +11,7 @@ import type { McpCallContext } from '../server/mcp-call-context.js';
 import { McpServer } from '../server/mcp.server.js';
 import type { McpSession } from '../session/mcp-session.js';
 import { McpSessionRegistry } from '../session/session.registry.js';
+import { BodyParserNotice } from './body-parser.notice.js';
 import { readMcpBody } from './body.reader.js';
 import { headerValue, rawRequest, rawResponse } from './http-request.js';
 import { writeEmpty, writeJson, writeTransportError } from './http-responses.js';
@@ -26,7 +27,6 @@ import { SseWriter } from './sse.writer.js';
 @Injectable()
 export class StreamableHttpTransport {
   private readonly logger = new Logger('McpTransport');
-  private warnedPreParsed = false;
   private readonly logUnserializable = (error: unknown, response: JsonRpcResponse): void => {
     this.logger.error(
       `The result for request ${JSON.stringify(response.id)} cannot be serialised to JSON; answered as an internal error`,
@@ -38,6 +38,7 @@ export class StreamableHttpTransport {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sessions: McpSessionRegistry,
     private readonly server: McpServer,
+    private readonly bodyParserNotice: BodyParserNotice,
   ) {}
 
   /** POST: one JSON-RPC message (or, on 2025-03-26 sessions, a batch) from the client. */
@@ -56,7 +57,7 @@ export class StreamableHttpTransport {
     // `initialize` negotiates the version in its body, so the header is judged only for other messages.
     const versionHeaderOk = this.versionHeaderOk(raw);
     const sessionId = headerValue(headers, MCP_SESSION_ID_HEADER);
-    const session = sessionId === undefined ? undefined : this.lookupSession(sessionId, request);
+    const session = sessionId === undefined ? undefined : this.sessions.findFor(sessionId, request);
     if (sessionId !== undefined && !session) return writeTransportError(res, 404, 'Session not found');
 
     const read = await readMcpBody(request, raw, this.options.maxBodyBytes);
@@ -73,7 +74,7 @@ export class StreamableHttpTransport {
       return; // The client went away; nobody is left to answer.
     }
     const { body } = read;
-    if (read.preParsed) this.warnPreParsedOnce();
+    if (read.preParsed) this.bodyParserNotice.warnOnce();
     if (body.kind === 'error') return writeJson(res, 400, body.error);
 
     if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === McpMethod.Initialize) {
@@ -181,7 +182,7 @@ export class StreamableHttpTransport {
     }
     const outcome = this.server.dispatcher.initialize(request);
     if (!outcome.handshake) return writeJson(res, 200, outcome.response);
-    const session = this.sessions.create(outcome.handshake, this.options.sessionOwner(httpRequest));
+    const session = this.sessions.create(outcome.handshake, httpRequest);
     writeJson(res, 200, outcome.response, { [MCP_SESSION_ID_HEADER]: session.id });
   }
 
@@ -221,33 +222,13 @@ export class StreamableHttpTransport {
     return version === undefined || isSupportedProtocolVersion(version);
   }
 
-  private warnPreParsedOnce(): void {
-    if (this.warnedPreParsed) return;
-    this.warnedPreParsed = true;
-    this.logger.warn(
-      'MCP request bodies are parsed by the application body parser before mcp42 sees them: its size limit ' +
-        'and error responses apply instead of maxBodyBytes and JSON-RPC parse errors. Create the application ' +
-        'with { bodyParser: false } (see the README, "Request bodies").',
-    );
-  }
-
-  /**
-   * The session with this id, if it exists and belongs to the request's principal. Another
-   * principal's session answers as if it did not exist: its id tells a stranger nothing.
-   */
-  private lookupSession(id: string, request: unknown): McpSession | undefined {
-    const session = this.sessions.get(id);
-    if (!session || session.owner === undefined) return session;
-    return this.options.sessionOwner(request) === session.owner ? session : undefined;
-  }
-
   private findSession(request: unknown, raw: IncomingMessage, res: ServerResponse): McpSession | undefined {
     const id = headerValue(raw.headers, MCP_SESSION_ID_HEADER);
     if (id === undefined) {
       writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const session = this.lookupSession(id, request);
+    const session = this.sessions.findFor(id, request);
     if (!session) writeTransportError(res, 404, 'Session not found');
     return session;
   }

@@ -651,18 +651,31 @@ describe('Nest enhancers on tools', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe("with Nest's default body parser", () => {
-  it('warns about the application body parser once, on the first MCP request', async () => {
-    const running = await startApp({ imports: [mcpRoot()], providers: [EchoTools] }, { bodyParser: true });
+  it('warns about the application body parser once, at bootstrap, and not again on requests', async () => {
     const logger = new RecordingLogger();
-    running.app.useLogger(logger);
+    const running = await startApp({ imports: [mcpRoot()], providers: [EchoTools] }, { bodyParser: true, logger });
     const parserWarnings = () => logger.at('warn').filter((line) => /body parser/i.test(line));
     try {
+      expect(parserWarnings()).toHaveLength(1);
       const client = new Mcp(running.mcpUrl);
       await client.initialize();
-      expect(parserWarnings()).toHaveLength(1);
       expect(await client.ping()).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
       expect((await client.call('echo', { text: 'parsed' })).status).toBe(200);
       expect(parserWarnings()).toHaveLength(1);
+    } finally {
+      await running.close();
+      Logger.overrideLogger(false);
+    }
+  });
+
+  it('does not warn when the application leaves MCP bodies to mcp42', async () => {
+    const logger = new RecordingLogger();
+    const running = await startApp({ imports: [mcpRoot()], providers: [EchoTools] }, { bodyParser: false, logger });
+    try {
+      const client = new Mcp(running.mcpUrl);
+      await client.initialize();
+      expect((await client.call('echo', { text: 'raw' })).status).toBe(200);
+      expect(logger.at('warn').filter((line) => /body parser/i.test(line))).toEqual([]);
     } finally {
       await running.close();
       Logger.overrideLogger(false);
