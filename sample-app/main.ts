@@ -7,7 +7,9 @@ const HOST = '127.0.0.1';
 
 async function bootstrap(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
-  const bearerToken = process.env.MCP_BEARER_TOKEN || undefined;
+  const bearerToken = process.env.MCP_BEARER_TOKEN;
+  // Set but empty is a configuration mistake, not a wish to run open: refuse rather than fail open.
+  if (bearerToken === '') throw new Error('MCP_BEARER_TOKEN is set but empty; unset it to run without auth');
   // bodyParser off: mcp42 reads MCP bodies itself, with its own size limit and JSON-RPC parse errors.
   const app = await NestFactory.create(AppModule.register({ bearerToken }), { bodyParser: false });
   app.enableShutdownHooks();
@@ -19,4 +21,7 @@ async function bootstrap(): Promise<void> {
   logger.log(`MCP endpoint: http://${HOST}:${port}/mcp${bearerToken ? ' (bearer token required)' : ''}`);
 }
 
-void bootstrap();
+bootstrap().catch((error: unknown) => {
+  new Logger('SampleApp').error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
