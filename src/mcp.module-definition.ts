@@ -5,23 +5,30 @@ import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-
 import { createMcpController } from './transport/mcp.controller.js';
 
 /** `forRoot` and `forRootAsync` come from one definition, so they cannot drift apart. */
-export const {
-  ConfigurableModuleClass: McpConfigurableModule,
-  MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS,
-  OPTIONS_TYPE: MCP_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: MCP_ASYNC_OPTIONS_TYPE,
-} = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
+const definition = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
   .setClassMethodName('forRoot')
-  .setExtras<McpModuleExtras>({ ...MCP_EXTRAS_DEFAULTS }, (definition, extras) => {
+  .setExtras<McpModuleExtras>({ ...MCP_EXTRAS_DEFAULTS }, (module, extras) => {
     const controller = createMcpController(
       extras.path ?? MCP_EXTRAS_DEFAULTS.path,
       extras.guards ?? MCP_EXTRAS_DEFAULTS.guards,
     );
     return {
-      ...definition,
+      ...module,
       global: extras.isGlobal ?? MCP_EXTRAS_DEFAULTS.isGlobal,
       controllers: [controller],
-      providers: [...(definition.providers ?? []), { provide: MCP_ENDPOINT_CONTROLLER, useValue: controller }],
+      providers: [...(module.providers ?? []), { provide: MCP_ENDPOINT_CONTROLLER, useValue: controller }],
     };
   })
   .build();
+
+/** The base class `McpModule` extends: it provides `forRoot` and `forRootAsync`. */
+export const McpConfigurableModule = definition.ConfigurableModuleClass;
+
+/** Injection token of the options as given to `forRoot` / `forRootAsync`, before defaults are applied. */
+export const MCP_MODULE_OPTIONS = definition.MODULE_OPTIONS_TOKEN;
+
+/** The type of `forRoot`'s argument (use with `typeof`). */
+export const MCP_OPTIONS_TYPE = definition.OPTIONS_TYPE;
+
+/** The type of `forRootAsync`'s argument (use with `typeof`). */
+export const MCP_ASYNC_OPTIONS_TYPE = definition.ASYNC_OPTIONS_TYPE;

@@ -1,9 +1,21 @@
-import { Inject, Module, type MiddlewareConsumer, type NestModule, type Type } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+  type Type,
+} from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS } from './mcp.constants.js';
-import { MCP_MODULE_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
+import {
+  MCP_ASYNC_OPTIONS_TYPE,
+  MCP_MODULE_OPTIONS,
+  MCP_OPTIONS_TYPE,
+  McpConfigurableModule,
+} from './mcp.module-definition.js';
 import { resolveMcpOptions } from './mcp-options.defaults.js';
 import { McpServer } from './server/mcp.server.js';
 import { McpSessionRegistry } from './session/session.registry.js';
@@ -16,7 +28,7 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
 /**
  * Serves the Model Context Protocol (Streamable HTTP) from a Nest application.
  *
- * Import it once with {@link McpModule.forRoot} or `forRootAsync`; every `@McpTool()` method on
+ * Import it once with {@link McpModule.forRoot} or {@link McpModule.forRootAsync}; every `@McpTool()` method on
  * the application's providers and controllers is then served at the endpoint (default `/mcp`).
  *
  * @example
@@ -42,10 +54,27 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
   exports: [McpSessionRegistry],
 })
 export class McpModule extends McpConfigurableModule implements NestModule {
+  /**
+   * Serves MCP with options known up front.
+   * @param options server identity and limits ({@link McpModuleOptions}) plus `path`, `guards`, `isGlobal`.
+   */
+  static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
+    return super.forRoot(options);
+  }
+
+  /**
+   * Serves MCP with options from a factory, class or existing provider (`useFactory` + `inject`,
+   * `useClass`, `useExisting`); `path`, `guards` and `isGlobal` stay plain values beside them.
+   */
+  static override forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE): DynamicModule {
+    return super.forRootAsync(options);
+  }
+
   constructor(@Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>) {
     super();
   }
 
+  /** Puts the Origin/Host check in front of this module's endpoint, before any guard. */
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(McpOriginMiddleware).forRoutes(this.endpoint);
   }

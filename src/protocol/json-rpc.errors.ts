@@ -29,6 +29,7 @@ export class JsonRpcError extends Error {
     this.name = 'JsonRpcError';
   }
 
+  /** The `error` member of a response, `data` included only when set. */
   toErrorObject(): JsonRpcErrorObject {
     return this.data === undefined
       ? { code: this.code, message: this.message }

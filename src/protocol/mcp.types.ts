@@ -15,6 +15,7 @@ export interface Implementation {
   readonly [key: string]: unknown;
 }
 
+/** Who a piece of content is for, or who said it. */
 export type Role = 'user' | 'assistant';
 
 /** Hints to the client about how to use or display a content block. */
@@ -26,6 +27,7 @@ export interface ContentAnnotations {
   readonly lastModified?: string;
 }
 
+/** A text content block. */
 export interface TextContent {
   readonly type: 'text';
   readonly text: string;
@@ -33,6 +35,7 @@ export interface TextContent {
   readonly _meta?: Meta;
 }
 
+/** An image content block. */
 export interface ImageContent {
   readonly type: 'image';
   /** Base64-encoded image bytes. */
@@ -42,6 +45,7 @@ export interface ImageContent {
   readonly _meta?: Meta;
 }
 
+/** An audio content block. */
 export interface AudioContent {
   readonly type: 'audio';
   /** Base64-encoded audio bytes. */
@@ -51,6 +55,7 @@ export interface AudioContent {
   readonly _meta?: Meta;
 }
 
+/** A link to a resource the client may read (2025-06-18+). */
 export interface ResourceLink {
   readonly type: 'resource_link';
   readonly uri: string;
@@ -63,6 +68,7 @@ export interface ResourceLink {
   readonly _meta?: Meta;
 }
 
+/** The contents of a text resource. */
 export interface TextResourceContents {
   readonly uri: string;
   readonly mimeType?: string;
@@ -70,6 +76,7 @@ export interface TextResourceContents {
   readonly _meta?: Meta;
 }
 
+/** The contents of a binary resource. */
 export interface BlobResourceContents {
   readonly uri: string;
   readonly mimeType?: string;
@@ -78,6 +85,7 @@ export interface BlobResourceContents {
   readonly _meta?: Meta;
 }
 
+/** A resource embedded in a content block, with its contents. */
 export interface EmbeddedResource {
   readonly type: 'resource';
   readonly resource: TextResourceContents | BlobResourceContents;
@@ -119,17 +127,20 @@ export interface ToolDefinition {
   readonly _meta?: Meta;
 }
 
+/** The result of `tools/list`: one page of tools, and the cursor of the next page if there is one. */
 export interface ListToolsResult {
   readonly tools: readonly ToolDefinition[];
   readonly nextCursor?: string;
 }
 
+/** The params of `tools/call`. */
 export interface CallToolParams {
   readonly name: string;
   readonly arguments?: Record<string, unknown>;
   readonly _meta?: Meta & { readonly progressToken?: string | number };
 }
 
+/** What the server offers, as announced in `initialize`. */
 export interface ServerCapabilities {
   readonly tools?: { readonly listChanged?: boolean };
   readonly logging?: Record<string, never>;
@@ -142,6 +153,7 @@ export interface ServerCapabilities {
 /** What the client declared in `initialize`; kept as sent. */
 export type ClientCapabilities = Record<string, unknown>;
 
+/** The result of `initialize`. */
 export interface InitializeResult {
   readonly protocolVersion: string;
   readonly capabilities: ServerCapabilities;

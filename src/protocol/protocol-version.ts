@@ -10,8 +10,10 @@ export const SUPPORTED_PROTOCOL_VERSIONS = [
   '2024-10-07',
 ] as const;
 
+/** One of the {@link SUPPORTED_PROTOCOL_VERSIONS}. */
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
+/** The newest revision spoken: the answer to an `initialize` asking for an unknown one. */
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
 
 /**

@@ -94,6 +94,7 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
     return ended;
   }
 
+  /** Starts the idle sweep. */
   onApplicationBootstrap(): void {
     // One timer for all sessions instead of one per session: cheaper in memory and in timer churn.
     const interval = Math.min(Math.max(this.options.sessionIdleTimeoutMs / 4, 1_000), 60_000);
@@ -101,6 +102,7 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
     this.sweepTimer.unref();
   }
 
+  /** Stops the sweep and ends every session (reason `shutdown`), closing their streams. */
   onModuleDestroy(): void {
     clearInterval(this.sweepTimer);
     // Ending sessions completes their streams, so the HTTP server can close without waiting on them.
