@@ -85,19 +85,21 @@ export class SseWriter {
     this.writeRaw(`event: message\ndata: ${json}\n\n`);
   }
 
-  /** Ends the stream once queued events are out. */
+  /**
+   * Ends the stream once queued events are out. A client that stopped reading gets
+   * {@link END_DRAIN_TIMEOUT_MS} to take them, then its connection is cut.
+   */
   end(): void {
     if (this.ended) return;
     this.ended = true;
     this.clearTimer();
     if (this.res.destroyed || this.res.writableEnded) return;
-    if (this.queue.length === 0) {
-      this.res.end();
-      return;
-    }
-    // A reader that stopped reading must not hold its socket and queue forever.
+    // Read before ending: an ended response no longer reports that its socket is full.
+    const stalled = this.queue.length > 0 || this.res.writableNeedDrain;
+    if (this.queue.length === 0) this.res.end();
+    if (!stalled) return;
     setTimeout(() => {
-      if (!this.res.writableEnded) this.res.destroy();
+      if (!this.res.writableFinished) this.res.destroy();
     }, END_DRAIN_TIMEOUT_MS).unref();
   }
 

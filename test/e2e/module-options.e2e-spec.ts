@@ -1,0 +1,351 @@
+/**
+ * McpModule options end to end: guards and `useExisting` with `forRootAsync`, `isGlobal`, options
+ * that must fail bootstrap, `sessionOwner`, and what the server keeps of a client's `initialize`.
+ */
+import 'reflect-metadata';
+import { Injectable, type CanActivate, type ModuleMetadata } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { McpModule, McpSessionRegistry, type McpModuleOptions } from '../../src/index.js';
+import { ContextProbeTools } from '../fixtures/context-probe.tools.js';
+import { McpOptionsFactoryModule, SharedMcpOptionsFactory } from '../fixtures/mcp-options-factory.module.js';
+import { SessionCensus, SessionCensusModule } from '../fixtures/session-census.module.js';
+import { bootstrapFailure } from '../utils/bootstrap-failure.js';
+import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
+import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+
+interface JsonRpcReply {
+  jsonrpc: string;
+  id: string | number | null;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+}
+
+function parse(result: HttpResult): JsonRpcReply | undefined {
+  return result.text === '' ? undefined : (JSON.parse(result.text) as JsonRpcReply);
+}
+
+/** Runs `body` against an application built from `metadata`, closing it afterwards. */
+async function withApp(metadata: ModuleMetadata, body: (app: RunningApp) => Promise<void>): Promise<void> {
+  const app = await startApp(metadata);
+  try {
+    await body(app);
+  } finally {
+    await app.close();
+  }
+}
+
+function initialize(app: RunningApp, headers: Record<string, string> = {}, message = initializeRequest()) {
+  return httpExchange(app.mcpUrl, 'POST', { ...MCP_POST_HEADERS, ...headers }, JSON.stringify(message));
+}
+
+/** Creates a session (and acknowledges it) as the caller described by `headers`; returns its id. */
+async function openSession(app: RunningApp, headers: Record<string, string> = {}): Promise<string> {
+  const reply = await initialize(app, headers);
+  expect(reply.status).toBe(200);
+  const sessionId = reply.headers['mcp-session-id'] as string;
+  expect(typeof sessionId).toBe('string');
+  const ack = await post(app, sessionId, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  expect(ack.status).toBe(202);
+  return sessionId;
+}
+
+function post(
+  app: RunningApp,
+  sessionId: string,
+  message: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
+  return httpExchange(
+    app.mcpUrl,
+    'POST',
+    { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18', ...headers },
+    JSON.stringify(message),
+  );
+}
+
+function ping(app: RunningApp, sessionId: string, headers: Record<string, string> = {}): Promise<HttpResult> {
+  return post(app, sessionId, { jsonrpc: '2.0', id: 'ping', method: 'ping' }, headers);
+}
+
+function get(app: RunningApp, sessionId: string, headers: Record<string, string> = {}): Promise<HttpResult> {
+  return httpExchange(app.mcpUrl, 'GET', { accept: 'text/event-stream', 'mcp-session-id': sessionId, ...headers });
+}
+
+function del(app: RunningApp, sessionId: string, headers: Record<string, string> = {}): Promise<HttpResult> {
+  return httpExchange(app.mcpUrl, 'DELETE', { 'mcp-session-id': sessionId, ...headers });
+}
+
+/** Refuses every request (Nest answers 403) and counts the requests it saw. */
+@Injectable()
+class DenyGuard implements CanActivate {
+  static calls = 0;
+
+  canActivate(): boolean {
+    DenyGuard.calls++;
+    return false;
+  }
+}
+
+describe('McpModule.forRootAsync', () => {
+  test('applies guards given beside useFactory: a denying guard refuses initialize with 403', async () => {
+    DenyGuard.calls = 0;
+    let factoryCalls = 0;
+    await withApp(
+      {
+        imports: [
+          McpModule.forRootAsync({
+            useFactory: () => {
+              factoryCalls++;
+              return { name: 'guarded-async', version: '1.0.0' };
+            },
+            guards: [DenyGuard],
+          }),
+        ],
+        providers: [ContextProbeTools],
+      },
+      async (app) => {
+        const refused = await initialize(app);
+        expect(refused.status).toBe(403);
+        expect(refused.headers['mcp-session-id']).toBeUndefined();
+        expect(DenyGuard.calls).toBe(1);
+        expect(factoryCalls).toBe(1);
+        expect(app.app.get(McpSessionRegistry).size).toBe(0);
+
+        // GET and DELETE are guarded too (the guard runs before any session lookup).
+        expect((await get(app, 'any-session')).status).toBe(403);
+        expect((await del(app, 'any-session')).status).toBe(403);
+        expect(DenyGuard.calls).toBe(3);
+      },
+    );
+  });
+
+  test('useExisting takes the options factory an imported module provides (that instance, once)', async () => {
+    await withApp(
+      {
+        imports: [
+          McpModule.forRootAsync({ imports: [McpOptionsFactoryModule], useExisting: SharedMcpOptionsFactory }),
+          McpOptionsFactoryModule,
+        ],
+        providers: [ContextProbeTools],
+      },
+      async (app) => {
+        const reply = await initialize(app);
+        expect(reply.status).toBe(200);
+        const result = parse(reply)!.result!;
+        expect(result.serverInfo).toEqual({ name: 'existing-factory-server', version: '4.5.6' });
+
+        const factory = app.app.get(SharedMcpOptionsFactory);
+        expect(factory.createCalls).toBe(1);
+        expect(result.instructions).toBe(`Built by ${factory.instanceTag}`);
+
+        const sessionId = reply.headers['mcp-session-id'] as string;
+        const listed = await post(app, sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+        const names = ((parse(listed)?.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
+        expect(names).toContain('probe_context');
+      },
+    );
+  });
+});
+
+describe('isGlobal', () => {
+  test('true: a provider of a module that does not import McpModule can inject McpSessionRegistry', async () => {
+    await withApp(
+      {
+        imports: [McpModule.forRoot({ name: 'global', version: '1.0.0', isGlobal: true }), SessionCensusModule],
+        providers: [ContextProbeTools],
+      },
+      async (app) => {
+        const census = app.app.get(SessionCensus);
+        expect(census.registry).toBe(app.app.get(McpSessionRegistry));
+        expect(census.count()).toBe(0);
+        await openSession(app);
+        expect(census.count()).toBe(1);
+      },
+    );
+  });
+
+  test.each([
+    ['false', { isGlobal: false }],
+    ['omitted (the default)', {}],
+  ])('%s: that provider cannot be resolved, and bootstrap fails naming the registry', async (_label, extras) => {
+    const { error } = await bootstrapFailure({
+      imports: [McpModule.forRoot({ name: 'not-global', version: '1.0.0', ...extras }), SessionCensusModule],
+    });
+    expect(error.message).toMatch(/SessionCensus/);
+    expect(error.message).toMatch(/McpSessionRegistry/);
+  });
+});
+
+describe('options that cannot work fail bootstrap with a TypeError naming the option', () => {
+  test.each<[string, Record<string, unknown>, RegExp]>([
+    ['an unknown key (a typo of maxBodyBytes)', { maxBodyByts: 1024 }, /maxBodyByts/],
+    ['allowedHosts with a port', { allowedHosts: ['localhost:3000'] }, /allowedHosts.*localhost:3000/],
+    [
+      'allowedOrigins with a wildcard host',
+      { allowedOrigins: ['https://*.example.com'] },
+      /allowedOrigins.*https:\/\/\*\.example\.com/,
+    ],
+    ['keepAliveMs past the longest timer', { keepAliveMs: 2 ** 31 }, /keepAliveMs/],
+    ['sessionOwner that is not a function', { sessionOwner: 'sub' }, /sessionOwner/],
+  ])('%s', async (_label, extra, message) => {
+    const options = { name: 'invalid', version: '1.0.0', ...extra } as unknown as McpModuleOptions;
+    for (const imported of [McpModule.forRoot(options), McpModule.forRootAsync({ useFactory: () => options })]) {
+      const { error } = await bootstrapFailure({ imports: [imported], providers: [ContextProbeTools] });
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(message);
+    }
+  });
+});
+
+describe('sessionOwner', () => {
+  /** The principal a request acts for: its `x-principal` header, if any. */
+  const principalFromHeader = (request: unknown): string | undefined => {
+    const value = (request as IncomingMessage).headers['x-principal'];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const alice = { 'x-principal': 'alice' };
+  const bob = { 'x-principal': 'bob' };
+
+  describe('a custom function (principal from a header)', () => {
+    let app: RunningApp;
+
+    beforeAll(async () => {
+      app = await startApp({
+        imports: [McpModule.forRoot({ name: 'owners', version: '1.0.0', sessionOwner: principalFromHeader })],
+        providers: [ContextProbeTools],
+      });
+    });
+
+    afterAll(async () => {
+      await app.close();
+    });
+
+    test('binds a session to its creator: another principal gets 404 on POST, GET and DELETE', async () => {
+      const sessionId = await openSession(app, alice);
+      expect(app.app.get(McpSessionRegistry).get(sessionId)?.owner).toBe('alice');
+
+      for (const stranger of [bob, {}]) {
+        const posted = await ping(app, sessionId, stranger);
+        expect(posted.status).toBe(404);
+        expect(parse(posted)?.result).toBeUndefined();
+        expect((await get(app, sessionId, stranger)).status).toBe(404);
+        expect((await del(app, sessionId, stranger)).status).toBe(404);
+      }
+
+      // Nothing a stranger did touched the session: its owner still uses it, then ends it.
+      expect(parse(await ping(app, sessionId, alice))).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+      expect((await get(app, sessionId, alice)).status).toBe(200);
+      expect((await del(app, sessionId, alice)).status).toBe(204);
+      expect((await ping(app, sessionId, alice)).status).toBe(404);
+    });
+
+    test('an anonymous session (owner undefined) can be used by anyone', async () => {
+      const sessionId = await openSession(app);
+      expect(app.app.get(McpSessionRegistry).get(sessionId)?.owner).toBeUndefined();
+
+      for (const caller of [alice, bob, {}]) {
+        const posted = await ping(app, sessionId, caller);
+        expect(posted.status).toBe(200);
+        expect(parse(posted)).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+      }
+      expect((await get(app, sessionId, bob)).status).toBe(200);
+      expect((await del(app, sessionId, alice)).status).toBe(204);
+    });
+  });
+
+  test('() => undefined turns binding off: a session created by a principal serves anyone', async () => {
+    await withApp(
+      {
+        imports: [McpModule.forRoot({ name: 'unbound', version: '1.0.0', sessionOwner: () => undefined })],
+        providers: [ContextProbeTools],
+      },
+      async (app) => {
+        const sessionId = await openSession(app, alice);
+        expect(app.app.get(McpSessionRegistry).get(sessionId)?.owner).toBeUndefined();
+        expect((await ping(app, sessionId, bob)).status).toBe(200);
+        expect((await get(app, sessionId, bob)).status).toBe(200);
+        expect((await del(app, sessionId, bob)).status).toBe(204);
+      },
+    );
+  });
+});
+
+describe('what the server keeps of initialize', () => {
+  let app: RunningApp;
+
+  beforeAll(async () => {
+    app = await startApp({
+      imports: [McpModule.forRoot({ name: 'handshake', version: '1.0.0' })],
+      providers: [ContextProbeTools],
+    });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  function initializeWith(params: { capabilities?: unknown; clientInfo?: unknown }): Promise<HttpResult> {
+    const base = initializeRequest('2025-06-18', 'init') as { params: Record<string, unknown> };
+    return initialize(app, {}, { ...base, params: { ...base.params, ...params } });
+  }
+
+  test('McpContext.clientInfo holds only name, version, title, description and websiteUrl', async () => {
+    const clientInfo = {
+      name: 'rich-client',
+      version: '9.9.9',
+      title: 'Rich Client',
+      description: 'A client that says a lot about itself',
+      websiteUrl: 'https://client.example.com',
+      icons: [{ src: 'https://client.example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'] }],
+      vendorExtension: { nested: { deep: 'x'.repeat(1000) } },
+      build: 1234,
+    };
+    const reply = await initializeWith({ clientInfo });
+    expect(reply.status).toBe(200);
+    const sessionId = reply.headers['mcp-session-id'] as string;
+
+    const probe = app.app.get(ContextProbeTools);
+    probe.snapshots.length = 0;
+    const called = await post(app, sessionId, {
+      jsonrpc: '2.0',
+      id: 'probe',
+      method: 'tools/call',
+      params: { name: 'probe_context', arguments: {} },
+    });
+    expect(parse(called)?.result).toEqual({ content: [{ type: 'text', text: 'probed' }] });
+    expect(probe.snapshots).toHaveLength(1);
+    expect(probe.snapshots[0]!.clientInfo).toEqual({
+      name: 'rich-client',
+      version: '9.9.9',
+      title: 'Rich Client',
+      description: 'A client that says a lot about itself',
+      websiteUrl: 'https://client.example.com',
+    });
+  });
+
+  /** Capabilities whose JSON is exactly `length` characters long. */
+  function capabilitiesOfLength(length: number): Record<string, unknown> {
+    const padding = length - JSON.stringify({ experimental: { pad: '' } }).length;
+    const capabilities = { experimental: { pad: 'x'.repeat(padding) } };
+    expect(JSON.stringify(capabilities)).toHaveLength(length);
+    return capabilities;
+  }
+
+  test('capabilities over 4 KiB are refused with -32602 and create no session; 4 KiB exactly are kept', async () => {
+    const registry = app.app.get(McpSessionRegistry);
+    const before = registry.size;
+
+    const refused = await initializeWith({ capabilities: capabilitiesOfLength(4 * 1024 + 1) });
+    expect(refused.headers['mcp-session-id']).toBeUndefined();
+    const body = parse(refused);
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: 'init', error: { code: -32602 } });
+    expect(body?.result).toBeUndefined();
+    expect(registry.size).toBe(before);
+
+    const capabilities = capabilitiesOfLength(4 * 1024);
+    const accepted = await initializeWith({ capabilities });
+    expect(accepted.status).toBe(200);
+    const sessionId = accepted.headers['mcp-session-id'] as string;
+    expect(registry.get(sessionId)?.clientCapabilities).toEqual(capabilities);
+  });
+});
