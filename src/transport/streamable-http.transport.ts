@@ -139,7 +139,11 @@ export class StreamableHttpTransport {
     const writer = new SseWriter(res, this.options.keepAliveMs, (count) => session.reportStreamPending(count));
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
     const subscription = session.attachStream().subscribe({
-      next: (message) => writer.send(message),
+      next: (message) => {
+        if (!writer.send(message)) {
+          this.logger.error(`A message for session ${session.id} cannot be serialised to JSON; it was dropped`);
+        }
+      },
       complete: () => writer.end(),
     });
     res.once('close', () => {

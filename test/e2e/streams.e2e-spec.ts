@@ -9,6 +9,7 @@ import {
   type McpSession,
 } from '../../src/index.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { RecordingLogger } from '../utils/recording-logger.js';
 
 /**
  * The standalone GET stream (SSE) and the session lifecycle around it: one stream per session,
@@ -268,6 +269,25 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     const events = stream.events();
     expect(events.every((event) => event.event === 'message')).toBe(true);
     expect(stream.messages()).toEqual([note(1), note(2), note(3), note(4), note(5)]);
+  });
+
+  it('drops (and logs) a message that cannot be serialised, and keeps the stream serving', async () => {
+    const logger = new RecordingLogger();
+    running = await startApp(
+      { imports: [McpModule.forRoot({ name: 'streams-e2e', version: '1.0.0' })], providers: [EchoTools] },
+      { logger },
+    );
+    const app = running;
+    const sessionId = await initialize(app);
+    const stream = await openStream(app, sessionId);
+    const session = sessionOf(app, sessionId);
+
+    session.send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 1n } });
+    session.send(note(2));
+    await stream.waitFor((s) => s.messages().length >= 1);
+    await delay(50);
+    expect(stream.messages()).toEqual([note(2)]);
+    expect(logger.at('error').some((line) => line.includes(sessionId) && /cannot be serialised/.test(line))).toBe(true);
   });
 
   it('delivers messages sent before a stream is attached when it attaches (backlog), once', async () => {
