@@ -1,5 +1,6 @@
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { validateMcpOptions } from './mcp-options.validation.js';
+import { InMemoryEventStore } from './session/in-memory-event-store.js';
 import { defaultSessionOwner } from './session/session-owner.js';
 
 /** Options with every default applied: what the services read. */
@@ -18,6 +19,11 @@ export const MCP_OPTION_DEFAULTS = {
   allowedOrigins: LOOPBACK_HOSTS.flatMap((host) => [`http://${host}:*`, `https://${host}:*`]),
   allowedHosts: [...LOOPBACK_HOSTS],
   sessionOwner: defaultSessionOwner,
+  defaultLogLevel: 'info',
+  clientRequestTimeoutMs: 60_000,
+  sseRetryMs: 1_000,
+  maxStoredEvents: 1_000,
+  storedEventMaxAgeMs: 5 * 60 * 1000,
 } as const satisfies Partial<McpModuleOptions>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
@@ -32,9 +38,16 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
   if (!options || typeof options.name !== 'string' || typeof options.version !== 'string') {
     throw new TypeError('McpModule: options.name and options.version are required strings');
   }
+  const merged = { ...MCP_OPTION_DEFAULTS, ...withoutUndefined(options) };
+  // One store per module instance: two applications in one process never share events.
   const resolved: ResolvedMcpOptions = {
-    ...MCP_OPTION_DEFAULTS,
-    ...withoutUndefined(options),
+    ...merged,
+    eventStore:
+      merged.eventStore ??
+      new InMemoryEventStore({
+        maxEventsPerSession: merged.maxStoredEvents,
+        maxEventAgeMs: merged.storedEventMaxAgeMs,
+      }),
   };
   validateMcpOptions(resolved);
   return resolved;

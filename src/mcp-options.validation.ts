@@ -1,4 +1,5 @@
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import { isLoggingLevel, LOGGING_LEVELS } from './protocol/logging-level.js';
 
 /** The longest delay Node's timers honour; longer ones are clamped to 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -16,6 +17,12 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'allowedOrigins',
   'allowedHosts',
   'sessionOwner',
+  'defaultLogLevel',
+  'clientRequestTimeoutMs',
+  'sseRetryMs',
+  'eventStore',
+  'maxStoredEvents',
+  'storedEventMaxAgeMs',
 ]);
 
 /** A host name as `allowedHosts` takes it: no scheme, no port, no path (IPv6 in brackets). */
@@ -31,7 +38,14 @@ export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'tit
   if (unknown.length > 0) {
     throw new TypeError(`McpModule: unknown option(s) ${unknown.join(', ')}; see McpModuleOptions`);
   }
-  for (const key of ['maxBodyBytes', 'sessionIdleTimeoutMs', 'maxSessions', 'outboxLimit'] as const) {
+  for (const key of [
+    'maxBodyBytes',
+    'sessionIdleTimeoutMs',
+    'maxSessions',
+    'outboxLimit',
+    'maxStoredEvents',
+    'storedEventMaxAgeMs',
+  ] as const) {
     if (!Number.isFinite(options[key]) || options[key] <= 0) {
       throw new TypeError(`McpModule: options.${key} must be a positive number, got ${String(options[key])}`);
     }
@@ -40,6 +54,21 @@ export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'tit
     throw new TypeError(
       `McpModule: options.keepAliveMs must be from 0 to ${MAX_TIMER_MS}, got ${String(options.keepAliveMs)}`,
     );
+  }
+  for (const key of ['clientRequestTimeoutMs', 'sseRetryMs'] as const) {
+    if (!Number.isInteger(options[key]) || options[key] <= 0 || options[key] > MAX_TIMER_MS) {
+      throw new TypeError(
+        `McpModule: options.${key} must be a whole number from 1 to ${MAX_TIMER_MS}, got ${String(options[key])}`,
+      );
+    }
+  }
+  if (!isLoggingLevel(options.defaultLogLevel)) {
+    throw new TypeError(
+      `McpModule: options.defaultLogLevel must be one of ${LOGGING_LEVELS.join(', ')}, got ${String(options.defaultLogLevel)}`,
+    );
+  }
+  if (!isEventStore(options.eventStore)) {
+    throw new TypeError('McpModule: options.eventStore must implement append, replay, deleteStream and deleteSession');
   }
   if (typeof options.sessionOwner !== 'function') {
     throw new TypeError('McpModule: options.sessionOwner must be a function');
@@ -62,6 +91,15 @@ export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'tit
       );
     }
   }
+}
+
+function isEventStore(value: unknown): boolean {
+  const store = value as Record<string, unknown> | null;
+  return (
+    typeof store === 'object' &&
+    store !== null &&
+    ['append', 'replay', 'deleteStream', 'deleteSession'].every((method) => typeof store[method] === 'function')
+  );
 }
 
 function isOriginEntry(entry: string): boolean {

@@ -10,3 +10,4 @@ export const MCP_ENDPOINT_CONTROLLER = Symbol('mcp:endpoint-controller');
 /** HTTP headers of the Streamable HTTP transport, lower-cased as Node exposes them. */
 export const MCP_SESSION_ID_HEADER = 'mcp-session-id';
 export const MCP_PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+export const LAST_EVENT_ID_HEADER = 'last-event-id';

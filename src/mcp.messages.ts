@@ -20,3 +20,6 @@ export const unsupportedEnhancersMessage = (owner: string, kinds: readonly strin
 
 export const controllerEnhancersMessage = (className: string, kinds: readonly string[]): string =>
   `${className} has ${kinds.join(', ')} at class level: they apply to its HTTP routes, not to its @McpTool() methods`;
+
+export const invalidTimeoutMessage = (owner: string, timeoutMs: unknown): string =>
+  `@McpTool() on ${owner}: timeoutMs must be a whole number of milliseconds from 1 to ${2 ** 31 - 1}, got ${String(timeoutMs)}`;

@@ -20,6 +20,7 @@ import { resolveMcpOptions } from './mcp-options.defaults.js';
 import { McpServer } from './server/mcp.server.js';
 import { McpSessionRegistry } from './session/session.registry.js';
 import { McpToolInvoker } from './tools/tool.invoker.js';
+import { ToolListChangedNotifier } from './tools/tool-list-changed.notifier.js';
 import { McpToolRegistry } from './tools/tool.registry.js';
 import { BodyParserNotice } from './transport/body-parser.notice.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
@@ -45,13 +46,14 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
     McpExplorer,
     McpToolRegistry,
     McpToolInvoker,
+    ToolListChangedNotifier,
     McpServer,
     McpSessionRegistry,
     McpOriginMiddleware,
     BodyParserNotice,
     StreamableHttpTransport,
   ],
-  exports: [McpSessionRegistry],
+  exports: [McpSessionRegistry, McpToolRegistry],
 })
 export class McpModule extends McpConfigurableModule implements NestModule {
   /**

@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import { controllerEnhancersMessage, nonStaticProviderMessage, unsupportedEnhancersMessage } from '../mcp.messages.js';
-import { DtoJsonSchemaConverter } from '../tools/dto-json-schema.js';
+import type { DtoJsonSchemaConverter } from '../tools/dto-json-schema.js';
 import { buildToolDefinition } from '../tools/tool-definition.factory.js';
 import { McpToolRegistry } from '../tools/tool.registry.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
@@ -27,7 +27,7 @@ export class McpExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const schemas = new DtoJsonSchemaConverter();
+    const schemas = this.tools.schemaConverter;
     for (const wrapper of this.discovery.getProviders()) this.explore(wrapper, schemas, false);
     for (const wrapper of this.discovery.getControllers()) this.explore(wrapper, schemas, true);
     this.logger.log(`Serving ${this.tools.size} MCP tool(s)`);
@@ -66,6 +66,7 @@ export class McpExplorer implements OnModuleInit {
         definition: buildToolDefinition(options, methodName, owner, schemas),
         input: options.input,
         handler,
+        timeoutMs: options.timeoutMs,
         owner,
       });
     }

@@ -1,9 +1,60 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestId } from '../protocol/json-rpc.types.js';
-import type { ClientCapabilities, Implementation, Meta } from '../protocol/mcp.types.js';
+import type { LoggingLevel } from '../protocol/logging-level.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  Meta,
+} from '../protocol/mcp.types.js';
+
+/** One step of a call's progress, for {@link McpContext.reportProgress}. */
+export interface McpProgress {
+  /** How far the call got; must grow with every report of one call. */
+  readonly progress: number;
+  /** The value `progress` reaches when the call is done, if known. */
+  readonly total?: number;
+  /** What the call is doing now, for the user. */
+  readonly message?: string;
+}
 
 /**
- * What a tool handler knows about the call it serves: its second parameter.
+ * Sends a log message to the client (`notifications/message`), if the level passes the one the
+ * client chose with `logging/setLevel`. Call it with a level, or use the shorthand per level:
+ * `ctx.log('info', data)` or `ctx.log.info(data)`.
+ * @returns whether the message was sent.
+ */
+export interface McpLogFunction {
+  (level: LoggingLevel, data: unknown, logger?: string): boolean;
+  debug(data: unknown, logger?: string): boolean;
+  info(data: unknown, logger?: string): boolean;
+  notice(data: unknown, logger?: string): boolean;
+  warning(data: unknown, logger?: string): boolean;
+  error(data: unknown, logger?: string): boolean;
+  critical(data: unknown, logger?: string): boolean;
+  alert(data: unknown, logger?: string): boolean;
+  emergency(data: unknown, logger?: string): boolean;
+}
+
+/** How long a request to the client may wait, and what else may stop it. */
+export interface McpClientRequestOptions {
+  /** @default the module's `clientRequestTimeoutMs` (60 s) */
+  readonly timeoutMs?: number;
+  /** Withdraws the request when it aborts (the call's own `signal` always does). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What a tool handler knows about the call it serves, and how it talks back to the client: its
+ * second parameter.
+ *
+ * Everything a handler sends through it (progress, log messages, requests to the client) travels
+ * on the SSE stream of the POST that carried the call, never on the session's GET stream, and
+ * stops once the call has its result.
  */
 export interface McpContext {
   /** The `Mcp-Session-Id` of the calling session. */
@@ -27,8 +78,44 @@ export interface McpContext {
   /** `request.user`, as set by the authentication guard of the endpoint, if any. */
   readonly user: unknown;
   /**
-   * Aborts when the call must stop: its session ended (DELETE, idle timeout, outbox overflow) or the
-   * application is shutting down.
+   * Aborts when the call must stop: the client cancelled it (`notifications/cancelled`), its
+   * tool's `timeoutMs` passed, or its session ended (DELETE, idle timeout, outbox overflow,
+   * shutdown). Its `reason` is an `McpCallAbortedError` saying which. A cancelled call is not
+   * answered, whatever the handler returns.
    */
   readonly signal: AbortSignal;
+  /**
+   * Reports progress (`notifications/progress`) with the progress token the client sent in
+   * `_meta.progressToken`. Does nothing when the client sent none, when `progress` does not grow
+   * (such a report is dropped), or after the call has its result.
+   * @returns whether the notification was sent.
+   */
+  reportProgress(progress: McpProgress): boolean;
+  /** Sends a log message to the client; see {@link McpLogFunction}. */
+  readonly log: McpLogFunction;
+  /**
+   * Asks the user for input through the client (`elicitation/create`): a form described by a flat
+   * JSON Schema of primitive properties, or (2025-11-25) a URL to open.
+   * @throws McpClientRequestError when the client did not declare `elicitation`, answered with an
+   *   error, or did not answer within the timeout (the request is then withdrawn).
+   */
+  elicit(params: ElicitRequestParams, options?: McpClientRequestOptions): Promise<ElicitResult>;
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`).
+   * @throws McpClientRequestError as {@link McpContext.elicit} does, for the `sampling` capability.
+   */
+  sample(params: CreateMessageRequestParams, options?: McpClientRequestOptions): Promise<CreateMessageResult>;
+  /**
+   * Asks the client for its roots (`roots/list`).
+   * @throws McpClientRequestError as {@link McpContext.elicit} does, for the `roots` capability.
+   */
+  listRoots(options?: McpClientRequestOptions): Promise<ListRootsResult>;
+  /**
+   * Closes the call's SSE connection now, asking the client to reconnect after `retryMs` (SSE
+   * polling, 2025-11-25 clients): the call goes on, and what it sends meanwhile, its result
+   * included, waits in the event store for the client's `Last-Event-ID` reconnection. Frees the
+   * connection during long waits.
+   * @returns false when it did nothing: an older client, or the call has its result already.
+   */
+  closeConnection(retryMs?: number): boolean;
 }

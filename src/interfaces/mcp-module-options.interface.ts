@@ -1,4 +1,6 @@
 import type { CanActivate, Type } from '@nestjs/common';
+import type { LoggingLevel } from '../protocol/logging-level.js';
+import type { McpEventStore } from '../session/event-store.interface.js';
 
 /**
  * Options of {@link McpModule.forRoot} / `forRootAsync`'s factory.
@@ -60,6 +62,41 @@ export interface McpModuleOptions {
    * @default `request.user.sub`, else `request.user.id` (as your authentication guard set them)
    */
   sessionOwner?: (request: unknown) => string | undefined;
+  /**
+   * The least severe level of log messages (`ctx.log`, `session.log`) a session receives until its
+   * client chooses one with `logging/setLevel`.
+   * @default 'info'
+   */
+  defaultLogLevel?: LoggingLevel;
+  /**
+   * How long a request to the client (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`) waits for its
+   * answer before it fails and is withdrawn with `notifications/cancelled`. A call may pass its own.
+   * @default 60000
+   */
+  clientRequestTimeoutMs?: number;
+  /**
+   * The `retry` (milliseconds) sent to 2025-11-25 clients before the server closes one of their
+   * streams on purpose: how long they wait before reconnecting with `Last-Event-ID`.
+   * @default 1000
+   */
+  sseRetryMs?: number;
+  /**
+   * Where the events of SSE streams are kept so a client that reconnects with `Last-Event-ID`
+   * misses nothing. The default keeps, per session, the most recent `maxStoredEvents` events not
+   * older than `storedEventMaxAgeMs`, in memory.
+   * @default an InMemoryEventStore of this module instance
+   */
+  eventStore?: McpEventStore;
+  /**
+   * Events the default event store keeps per session (ignored with a custom `eventStore`).
+   * @default 1000
+   */
+  maxStoredEvents?: number;
+  /**
+   * Age past which the default event store drops an event (ignored with a custom `eventStore`).
+   * @default 300000 (5 minutes)
+   */
+  storedEventMaxAgeMs?: number;
 }
 
 /** A guard class or instance, as `@UseGuards()` takes them. */

@@ -20,6 +20,12 @@ export interface McpToolOptions {
   input?: Type<object>;
   /** Behavioural hints (read-only, destructive, idempotent, open-world). */
   annotations?: ToolAnnotations;
+  /**
+   * Milliseconds a call may run: past it, the call's `ctx.signal` aborts and the call is answered
+   * with an error result saying it timed out, whether or not the handler stops.
+   * @default no limit
+   */
+  timeoutMs?: number;
   /** Extra metadata advertised with the tool. */
   _meta?: Meta;
 }

@@ -1,4 +1,4 @@
-import { isPlainObject, successResponse } from './json-rpc.codec.js';
+import { isPlainObject, isRequestId, successResponse } from './json-rpc.codec.js';
 import {
   errorResponse,
   internalError,
@@ -16,7 +16,8 @@ import type {
 } from './json-rpc.types.js';
 import { acceptInitialize, type Handshake, type ServerDescription } from './initialize.js';
 import { McpMethod } from './mcp.methods.js';
-import type { CallToolParams, CallToolResult, ListToolsResult } from './mcp.types.js';
+import { isLoggingLevel, type LoggingLevel } from './logging-level.js';
+import type { CallToolParams, CallToolResult, CancelledNotificationParams, ListToolsResult } from './mcp.types.js';
 
 /**
  * What the dispatcher needs from the server around it. `C` is the caller's per-message context
@@ -27,6 +28,14 @@ export interface McpServerPort<C> {
   listTools(cursor: string | undefined, context: C): ListToolsResult | Promise<ListToolsResult>;
   callTool(params: CallToolParams, context: C, requestId: RequestId): Promise<CallToolResult>;
   onInitialized?(context: C): void;
+  /** Sets the client's log threshold (`logging/setLevel`); without it the method is not found. */
+  setLoggingLevel?(level: LoggingLevel, context: C): void;
+  /** The client cancelled one of its requests (`notifications/cancelled`, params already checked). */
+  onCancelled?(params: CancelledNotificationParams, context: C): void;
+  /** The client's roots changed (`notifications/roots/list_changed`). */
+  onRootsListChanged?(context: C): void;
+  /** The client answered a request the server sent it. */
+  onResponse?(response: JsonRpcResponse, context: C): void;
   /** Receives every error a handler threw that is not a {@link JsonRpcError}, before it is answered as -32603. */
   reportError(error: unknown, method: string): void;
 }
@@ -42,6 +51,17 @@ export interface InitializeOutcome {
 const EMPTY_PARAMS: JsonRpcParams = Object.freeze({});
 
 /**
+ * Thrown by a handler whose request the client cancelled: the specification forbids answering it,
+ * so the dispatcher produces no response at all.
+ */
+export class RequestCancelledError extends Error {
+  constructor(readonly requestId: RequestId) {
+    super(`request ${JSON.stringify(requestId)} was cancelled by the client`);
+    this.name = 'RequestCancelledError';
+  }
+}
+
+/**
  * Routes JSON-RPC messages to MCP method handlers and turns every outcome into a response.
  * Pure: no I/O, no framework; all effects go through the {@link McpServerPort}.
  */
@@ -52,11 +72,18 @@ export class McpDispatcher<C> {
     private readonly server: ServerDescription,
     private readonly port: McpServerPort<C>,
   ) {
-    this.methods = new Map<string, RequestHandler<C>>([
+    const methods = new Map<string, RequestHandler<C>>([
       [McpMethod.Ping, () => ({})],
       [McpMethod.ToolsList, (params, context) => this.port.listTools(readCursor(params), context)],
       [McpMethod.ToolsCall, (params, context, id) => this.port.callTool(readCallToolParams(params), context, id)],
     ]);
+    if (port.setLoggingLevel) {
+      methods.set(McpMethod.LoggingSetLevel, (params, context) => {
+        port.setLoggingLevel!(readLoggingLevel(params), context);
+        return {};
+      });
+    }
+    this.methods = methods;
   }
 
   /** Accepts or refuses an `initialize` request; creating the session is the caller's job. */
@@ -69,8 +96,11 @@ export class McpDispatcher<C> {
     }
   }
 
-  /** Answers one request. Never rejects: every failure becomes an error response. */
-  async handleRequest(request: JsonRpcRequest, context: C): Promise<JsonRpcResponse> {
+  /**
+   * Answers one request. Never rejects: every failure becomes an error response.
+   * @returns `undefined` when the client cancelled the request: it must not be answered.
+   */
+  async handleRequest(request: JsonRpcRequest, context: C): Promise<JsonRpcResponse | undefined> {
     if (request.method === McpMethod.Initialize) {
       return errorResponse(request.id, invalidRequest('initialize must be sent alone, without a session'));
     }
@@ -80,17 +110,41 @@ export class McpDispatcher<C> {
       // Every MCP result is an object; a handler that returns nothing must not produce a response without `result`.
       return successResponse(request.id, (await handler(request.params ?? EMPTY_PARAMS, context, request.id)) ?? {});
     } catch (error) {
+      if (error instanceof RequestCancelledError) return undefined;
       return this.toErrorResponse(request, error);
     }
   }
 
-  /** Handles a notification. Unknown notifications are ignored, as JSON-RPC requires. */
+  /**
+   * Handles a notification. Unknown notifications, and known ones with malformed params, are
+   * ignored: a notification cannot be answered, not even with an error.
+   */
   handleNotification(notification: JsonRpcNotification, context: C): void {
-    if (notification.method !== McpMethod.Initialized) return;
     try {
-      this.port.onInitialized?.(context);
+      switch (notification.method) {
+        case McpMethod.Initialized:
+          this.port.onInitialized?.(context);
+          break;
+        case McpMethod.Cancelled: {
+          const params = readCancelledParams(notification.params);
+          if (params) this.port.onCancelled?.(params, context);
+          break;
+        }
+        case McpMethod.RootsListChanged:
+          this.port.onRootsListChanged?.(context);
+          break;
+      }
     } catch (error) {
       this.report(error, notification.method);
+    }
+  }
+
+  /** Hands the client's answer to a server-initiated request to whoever waits for it. */
+  handleResponse(response: JsonRpcResponse, context: C): void {
+    try {
+      this.port.onResponse?.(response, context);
+    } catch (error) {
+      this.report(error, 'response');
     }
   }
 
@@ -115,6 +169,20 @@ function readCursor(params: JsonRpcParams): string | undefined {
   if (cursor === undefined) return undefined;
   if (typeof cursor !== 'string') throw invalidParams('cursor must be a string');
   return cursor;
+}
+
+function readLoggingLevel(params: JsonRpcParams): LoggingLevel {
+  if (!isLoggingLevel(params.level)) {
+    throw invalidParams('level must be one of debug, info, notice, warning, error, critical, alert, emergency');
+  }
+  return params.level;
+}
+
+function readCancelledParams(params: JsonRpcParams | undefined): CancelledNotificationParams | undefined {
+  if (!params || !isRequestId(params.requestId)) return undefined;
+  return typeof params.reason === 'string'
+    ? { requestId: params.requestId, reason: params.reason }
+    : { requestId: params.requestId };
 }
 
 function readCallToolParams(params: JsonRpcParams): CallToolParams {

@@ -9,6 +9,8 @@ export const ErrorCode = {
   InternalError: -32603,
   /** MCP: a transport-level condition (session, version) the server refuses. */
   ServerError: -32000,
+  /** MCP: a request that waited too long for its answer (used in `notifications/cancelled` reasons and errors). */
+  RequestTimeout: -32001,
   /** MCP: `resources/read` on a URI the server does not know. */
   ResourceNotFound: -32002,
 } as const;

@@ -3,6 +3,9 @@
  * (`schema/<version>/schema.ts`). Only what the server side needs.
  */
 
+import type { RequestId } from './json-rpc.types.js';
+import type { LoggingLevel } from './logging-level.js';
+
 /** `_meta`: reserved for protocol-level metadata on most MCP objects. */
 export type Meta = Record<string, unknown>;
 
@@ -159,4 +162,104 @@ export interface InitializeResult {
   readonly capabilities: ServerCapabilities;
   readonly serverInfo: Implementation;
   readonly instructions?: string;
+}
+
+/** A progress token: the client picks it in a request's `_meta.progressToken`. */
+export type ProgressToken = string | number;
+
+/** The params of `notifications/progress`. */
+export interface ProgressNotificationParams {
+  readonly progressToken: ProgressToken;
+  /** Grows with every notification of one request. */
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** The params of `notifications/message` (a log message for the client). */
+export interface LoggingMessageParams {
+  readonly level: LoggingLevel;
+  readonly logger?: string;
+  readonly data: unknown;
+}
+
+/** The params of `notifications/cancelled`. */
+export interface CancelledNotificationParams {
+  readonly requestId: RequestId;
+  readonly reason?: string;
+}
+
+/** A restricted JSON Schema for an elicitation form: flat, primitive properties only. */
+export interface ElicitationSchema {
+  readonly type: 'object';
+  readonly properties: Record<string, Record<string, unknown>>;
+  readonly required?: readonly string[];
+  readonly [key: string]: unknown;
+}
+
+/** The params of `elicitation/create`: a form (the default), or a URL the user opens (2025-11-25 `mode: 'url'`). */
+export type ElicitRequestParams =
+  | {
+      readonly mode?: 'form';
+      readonly message: string;
+      readonly requestedSchema: ElicitationSchema;
+      readonly _meta?: Meta;
+    }
+  | {
+      readonly mode: 'url';
+      readonly message: string;
+      readonly url: string;
+      readonly elicitationId: string;
+      readonly _meta?: Meta;
+    };
+
+/** The client's answer to `elicitation/create`. */
+export interface ElicitResult {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  /** The submitted form, when the user accepted a form elicitation. */
+  readonly content?: Record<string, string | number | boolean | readonly string[]>;
+  readonly _meta?: Meta;
+}
+
+/** A message of a sampling conversation. */
+export interface SamplingMessage {
+  readonly role: Role;
+  readonly content: TextContent | ImageContent | AudioContent | readonly (TextContent | ImageContent | AudioContent)[];
+  readonly _meta?: Meta;
+}
+
+/** The params of `sampling/createMessage`. */
+export interface CreateMessageRequestParams {
+  readonly messages: readonly SamplingMessage[];
+  readonly maxTokens: number;
+  readonly systemPrompt?: string;
+  readonly modelPreferences?: Record<string, unknown>;
+  readonly includeContext?: 'none' | 'thisServer' | 'allServers';
+  readonly temperature?: number;
+  readonly stopSequences?: readonly string[];
+  readonly metadata?: Record<string, unknown>;
+  readonly [key: string]: unknown;
+}
+
+/** The client's answer to `sampling/createMessage`. */
+export interface CreateMessageResult {
+  readonly role: Role;
+  readonly content: unknown;
+  readonly model: string;
+  readonly stopReason?: string;
+  readonly _meta?: Meta;
+  readonly [key: string]: unknown;
+}
+
+/** A root the client exposes (a directory or file the server may work in). */
+export interface Root {
+  readonly uri: string;
+  readonly name?: string;
+  readonly _meta?: Meta;
+}
+
+/** The client's answer to `roots/list`. */
+export interface ListRootsResult {
+  readonly roots: readonly Root[];
+  readonly _meta?: Meta;
 }

@@ -40,3 +40,12 @@ export function negotiateProtocolVersion(requested: unknown): ProtocolVersion {
 export function supportsBatching(version: string): boolean {
   return version === '2025-03-26';
 }
+
+/**
+ * Whether a revision has SSE polling (SEP-1699, 2025-11-25): streams open with a priming event
+ * (an id and empty data) and the server may close them on purpose after a `retry` field. Older
+ * clients treat an event with empty data as a malformed message, so they never get one.
+ */
+export function supportsSsePolling(version: string): boolean {
+  return version >= '2025-11-25';
+}

@@ -3,8 +3,14 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
 import { McpDispatcher, type McpServerPort } from '../protocol/dispatcher.js';
 import type { ServerDescription } from '../protocol/initialize.js';
-import type { RequestId } from '../protocol/json-rpc.types.js';
-import type { CallToolParams, CallToolResult, ListToolsResult } from '../protocol/mcp.types.js';
+import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
+import type { LoggingLevel } from '../protocol/logging-level.js';
+import type {
+  CallToolParams,
+  CallToolResult,
+  CancelledNotificationParams,
+  ListToolsResult,
+} from '../protocol/mcp.types.js';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import { McpToolInvoker } from '../tools/tool.invoker.js';
 import { McpToolRegistry } from '../tools/tool.registry.js';
@@ -41,6 +47,23 @@ export class McpServer implements McpServerPort<McpCallContext> {
     context.session.initialized = true;
   }
 
+  setLoggingLevel(level: LoggingLevel, context: McpCallContext): void {
+    context.session.logLevel = level;
+  }
+
+  onCancelled(params: CancelledNotificationParams, context: McpCallContext): void {
+    // Unknown and finished ids are ignored, as the specification says: the cancellation crossed the answer.
+    if (!context.session.cancelCall(params.requestId, params.reason)) {
+      this.logger.debug(`Cancellation of ${JSON.stringify(params.requestId)} ignored: no such call is running`);
+    }
+  }
+
+  onResponse(response: JsonRpcResponse, context: McpCallContext): void {
+    if (!context.session.settleClientRequest(response)) {
+      this.logger.debug(`Answer ${JSON.stringify(response.id)} ignored: no request of this session waits for it`);
+    }
+  }
+
   reportError(error: unknown, method: string): void {
     this.logger.error(`Handling ${method} failed`, error instanceof Error ? error.stack : String(error));
   }
@@ -53,7 +76,7 @@ function describeServer(options: ResolvedMcpOptions): ServerDescription {
       version: options.version,
       ...(options.title === undefined ? {} : { title: options.title }),
     }),
-    capabilities: Object.freeze({ tools: Object.freeze({ listChanged: true }) }),
+    capabilities: Object.freeze({ tools: Object.freeze({ listChanged: true }), logging: Object.freeze({}) }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
 }

@@ -1,7 +1,17 @@
-import { Observable, Subject } from 'rxjs';
-import type { JsonRpcMessage, RequestId } from '../protocol/json-rpc.types.js';
+import { Observable } from 'rxjs';
+import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
+import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
+import { notificationMessage } from '../protocol/json-rpc.codec.js';
+import { ErrorCode } from '../protocol/json-rpc.errors.js';
+import type { JsonRpcMessage, JsonRpcParams, JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
+import { passesThreshold, type LoggingLevel } from '../protocol/logging-level.js';
+import { McpMethod } from '../protocol/mcp.methods.js';
 import type { ClientCapabilities, Implementation } from '../protocol/mcp.types.js';
-import type { ProtocolVersion } from '../protocol/protocol-version.js';
+import { supportsSsePolling, type ProtocolVersion } from '../protocol/protocol-version.js';
+import { ClientRequests, type ClientRequestOptions } from './client-requests.js';
+import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
+import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
+import { SessionStream, type SendOutcome, type StreamHost } from './session-stream.js';
 
 /** Why a session ended. */
 export type SessionEndReason = 'deleted' | 'idle' | 'overflow' | 'shutdown';
@@ -15,23 +25,31 @@ export interface McpSessionInit {
   /** The principal that created the session; absent when it was anonymous. */
   readonly owner?: string;
   readonly outboxLimit: number;
+  /** Log messages below this level are not sent until the client sets its own with `logging/setLevel`. */
+  readonly logLevel: LoggingLevel;
+  readonly eventStore: McpEventStore;
   readonly now: number;
   readonly onEnd: (session: McpSession, reason: SessionEndReason) => void;
+  /** Told when the event store fails; the session goes on without what it could not store. */
+  readonly onStoreError: (error: unknown) => void;
+  /** Told when a message cannot be serialised to JSON: it is dropped, and the stream goes on. */
+  readonly onUnserializable: (session: McpSession) => void;
 }
 
 /**
  * One client's MCP session: its negotiated version, what the client declared, the calls in flight,
- * and the outbox of server-initiated messages.
+ * the requests it was sent and awaits answers to, and its SSE streams.
  *
- * The outbox is a Subject that feeds the session's standalone SSE stream (GET). Messages sent while
- * no stream is attached, or while the attached stream cannot take more, wait in a backlog bounded
- * by `outboxLimit`; going past it ends the session, so a client that stops reading costs bounded
- * memory rather than all of it.
+ * Messages that belong to no call go on the standalone stream (GET). Messages sent while no GET
+ * connection is attached, or while the attached one cannot take more, wait in a backlog; together
+ * with what every connection of the session holds back because of TCP backpressure, they are
+ * bounded by `outboxLimit`: going past it ends the session, so a client that stops reading costs
+ * bounded memory rather than all of it.
  *
  * Kept small on purpose (the per-idle-session heap cost is measured by the benchmark): collections
  * are created on first use.
  */
-export class McpSession {
+export class McpSession implements StreamHost {
   readonly id: string;
   readonly protocolVersion: ProtocolVersion;
   readonly clientInfo: Implementation;
@@ -42,13 +60,20 @@ export class McpSession {
   initialized = false;
   /** Last time (ms since epoch) a request arrived, a call finished or a stream closed. */
   lastActivity: number;
+  /** The least severe log level the client wants to receive. */
+  logLevel: LoggingLevel;
   private readonly outboxLimit: number;
+  private readonly store: McpEventStore;
   private readonly onEnd: McpSessionInit['onEnd'];
-  private readonly outbox = new Subject<JsonRpcMessage>();
-  private backlog: JsonRpcMessage[] | undefined;
-  private streamAttached = false;
-  private streamPending = 0;
+  private readonly onStoreError: McpSessionInit['onStoreError'];
+  private readonly onUnserializable: McpSessionInit['onUnserializable'];
+  private readonly standalone: SessionStream;
+  private postStreams: Map<string, SessionStream> | undefined;
+  private postStreamCount = 0;
+  private seq = 0;
+  private undelivered = 0;
   private inflight: Map<RequestId, AbortController> | undefined;
+  private clientRequests: ClientRequests | undefined;
   private endReason: SessionEndReason | undefined;
 
   constructor(init: McpSessionInit) {
@@ -58,8 +83,13 @@ export class McpSession {
     this.clientCapabilities = init.clientCapabilities;
     this.owner = init.owner;
     this.outboxLimit = init.outboxLimit;
+    this.logLevel = init.logLevel;
+    this.store = init.eventStore;
     this.lastActivity = init.now;
     this.onEnd = init.onEnd;
+    this.onStoreError = init.onStoreError;
+    this.onUnserializable = init.onUnserializable;
+    this.standalone = new SessionStream(STANDALONE_STREAM_ID, this, true);
   }
 
   /** Whether the session has ended; an ended session answers 404 and sends nothing. */
@@ -74,7 +104,7 @@ export class McpSession {
 
   /** Whether a standalone (GET) SSE stream is attached. */
   get hasStream(): boolean {
-    return this.streamAttached;
+    return this.standalone.attached;
   }
 
   /** Whether calls are running. */
@@ -82,50 +112,114 @@ export class McpSession {
     return this.inflight !== undefined && this.inflight.size > 0;
   }
 
+  /** Calls running. */
+  get runningCalls(): number {
+    return this.inflight?.size ?? 0;
+  }
+
+  /** Requests sent to the client that still wait for its answer. */
+  get pendingClientRequests(): number {
+    return this.clientRequests?.size ?? 0;
+  }
+
+  /** Messages sent but not yet handed to a connection's socket. */
+  get undeliveredMessages(): number {
+    return this.undelivered;
+  }
+
+  /** Whether streams open with a priming event and may be closed on purpose (2025-11-25 and later). */
+  get pollingStreams(): boolean {
+    return supportsSsePolling(this.protocolVersion);
+  }
+
   /**
-   * Queues a server-initiated message for the standalone stream.
-   * @returns false when the session has ended (or ends now, by overflowing its outbox).
+   * Sends a server-initiated message that belongs to no call, on the standalone stream.
+   * @returns false when the session has ended (or ends now, by overflowing its outbox), or the
+   *   message cannot be serialised.
    */
   send(message: JsonRpcMessage): boolean {
     if (this.ended) return false;
-    if (this.streamAttached) {
-      this.outbox.next(message);
-    } else {
-      (this.backlog ??= []).push(message);
-    }
-    if (this.undelivered() > this.outboxLimit) {
-      this.end('overflow');
-      return false;
-    }
-    return true;
+    const outcome = this.standalone.send(message);
+    if (outcome === 'unserializable') this.onUnserializable(this);
+    return delivered(outcome) && !this.ended;
+  }
+
+  /** Sends a notification on the standalone stream. */
+  notify(method: string, params?: JsonRpcParams): boolean {
+    return this.send(notificationMessage(method, params));
   }
 
   /**
-   * Attaches the standalone stream: it receives the backlog, then every later message, and completes
-   * when the session ends. One stream at a time; the caller checks {@link hasStream} first.
+   * Sends a log message (`notifications/message`) on the standalone stream, if the client's
+   * level lets it through.
+   * @returns whether it was sent.
    */
-  attachStream(): Observable<JsonRpcMessage> {
-    this.streamAttached = true;
-    const backlog = this.backlog;
-    this.backlog = undefined;
-    return new Observable<JsonRpcMessage>((subscriber) => {
-      if (backlog) for (const message of backlog) subscriber.next(message);
-      const subscription = this.outbox.subscribe(subscriber);
-      return () => {
-        subscription.unsubscribe();
-        this.streamAttached = false;
-        this.streamPending = 0;
-      };
+  log(level: LoggingLevel, data: unknown, logger?: string): boolean {
+    if (!this.wantsLog(level)) return false;
+    return this.notify(McpMethod.LogMessage, logger === undefined ? { level, data } : { level, logger, data });
+  }
+
+  /** Whether the client wants log messages at this level. */
+  wantsLog(level: LoggingLevel): boolean {
+    return passesThreshold(level, this.logLevel);
+  }
+
+  /**
+   * Attaches a new connection to the standalone stream: it gets a priming event (2025-11-25
+   * sessions), what waited in the backlog, then every later message, and completes when the
+   * session ends or a resuming connection takes its place.
+   */
+  attachStream(): Observable<McpStoredEvent> {
+    return this.standalone.attach(undefined, this.pollingStreams);
+  }
+
+  /**
+   * A connection resuming stream `streamId` after position `afterSeq` (`Last-Event-ID`): the
+   * standalone stream, a POST stream still running, or one that finished (its kept events only).
+   */
+  resumeStream(streamId: string, afterSeq: number): Observable<McpStoredEvent> {
+    if (streamId === STANDALONE_STREAM_ID) return this.standalone.attach(afterSeq);
+    const live = this.postStreams?.get(streamId);
+    if (live) return live.attach(afterSeq);
+    // The stream finished: what the store kept is all there is, and the connection ends after it.
+    return new Observable<McpStoredEvent>((subscriber) => {
+      void this.stored(streamId, afterSeq).then((events) => {
+        for (const event of events) subscriber.next(event);
+        subscriber.complete();
+      });
     });
   }
 
+  /** Opens the stream of a POST that switched to SSE. */
+  openPostStream(): SessionStream {
+    const stream = new SessionStream(postStreamId(++this.postStreamCount), this, false);
+    if (!this.ended) (this.postStreams ??= new Map()).set(stream.id, stream);
+    else stream.finish();
+    return stream;
+  }
+
+  /** A POST stream said everything it had to say: from now on it can only be replayed, not resumed live. */
+  closePostStream(stream: SessionStream): void {
+    stream.finish();
+    this.postStreams?.delete(stream.id);
+  }
+
+  /** A finished POST stream reached its client in full: its kept events are no longer needed. */
+  forgetPostStream(streamId: string): void {
+    this.guardStore(() => this.store.deleteStream(this.id, streamId));
+  }
+
   /**
-   * The attached stream reports how many messages it holds because its connection cannot take
-   * them yet; they count against the outbox limit like the backlog does.
+   * A counter for one connection to report how many events its socket holds back; they count
+   * against the outbox limit.
    */
-  reportStreamPending(count: number): void {
-    this.streamPending = count;
-    if (this.undelivered() > this.outboxLimit) this.end('overflow');
+  pendingCounter(): (count: number) => void {
+    let reported = 0;
+    return (count) => {
+      const delta = count - reported;
+      reported = count;
+      this.backlogChanged(delta);
+    };
   }
 
   /** Whether a call with this request id is running. */
@@ -133,33 +227,109 @@ export class McpSession {
     return this.inflight?.has(id) ?? false;
   }
 
-  /** Registers a running call so that ending the session aborts it. */
-  beginCall(id: RequestId): AbortSignal {
+  /** Registers a running call so that cancelling it or ending the session aborts it. */
+  beginCall(id: RequestId): AbortController {
     const controller = new AbortController();
     (this.inflight ??= new Map()).set(id, controller);
-    return controller.signal;
+    return controller;
   }
 
   /** Forgets a call that finished; the idle clock starts again from its end. */
-  endCall(id: RequestId): void {
-    this.inflight?.delete(id);
+  endCall(id: RequestId, controller: AbortController): void {
+    // A newer call may have taken the id after this one was answered.
+    if (this.inflight?.get(id) === controller) this.inflight.delete(id);
     this.lastActivity = Date.now();
   }
 
-  /** Ends the session: running calls are aborted, the stream completes, the registry forgets it. */
+  /**
+   * The client cancelled a request (`notifications/cancelled`): its call's signal aborts.
+   * @returns false when no call with that id runs (it finished, or never was): nothing to do.
+   */
+  cancelCall(id: RequestId, reason?: string): boolean {
+    const controller = this.inflight?.get(id);
+    if (!controller) return false;
+    controller.abort(
+      new McpCallAbortedError('cancelled', reason ? `Cancelled by the client: ${reason}` : 'Cancelled by the client'),
+    );
+    return true;
+  }
+
+  /** Sends the client a request and resolves with its result (elicitation, sampling, roots). */
+  requestClient(method: string, params: JsonRpcParams, options: ClientRequestOptions): Promise<unknown> {
+    if (this.ended) {
+      return Promise.reject(
+        new McpClientRequestError(`${method} could not be sent: the session ended`, ErrorCode.ServerError),
+      );
+    }
+    return (this.clientRequests ??= new ClientRequests()).request(method, params, options);
+  }
+
+  /**
+   * The client answered one of the session's requests.
+   * @returns false when nothing waited for that answer.
+   */
+  settleClientRequest(response: JsonRpcResponse): boolean {
+    return this.clientRequests?.settle(response) ?? false;
+  }
+
+  /** Ends the session: running calls are aborted, streams complete, the registry forgets it. */
   end(reason: SessionEndReason): void {
     if (this.ended) return;
     this.endReason = reason;
-    this.backlog = undefined;
     if (this.inflight) {
-      for (const controller of this.inflight.values()) controller.abort(new Error(`MCP session ended (${reason})`));
+      const error = new McpCallAbortedError('session-ended', `MCP session ended (${reason})`);
+      for (const controller of this.inflight.values()) controller.abort(error);
       this.inflight.clear();
     }
-    this.outbox.complete();
+    this.clientRequests?.rejectAll(
+      new McpClientRequestError(`The MCP session ended (${reason}) before the client answered`, ErrorCode.ServerError),
+    );
+    this.standalone.finish();
+    if (this.postStreams) {
+      for (const stream of this.postStreams.values()) stream.finish();
+      this.postStreams.clear();
+    }
+    this.undelivered = 0;
+    this.guardStore(() => this.store.deleteSession(this.id));
     this.onEnd(this, reason);
   }
 
-  private undelivered(): number {
-    return (this.backlog?.length ?? 0) + this.streamPending;
+  // StreamHost
+
+  nextSeq(): number {
+    return ++this.seq;
   }
+
+  keep(event: McpStoredEvent): void {
+    this.guardStore(() => this.store.append(this.id, event));
+  }
+
+  async stored(streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]> {
+    try {
+      return await this.store.replay(this.id, streamId, afterSeq);
+    } catch (error) {
+      this.onStoreError(error);
+      return [];
+    }
+  }
+
+  backlogChanged(delta: number): void {
+    if (this.ended) return;
+    this.undelivered += delta;
+    if (this.undelivered > this.outboxLimit) this.end('overflow');
+  }
+
+  /** A failing store must not take the session (or the process, through an unhandled rejection) down. */
+  private guardStore(operation: () => void | Promise<void>): void {
+    try {
+      const outcome = operation();
+      if (outcome) outcome.catch(this.onStoreError);
+    } catch (error) {
+      this.onStoreError(error);
+    }
+  }
+}
+
+function delivered(outcome: SendOutcome): boolean {
+  return outcome === 'delivered' || outcome === 'queued' || outcome === 'stored';
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
 import type { Handshake } from '../protocol/initialize.js';
+import type { LoggingLevel } from '../protocol/logging-level.js';
 import { McpSession, type SessionEndReason } from './mcp-session.js';
 
 /**
@@ -20,6 +21,14 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
     if (reason === 'overflow') {
       this.logger.warn(`Session ${session.id} ended: more than ${this.options.outboxLimit} undelivered messages`);
     }
+  };
+
+  private readonly reportStoreError = (error: unknown): void => {
+    this.logger.error('The MCP event store failed', error instanceof Error ? error.stack : String(error));
+  };
+
+  private readonly reportUnserializable = (session: McpSession): void => {
+    this.logger.error(`A message for session ${session.id} cannot be serialised to JSON; it was dropped`);
   };
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {}
@@ -49,8 +58,12 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
       clientCapabilities: handshake.clientCapabilities,
       owner: this.options.sessionOwner(request),
       outboxLimit: this.options.outboxLimit,
+      logLevel: this.options.defaultLogLevel,
+      eventStore: this.options.eventStore,
       now: Date.now(),
       onEnd: this.forget,
+      onStoreError: this.reportStoreError,
+      onUnserializable: this.reportUnserializable,
     });
     this.sessions.set(session.id, session);
     return session;
@@ -74,6 +87,32 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
   /** Every live session (a snapshot). */
   all(): McpSession[] {
     return [...this.sessions.values()];
+  }
+
+  /**
+   * Sends a notification to every live session on its standalone (GET) stream.
+   * @param options.connectedOnly only to sessions with a GET stream open now: for news that is
+   *   stale by the time a client connects (a list changed: it lists again anyway).
+   * @returns how many sessions it was sent to.
+   */
+  notifyAll(method: string, params?: Record<string, unknown>, options?: { connectedOnly?: boolean }): number {
+    let sent = 0;
+    for (const session of this.all()) {
+      if (options?.connectedOnly && !session.hasStream) continue;
+      if (session.notify(method, params)) sent++;
+    }
+    return sent;
+  }
+
+  /**
+   * Sends a log message (`notifications/message`) to every live session whose client level lets
+   * it through.
+   * @returns how many sessions it was sent to.
+   */
+  logAll(level: LoggingLevel, data: unknown, logger?: string): number {
+    let sent = 0;
+    for (const session of this.all()) if (session.log(level, data, logger)) sent++;
+    return sent;
   }
 
   /**

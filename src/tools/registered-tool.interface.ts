@@ -9,6 +9,8 @@ export interface RegisteredTool {
   readonly input: Type<object> | undefined;
   /** The method, bound to its provider instance. */
   readonly handler: (args: object, context: McpContext) => unknown;
+  /** Milliseconds after which the call's signal aborts and it is answered with an error result. */
+  readonly timeoutMs?: number;
   /** `Class.method`, for messages and logs. */
   readonly owner: string;
 }

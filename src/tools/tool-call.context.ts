@@ -1,17 +1,52 @@
+import type { Logger } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { McpContext } from '../interfaces/mcp-context.interface.js';
-import type { RequestId } from '../protocol/json-rpc.types.js';
-import type { ClientCapabilities, Implementation, Meta } from '../protocol/mcp.types.js';
+import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
+import type {
+  McpClientRequestOptions,
+  McpContext,
+  McpLogFunction,
+  McpProgress,
+} from '../interfaces/mcp-context.interface.js';
+import { missingClientCapability } from '../protocol/client-capabilities.js';
+import { createMessageResultProblem, elicitResultProblem, listRootsResultProblem } from '../protocol/client-results.js';
+import { notificationMessage } from '../protocol/json-rpc.codec.js';
+import { ErrorCode } from '../protocol/json-rpc.errors.js';
+import type { JsonRpcParams, RequestId } from '../protocol/json-rpc.types.js';
+import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/logging-level.js';
+import { McpMethod } from '../protocol/mcp.methods.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  Meta,
+  ProgressToken,
+} from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
+
+/** What a call context needs beyond the call itself. */
+export interface ToolCallSettings {
+  readonly clientRequestTimeoutMs: number;
+  /** For reports the context drops (late or non-growing progress): worth a debug line, not more. */
+  readonly logger: Logger;
+}
 
 /** The {@link McpContext} of one tool call. Reads through to the session and request lazily. */
 export class ToolCallContext implements McpContext {
+  private finished = false;
+  private lastProgress = -Infinity;
+  private logFunction: McpLogFunction | undefined;
+
   constructor(
     private readonly call: McpCallContext,
     readonly requestId: RequestId,
     readonly toolName: string,
     readonly meta: Meta | undefined,
     readonly signal: AbortSignal,
+    private readonly settings: ToolCallSettings,
   ) {}
 
   get sessionId(): string {
@@ -40,5 +75,116 @@ export class ToolCallContext implements McpContext {
 
   get user(): unknown {
     return (this.call.httpRequest as { user?: unknown } | undefined)?.user;
+  }
+
+  get log(): McpLogFunction {
+    this.logFunction ??= this.buildLog();
+    return this.logFunction;
+  }
+
+  /** The call has its result: nothing more may be sent for it. */
+  finish(): void {
+    this.finished = true;
+  }
+
+  reportProgress({ progress, total, message }: McpProgress): boolean {
+    const token = this.progressToken();
+    if (token === undefined) return false;
+    if (this.finished) {
+      this.settings.logger.debug(`Progress of ${this.toolName} after its result was dropped`);
+      return false;
+    }
+    if (!Number.isFinite(progress) || progress <= this.lastProgress) {
+      this.settings.logger.debug(`Progress ${progress} of ${this.toolName} does not grow; dropped`);
+      return false;
+    }
+    this.lastProgress = progress;
+    const params: JsonRpcParams = { progressToken: token, progress };
+    if (total !== undefined && Number.isFinite(total)) params.total = total;
+    if (typeof message === 'string') params.message = message;
+    return this.sendRelated(McpMethod.Progress, params);
+  }
+
+  async elicit(params: ElicitRequestParams, options?: McpClientRequestOptions): Promise<ElicitResult> {
+    return (await this.requestClient(
+      McpMethod.ElicitationCreate,
+      params as unknown as JsonRpcParams,
+      elicitResultProblem,
+      options,
+    )) as ElicitResult;
+  }
+
+  async sample(params: CreateMessageRequestParams, options?: McpClientRequestOptions): Promise<CreateMessageResult> {
+    return (await this.requestClient(
+      McpMethod.SamplingCreateMessage,
+      params as JsonRpcParams,
+      createMessageResultProblem,
+      options,
+    )) as CreateMessageResult;
+  }
+
+  async listRoots(options?: McpClientRequestOptions): Promise<ListRootsResult> {
+    return (await this.requestClient(McpMethod.RootsList, {}, listRootsResultProblem, options)) as ListRootsResult;
+  }
+
+  closeConnection(retryMs?: number): boolean {
+    if (this.finished || !this.call.channel) return false;
+    return this.call.channel.closeConnection(retryMs);
+  }
+
+  private progressToken(): ProgressToken | undefined {
+    const token = this.meta?.progressToken;
+    return typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)) ? token : undefined;
+  }
+
+  private sendRelated(method: string, params: JsonRpcParams): boolean {
+    if (this.finished || !this.call.channel) return false;
+    return this.call.channel.send(notificationMessage(method, params));
+  }
+
+  private async requestClient(
+    method: string,
+    params: JsonRpcParams,
+    problemOf: (result: unknown) => string | undefined,
+    options: McpClientRequestOptions = {},
+  ): Promise<unknown> {
+    const { session, channel } = this.call;
+    const missing = missingClientCapability(method, params, session.clientCapabilities);
+    if (missing !== undefined) {
+      throw new McpClientRequestError(
+        `The client cannot take ${method}: it did not declare the "${missing}" capability`,
+        ErrorCode.MethodNotFound,
+      );
+    }
+    if (this.finished || !channel) {
+      throw new McpClientRequestError(
+        `${method} cannot be sent: the call already has its result`,
+        ErrorCode.InvalidRequest,
+      );
+    }
+    const result = await session.requestClient(method, params, {
+      send: (message) => !this.finished && channel.send(message),
+      timeoutMs: options.timeoutMs ?? this.settings.clientRequestTimeoutMs,
+      signal: options.signal ? AbortSignal.any([this.signal, options.signal]) : this.signal,
+    });
+    const problem = problemOf(result);
+    if (problem !== undefined) {
+      throw new McpClientRequestError(
+        `The client answered ${method} with a malformed result: ${problem}`,
+        ErrorCode.InvalidParams,
+      );
+    }
+    return result;
+  }
+
+  private buildLog(): McpLogFunction {
+    const log = ((level: LoggingLevel, data: unknown, logger?: string): boolean => {
+      if (!this.call.session.wantsLog(level)) return false;
+      return this.sendRelated(McpMethod.LogMessage, logger === undefined ? { level, data } : { level, logger, data });
+    }) as McpLogFunction;
+    for (const level of LOGGING_LEVELS) {
+      log[level] = (data: unknown, logger?: string) => log(level, data, logger);
+    }
+    return log;
   }
 }

@@ -1,38 +1,158 @@
 import { Injectable } from '@nestjs/common';
+import { Observable, Subject } from 'rxjs';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import type { McpContext } from '../interfaces/mcp-context.interface.js';
+import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { duplicateToolMessage } from '../mcp.messages.js';
 import type { ListToolsResult } from '../protocol/mcp.types.js';
+import { DtoJsonSchemaConverter } from './dto-json-schema.js';
+import { buildToolDefinition } from './tool-definition.factory.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 
-/** The tools one application serves, by name. */
+/** A tool added at run time: its options (the name required) and its handler. */
+export type McpRuntimeToolOptions = McpToolOptions & { readonly name: string };
+
+/** The handler of a tool added at run time: the same contract as an `@McpTool()` method. */
+export type McpToolHandler<A extends object = Record<string, unknown>> = (args: A, context: McpContext) => unknown;
+
+/**
+ * The tools one application serves, by name. `@McpTool()` methods are registered at bootstrap;
+ * inject it to add, remove, enable or disable tools while the application runs. Every change of
+ * the served set tells each connected session (`notifications/tools/list_changed`), once per
+ * burst of changes.
+ *
+ * @example
+ * ```ts
+ * constructor(private readonly tools: McpToolRegistry) {}
+ *
+ * enableBeta(): void {
+ *   this.tools.addTool({ name: 'beta_search', description: 'Searches the beta index', input: SearchDto },
+ *     (args: SearchDto) => this.search.beta(args.query));
+ * }
+ * ```
+ */
 @Injectable()
 export class McpToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
+  private readonly disabled = new Set<string>();
+  private readonly schemas = new DtoJsonSchemaConverter();
+  private readonly changed = new Subject<void>();
   private listResult: ListToolsResult | undefined;
+  private changePending = false;
 
-  /** @throws McpToolDefinitionError when the name is taken. */
+  /** Emits (once per burst of changes, after the burst) when the served set of tools changed. */
+  get changes(): Observable<void> {
+    return this.changed.asObservable();
+  }
+
+  /**
+   * Registers a discovered or prepared tool.
+   * @throws McpToolDefinitionError when the name is taken.
+   */
   register(tool: RegisteredTool): void {
     const existing = this.tools.get(tool.definition.name);
     if (existing) {
       throw new McpToolDefinitionError(duplicateToolMessage(tool.definition.name, existing.owner, tool.owner));
     }
     this.tools.set(tool.definition.name, tool);
-    this.listResult = undefined;
+    this.touch();
   }
 
+  /**
+   * Adds a tool while the application runs, served from now on.
+   * @throws McpToolDefinitionError for an invalid name or description, or a name already taken.
+   */
+  addTool<A extends object>(options: McpRuntimeToolOptions, handler: McpToolHandler<A>): void {
+    if (typeof handler !== 'function')
+      throw new McpToolDefinitionError(`addTool(${options.name}): handler must be a function`);
+    const owner = `runtime tool ${options.name}`;
+    this.register({
+      definition: buildToolDefinition(options, options.name, owner, this.schemas),
+      input: options.input,
+      handler: handler as McpToolHandler<object>,
+      timeoutMs: options.timeoutMs,
+      owner,
+    });
+  }
+
+  /**
+   * Stops serving a tool; calls already running finish.
+   * @returns whether there was such a tool.
+   */
+  removeTool(name: string): boolean {
+    if (!this.tools.delete(name)) return false;
+    if (!this.disabled.delete(name)) this.touch();
+    return true;
+  }
+
+  /**
+   * Hides a tool from `tools/list` and refuses its calls, until {@link enableTool}.
+   * @returns whether the tool exists.
+   */
+  disableTool(name: string): boolean {
+    if (!this.tools.has(name)) return false;
+    if (!this.disabled.has(name)) {
+      this.disabled.add(name);
+      this.touch();
+    }
+    return true;
+  }
+
+  /**
+   * Serves a disabled tool again.
+   * @returns whether the tool exists.
+   */
+  enableTool(name: string): boolean {
+    if (!this.tools.has(name)) return false;
+    if (this.disabled.delete(name)) this.touch();
+    return true;
+  }
+
+  /** Whether a tool of that name exists (enabled or not). */
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  /** Whether a tool exists and is served. */
+  isEnabled(name: string): boolean {
+    return this.tools.has(name) && !this.disabled.has(name);
+  }
+
+  /** The served tool of that name. */
   get(name: string): RegisteredTool | undefined {
-    return this.tools.get(name);
+    return this.disabled.has(name) ? undefined : this.tools.get(name);
   }
 
+  /** Tools registered, enabled or not. */
   get size(): number {
     return this.tools.size;
+  }
+
+  /** The converter for DTO classes, shared by discovery and {@link addTool}. */
+  get schemaConverter(): DtoJsonSchemaConverter {
+    return this.schemas;
   }
 
   /** The `tools/list` result, built once per change of the tool set, not per request. */
   list(): ListToolsResult {
     this.listResult ??= Object.freeze({
-      tools: Object.freeze([...this.tools.values()].map((tool) => tool.definition)),
+      tools: Object.freeze(
+        [...this.tools.values()]
+          .filter((tool) => !this.disabled.has(tool.definition.name))
+          .map((tool) => tool.definition),
+      ),
     });
     return this.listResult;
+  }
+
+  private touch(): void {
+    this.listResult = undefined;
+    if (this.changePending) return;
+    this.changePending = true;
+    // A burst of changes (a feature flag flipping ten tools) is one notification, not ten.
+    queueMicrotask(() => {
+      this.changePending = false;
+      this.changed.next();
+    });
   }
 }

@@ -1,72 +1,135 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { encodeResponse } from '../protocol/json-rpc.codec.js';
+import { encodeMessage, encodeResponse } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
-import { writeJsonText } from './http-responses.js';
+import type { CallChannel } from '../server/call-channel.js';
+import type { McpSession } from '../session/mcp-session.js';
+import type { SessionStream } from '../session/session-stream.js';
+import { writeEmpty, writeJsonText } from './http-responses.js';
 import { SseWriter } from './sse.writer.js';
+import { pumpToConnection } from './stream-pump.js';
+
+/** Settings a responder takes from the module options. */
+export interface PostResponderSettings {
+  readonly keepAliveMs: number;
+  readonly retryMs: number;
+  /**
+   * Told when a response could not be serialised (it is answered as an internal error instead):
+   * a server bug worth logging.
+   */
+  readonly onUnserializable?: (error: unknown, response: JsonRpcResponse) => void;
+  /** Told when a message about a call (progress, log) cannot be serialised: it is dropped. */
+  readonly onUnserializableMessage?: (message: JsonRpcMessage) => void;
+}
 
 /**
  * Answers one POST that carried requests. While only responses exist it stays JSON: one object for
  * a single message, an array for a batch. The first message sent before the last response (a
- * progress or log notification, a server request) switches it to an SSE stream, which then carries
- * every later message and ends after the last response.
+ * progress or log notification, a server request) switches it to an SSE stream of the session,
+ * which then carries every later message and ends after the last response.
+ *
+ * The stream outlives its connection: when the client drops it, or the server closes it on purpose
+ * (SSE polling), later messages and the responses are kept for a client that resumes with
+ * `Last-Event-ID`. A disconnect never cancels the calls.
  */
-export class PostResponder {
+export class PostResponder implements CallChannel {
   /** Serialised responses waiting for the last one (JSON mode). */
   private readonly collected: string[] = [];
-  private stream: SseWriter | undefined;
+  private stream: SessionStream | undefined;
+  private writer: SseWriter | undefined;
   private remaining: number;
 
   /**
    * @param expected how many responses the POST owes (its requests, and its invalid messages).
    * @param batch whether the POST was an array (its JSON answer is then an array too).
-   * @param onUnserializable told when a response could not be serialised (it is answered as an
-   *   internal error instead): a server bug worth logging.
    */
   constructor(
     private readonly res: ServerResponse,
+    private readonly session: McpSession,
     expected: number,
     private readonly batch: boolean,
     private readonly headers: OutgoingHttpHeaders,
-    private readonly keepAliveMs: number,
-    private readonly onUnserializable?: (error: unknown, response: JsonRpcResponse) => void,
+    private readonly settings: PostResponderSettings,
   ) {
     this.remaining = expected;
   }
 
-  /** Whether every owed response went out. */
+  /** Whether every owed response went out (or was withheld, for a cancelled request). */
   get done(): boolean {
     return this.remaining === 0;
   }
 
-  /** Sends a message that belongs to this POST's requests but is not a response. */
-  sendRelated(message: JsonRpcMessage): void {
-    if (this.done) return;
-    this.switchToStream().send(message);
+  /** Whether the POST is answered with an SSE stream. */
+  get streaming(): boolean {
+    return this.stream !== undefined;
   }
 
-  /** Sends (or collects, in JSON mode) one response. */
-  respond(response: JsonRpcResponse): void {
+  send(message: JsonRpcMessage): boolean {
+    if (this.done || this.session.ended) return false;
+    let data: string | undefined;
+    try {
+      data = encodeMessage(message);
+    } catch {
+      data = undefined;
+    }
+    // Checked before switching: a message that cannot go out must not turn a JSON answer into a stream.
+    if (typeof data !== 'string') {
+      this.settings.onUnserializableMessage?.(message);
+      return false;
+    }
+    const outcome = this.switchToStream().sendEncoded(data);
+    return outcome === 'delivered' || outcome === 'stored';
+  }
+
+  closeConnection(retryMs = this.settings.retryMs): boolean {
+    if (this.done || this.session.ended || !this.session.pollingStreams) return false;
+    const stream = this.switchToStream();
+    if (!stream.attached || !this.writer) return false;
+    this.writer.retry(retryMs);
+    stream.detach();
+    return true;
+  }
+
+  /**
+   * Sends (or collects, in JSON mode) one response.
+   * @param response `undefined` for a request that must go unanswered (the client cancelled it).
+   */
+  respond(response: JsonRpcResponse | undefined): void {
     if (this.done) return;
     this.remaining--;
-    const json = encodeResponse(response, (error) => this.onUnserializable?.(error, response));
-    if (this.stream) {
-      this.stream.sendEncoded(json);
-      if (this.done) this.stream.end();
-      return;
+    if (response !== undefined) {
+      const json = encodeResponse(response, (error) => this.settings.onUnserializable?.(error, response));
+      if (this.stream) this.stream.sendEncoded(json);
+      else this.collected.push(json);
     }
-    this.collected.push(json);
-    if (this.done) {
-      writeJsonText(this.res, 200, this.batch ? `[${this.collected.join(',')}]` : this.collected[0]!, this.headers);
-    }
+    if (this.done) this.finish();
   }
 
-  private switchToStream(): SseWriter {
-    if (!this.stream) {
-      this.stream = new SseWriter(this.res, this.keepAliveMs);
-      this.stream.open(this.headers);
-      for (const json of this.collected) this.stream.sendEncoded(json);
-      this.collected.length = 0;
+  private finish(): void {
+    if (this.stream) {
+      this.session.closePostStream(this.stream);
+      return;
     }
-    return this.stream;
+    if (this.collected.length > 0) {
+      writeJsonText(this.res, 200, this.batch ? `[${this.collected.join(',')}]` : this.collected[0]!, this.headers);
+      return;
+    }
+    // Every request was cancelled: nothing may be said about them, and the POST must still end.
+    writeEmpty(this.res, 202, this.headers);
+  }
+
+  private switchToStream(): SessionStream {
+    if (this.stream) return this.stream;
+    const stream = this.session.openPostStream();
+    this.stream = stream;
+    const writer = new SseWriter(this.res, this.settings.keepAliveMs, this.session.pendingCounter());
+    if (writer.open(this.headers)) {
+      this.writer = writer;
+      pumpToConnection(stream.attach(undefined, this.session.pollingStreams), writer, this.res, {
+        onDelivered: () => this.session.forgetPostStream(stream.id),
+      });
+    }
+    for (const json of this.collected) stream.sendEncoded(json);
+    this.collected.length = 0;
+    return stream;
   }
 }

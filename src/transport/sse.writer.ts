@@ -80,9 +80,28 @@ export class SseWriter {
     return true;
   }
 
-  /** Sends one already serialised message as a `message` event. */
-  sendEncoded(json: string): void {
-    this.writeRaw(`event: message\ndata: ${json}\n\n`);
+  /**
+   * Sends one already serialised message as a `message` event.
+   * @param id the event id a client resumes from with `Last-Event-ID`.
+   */
+  sendEncoded(json: string, id?: string): void {
+    this.writeRaw(
+      id === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${id}\nevent: message\ndata: ${json}\n\n`,
+    );
+  }
+
+  /**
+   * Sends a priming event: an id and empty data, which gives the client a point to resume from
+   * before any message (SSE polling, 2025-11-25). Older clients take empty data for a broken
+   * message; the caller sends it only to newer ones.
+   */
+  prime(id: string): void {
+    this.writeRaw(`id: ${id}\ndata: \n\n`);
+  }
+
+  /** Tells the client how long to wait before reconnecting (milliseconds), ahead of a close on purpose. */
+  retry(ms: number): void {
+    this.writeRaw(`retry: ${Math.max(0, Math.floor(ms))}\n\n`);
   }
 
   /**
@@ -130,7 +149,11 @@ export class SseWriter {
 
   private readonly stop = (): void => {
     this.ended = true;
-    this.queue.length = 0;
+    if (this.queue.length > 0) {
+      this.queue.length = 0;
+      // What was held back is gone with the connection: it no longer counts against the outbox.
+      this.onPending?.(0);
+    }
     this.clearTimer();
     this.res.off('drain', this.flush);
   };

@@ -1,6 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MCP_PROTOCOL_VERSION_HEADER, MCP_RESOLVED_OPTIONS, MCP_SESSION_ID_HEADER } from '../mcp.constants.js';
+import {
+  LAST_EVENT_ID_HEADER,
+  MCP_PROTOCOL_VERSION_HEADER,
+  MCP_RESOLVED_OPTIONS,
+  MCP_SESSION_ID_HEADER,
+} from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
 import type { DecodedMessage } from '../protocol/json-rpc.codec.js';
 import { errorResponse, ErrorCode, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
@@ -9,6 +14,7 @@ import { McpMethod } from '../protocol/mcp.methods.js';
 import { isSupportedProtocolVersion, supportsBatching } from '../protocol/protocol-version.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
 import { McpServer } from '../server/mcp.server.js';
+import { parseEventId, STANDALONE_STREAM_ID } from '../session/event-id.js';
 import type { McpSession } from '../session/mcp-session.js';
 import { McpSessionRegistry } from '../session/session.registry.js';
 import { BodyParserNotice } from './body-parser.notice.js';
@@ -16,7 +22,8 @@ import { readMcpBody } from './body.reader.js';
 import { headerValue, rawRequest, rawResponse } from './http-request.js';
 import { writeEmpty, writeJson, writeTransportError } from './http-responses.js';
 import { acceptedTypes, isJsonContentType } from './media-type.js';
-import { PostResponder } from './post-responder.js';
+import { PostResponder, type PostResponderSettings } from './post-responder.js';
+import { pumpToConnection } from './stream-pump.js';
 import { SseWriter } from './sse.writer.js';
 
 /**
@@ -34,12 +41,24 @@ export class StreamableHttpTransport {
     );
   };
 
+  private readonly responderSettings: PostResponderSettings;
+
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sessions: McpSessionRegistry,
     private readonly server: McpServer,
     private readonly bodyParserNotice: BodyParserNotice,
-  ) {}
+  ) {
+    this.responderSettings = {
+      keepAliveMs: options.keepAliveMs,
+      retryMs: options.sseRetryMs,
+      onUnserializable: this.logUnserializable,
+      onUnserializableMessage: (message) => {
+        const method = 'method' in message ? message.method : 'response';
+        this.logger.error(`A ${method} message cannot be serialised to JSON; it was dropped`);
+      },
+    };
+  }
 
   /** POST: one JSON-RPC message (or, on 2025-03-26 sessions, a batch) from the client. */
   async handlePost(request: unknown, response: unknown): Promise<void> {
@@ -85,24 +104,17 @@ export class StreamableHttpTransport {
     // The session may have ended (DELETE, idle sweep) while the body was arriving.
     if (session.ended) return writeTransportError(res, 404, 'Session not found');
     session.lastActivity = Date.now();
-    const context: McpCallContext = { session, httpRequest: request, headers };
     const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
 
     if (body.kind === 'single') {
       const { entry } = body;
       if (entry.kind === 'invalid') return writeJson(res, 400, entry.error, sessionHeader);
       if (entry.kind !== 'request') {
-        if (entry.kind === 'notification') this.server.dispatcher.handleNotification(entry.message, context);
+        this.dispatchOneWay(entry, { session, httpRequest: request, headers });
         return writeEmpty(res, 202, sessionHeader);
       }
-      const responder = new PostResponder(
-        res,
-        1,
-        false,
-        sessionHeader,
-        this.options.keepAliveMs,
-        this.logUnserializable,
-      );
+      const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings);
+      const context: McpCallContext = { session, httpRequest: request, headers, channel: responder };
       responder.respond(await this.server.dispatcher.handleRequest(entry.message, context));
       return;
     }
@@ -115,10 +127,13 @@ export class StreamableHttpTransport {
         sessionHeader,
       );
     }
-    return this.handleBatch(body.entries, context, res, sessionHeader);
+    return this.handleBatch(body.entries, { session, httpRequest: request, headers }, res, sessionHeader);
   }
 
-  /** GET: the session's standalone SSE stream of server-initiated messages. */
+  /**
+   * GET: the session's standalone SSE stream of server-initiated messages; with `Last-Event-ID`,
+   * the resumption of whichever stream of the session that event belongs to.
+   */
   handleGet(request: unknown, response: unknown): void {
     const raw = rawRequest(request);
     const res = rawResponse(response);
@@ -128,7 +143,12 @@ export class StreamableHttpTransport {
     if (!this.checkVersionHeader(raw, res)) return;
     const session = this.findSession(request, raw, res);
     if (!session) return;
-    if (session.hasStream) {
+    const lastEventId = headerValue(raw.headers, LAST_EVENT_ID_HEADER);
+    const resumeFrom = lastEventId === undefined ? undefined : parseEventId(lastEventId);
+    if (lastEventId !== undefined && !resumeFrom) {
+      return writeTransportError(res, 400, 'Bad Request: Last-Event-ID is not an event of this server');
+    }
+    if (!resumeFrom && session.hasStream) {
       return writeTransportError(res, 409, 'Conflict: this session already has an open stream');
     }
 
@@ -136,19 +156,17 @@ export class StreamableHttpTransport {
     // its 'close', and would keep the session from ever idling out.
     if (raw.destroyed || res.destroyed || res.writableEnded) return;
     session.lastActivity = Date.now();
-    const writer = new SseWriter(res, this.options.keepAliveMs, (count) => session.reportStreamPending(count));
+    const writer = new SseWriter(res, this.options.keepAliveMs, session.pendingCounter());
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
-    const subscription = session.attachStream().subscribe({
-      next: (message) => {
-        if (!writer.send(message)) {
-          this.logger.error(`A message for session ${session.id} cannot be serialised to JSON; it was dropped`);
-        }
+    const events = resumeFrom ? session.resumeStream(resumeFrom.streamId, resumeFrom.seq) : session.attachStream();
+    pumpToConnection(events, writer, res, {
+      onDelivered:
+        resumeFrom && resumeFrom.streamId !== STANDALONE_STREAM_ID
+          ? () => session.forgetPostStream(resumeFrom.streamId)
+          : undefined,
+      onClose: () => {
+        session.lastActivity = Date.now();
       },
-      complete: () => writer.end(),
-    });
-    res.once('close', () => {
-      subscription.unsubscribe();
-      session.lastActivity = Date.now();
     });
   }
 
@@ -198,20 +216,26 @@ export class StreamableHttpTransport {
   ): Promise<void> {
     const owed = entries.filter((entry) => entry.kind === 'request' || entry.kind === 'invalid').length;
     if (owed === 0) {
-      for (const entry of entries) {
-        if (entry.kind === 'notification') this.server.dispatcher.handleNotification(entry.message, context);
-      }
+      for (const entry of entries) this.dispatchOneWay(entry, context);
       return writeEmpty(res, 202, headers);
     }
-    const responder = new PostResponder(res, owed, true, headers, this.options.keepAliveMs, this.logUnserializable);
+    const responder = new PostResponder(res, context.session, owed, true, headers, this.responderSettings);
+    const withChannel: McpCallContext = { ...context, channel: responder };
     const { dispatcher } = this.server;
     await Promise.all(
       entries.map(async (entry) => {
         if (entry.kind === 'invalid') responder.respond(entry.error);
-        else if (entry.kind === 'notification') dispatcher.handleNotification(entry.message, context);
-        else if (entry.kind === 'request') responder.respond(await dispatcher.handleRequest(entry.message, context));
+        else if (entry.kind === 'request')
+          responder.respond(await dispatcher.handleRequest(entry.message, withChannel));
+        else this.dispatchOneWay(entry, context);
       }),
     );
+  }
+
+  /** Notifications and the client's answers to server requests: nothing to respond. */
+  private dispatchOneWay(entry: DecodedMessage, context: McpCallContext): void {
+    if (entry.kind === 'notification') this.server.dispatcher.handleNotification(entry.message, context);
+    else if (entry.kind === 'response') this.server.dispatcher.handleResponse(entry.message, context);
   }
 
   /** An unsupported `MCP-Protocol-Version` gets 400; a missing one means 2025-03-26 and passes. */

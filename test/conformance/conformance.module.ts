@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from '../../src/index.js';
 import { ConformanceTools } from './conformance.tools.js';
+import { ConformanceInteractionTools } from './interaction.tools.js';
 
 /**
  * The fixture the official MCP conformance suite runs against: mcp42 with its defaults
@@ -14,6 +15,6 @@ import { ConformanceTools } from './conformance.tools.js';
       title: 'mcp42 conformance fixture',
     }),
   ],
-  providers: [ConformanceTools],
+  providers: [ConformanceTools, ConformanceInteractionTools],
 })
 export class ConformanceModule {}

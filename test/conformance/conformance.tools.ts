@@ -8,10 +8,8 @@ const PNG_BASE64 = onePixelPng().toString('base64');
 const WAV_BASE64 = shortWav().toString('base64');
 
 /**
- * The tools the v0.1 conformance scenarios call (`@modelcontextprotocol/conformance@0.1.13`).
- * Tools for scenarios that need features mcp42 does not have yet (logging, progress, sampling,
- * elicitation, SSE resumption) are deliberately absent: those scenarios are
- * listed in expected-failures.yml instead of being faked here.
+ * The tools of the content and error conformance scenarios (`@modelcontextprotocol/conformance@0.1.13`);
+ * the scenarios that need the server to talk back during a call use `ConformanceInteractionTools`.
  */
 @Injectable()
 export class ConformanceTools {

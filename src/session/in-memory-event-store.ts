@@ -1,0 +1,80 @@
+import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
+
+/** Limits of an {@link InMemoryEventStore}. */
+export interface InMemoryEventStoreOptions {
+  /** Events kept per session at most; the oldest go first. */
+  readonly maxEventsPerSession: number;
+  /** Events older than this (milliseconds) are dropped. */
+  readonly maxEventAgeMs: number;
+  /** The clock, for tests. */
+  readonly now?: () => number;
+}
+
+interface Entry extends McpStoredEvent {
+  readonly at: number;
+}
+
+/**
+ * The default {@link McpEventStore}: per session, the most recent events in memory, bounded by
+ * count and by age. Old events are dropped as new ones arrive and when replayed, so it needs no
+ * timer; a session's events go when the session ends.
+ */
+export class InMemoryEventStore implements McpEventStore {
+  private readonly sessions = new Map<string, Entry[]>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: InMemoryEventStoreOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Events kept, over all sessions. */
+  get size(): number {
+    let count = 0;
+    for (const events of this.sessions.values()) count += events.length;
+    return count;
+  }
+
+  /** Sessions with events kept. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  append(sessionId: string, event: McpStoredEvent): void {
+    const now = this.now();
+    let events = this.sessions.get(sessionId);
+    if (!events) {
+      events = [];
+      this.sessions.set(sessionId, events);
+    }
+    events.push({ streamId: event.streamId, seq: event.seq, data: event.data, at: now });
+    this.prune(events, now);
+  }
+
+  replay(sessionId: string, streamId: string, afterSeq: number): readonly McpStoredEvent[] {
+    const events = this.sessions.get(sessionId);
+    if (!events) return [];
+    this.prune(events, this.now());
+    return events
+      .filter((event) => event.streamId === streamId && event.seq > afterSeq)
+      .map(({ streamId: stream, seq, data }) => ({ streamId: stream, seq, data }));
+  }
+
+  deleteStream(sessionId: string, streamId: string): void {
+    const events = this.sessions.get(sessionId);
+    if (!events) return;
+    const kept = events.filter((event) => event.streamId !== streamId);
+    if (kept.length === 0) this.sessions.delete(sessionId);
+    else if (kept.length !== events.length) this.sessions.set(sessionId, kept);
+  }
+
+  deleteSession(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  private prune(events: Entry[], now: number): void {
+    const oldest = now - this.options.maxEventAgeMs;
+    let drop = Math.max(0, events.length - this.options.maxEventsPerSession);
+    while (drop < events.length && events[drop]!.at < oldest) drop++;
+    if (drop > 0) events.splice(0, drop);
+  }
+}
