@@ -11,6 +11,18 @@ export type {
   McpClientRequestOptions,
 } from './interfaces/mcp-context.interface.js';
 export { McpTool } from './decorators/mcp-tool.decorator.js';
+export { McpArgs } from './decorators/mcp-args.decorator.js';
+export { McpCtx } from './decorators/mcp-ctx.decorator.js';
+export { McpSession } from './decorators/mcp-session.decorator.js';
+export { McpScopes } from './decorators/mcp-scopes.decorator.js';
+export { McpPublic } from './decorators/mcp-public.decorator.js';
+export { McpScopesGuard } from './guards/mcp-scopes.guard.js';
+export { defaultScopesOf } from './guards/scopes-of.js';
+export { McpExecutionContext, type McpContextType } from './execution/mcp-execution-context.js';
+export type { McpInvocation, McpExecutionArgs } from './execution/mcp-invocation.js';
+export type { McpSessionHandle } from './interfaces/mcp-session-handle.interface.js';
+export { MCP_SESSION, MCP_CONTEXT_TYPE, MCP_PUBLIC_METADATA, MCP_SCOPES_METADATA } from './mcp.constants.js';
+export * from './content/index.js';
 export { McpToolError } from './errors/mcp-tool.error.js';
 export { McpToolDefinitionError } from './errors/mcp-tool-definition.error.js';
 export { McpClientRequestError } from './errors/mcp-client-request.error.js';
@@ -20,7 +32,7 @@ export type { McpEventStore, McpStoredEvent } from './session/event-store.interf
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from './session/in-memory-event-store.js';
 export { LOGGING_LEVELS, type LoggingLevel } from './protocol/logging-level.js';
 export { McpSessionRegistry } from './session/session.registry.js';
-export type { McpSession, SessionEndReason } from './session/mcp-session.js';
+export type { SessionEndReason } from './session/mcp-session.js';
 export {
   SUPPORTED_PROTOCOL_VERSIONS,
   LATEST_PROTOCOL_VERSION,

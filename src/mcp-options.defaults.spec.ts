@@ -1,5 +1,22 @@
+import { jest } from '@jest/globals';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import { MCP_OPTION_DEFAULTS, resolveMcpOptions } from './mcp-options.defaults.js';
+import { MCP_OPTION_DEFAULTS, resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.defaults.js';
+import type { McpEventStore } from './session/event-store.interface.js';
+import { InMemoryEventStore } from './session/in-memory-event-store.js';
+
+/** The resolved options without the event store, which is a fresh instance each time. */
+function withoutStore(resolved: ResolvedMcpOptions): Omit<ResolvedMcpOptions, 'eventStore'> {
+  const { eventStore: _eventStore, ...rest } = resolved;
+  return rest;
+}
+
+/** A store that keeps nothing: a stand-in for a user's own implementation. */
+const customStore = (): McpEventStore => ({
+  append: () => undefined,
+  replay: () => [],
+  deleteStream: () => undefined,
+  deleteSession: () => undefined,
+});
 
 const base = { name: 'weather', version: '1.0.0' } as const;
 
@@ -19,12 +36,20 @@ describe('MCP_OPTION_DEFAULTS', () => {
       'https://[::1]:*',
       'https://localhost:*',
     ]);
+    expect(MCP_OPTION_DEFAULTS.defaultLogLevel).toBe('info');
+    expect(MCP_OPTION_DEFAULTS.clientRequestTimeoutMs).toBe(60_000);
+    expect(MCP_OPTION_DEFAULTS.sseRetryMs).toBe(1_000);
+    expect(MCP_OPTION_DEFAULTS.maxStoredEvents).toBe(1_000);
+    expect(MCP_OPTION_DEFAULTS.storedEventMaxAgeMs).toBe(300_000);
+    expect('eventStore' in MCP_OPTION_DEFAULTS).toBe(false);
   });
 });
 
 describe('resolveMcpOptions', () => {
   it('applies every default when only name and version are given', () => {
-    expect(resolveMcpOptions({ ...base })).toEqual({ ...base, ...MCP_OPTION_DEFAULTS });
+    const resolved = resolveMcpOptions({ ...base });
+    expect(withoutStore(resolved)).toEqual({ ...base, ...MCP_OPTION_DEFAULTS });
+    expect(resolved.eventStore).toBeInstanceOf(InMemoryEventStore);
   });
 
   it('leaves title and instructions out unless given, and keeps them when given', () => {
@@ -47,8 +72,16 @@ describe('resolveMcpOptions', () => {
       allowedOrigins: ['https://app.example'],
       allowedHosts: ['app.example'],
       sessionOwner: () => 'everyone',
+      defaultLogLevel: 'debug',
+      clientRequestTimeoutMs: 5_000,
+      sseRetryMs: 250,
+      eventStore: customStore(),
+      maxStoredEvents: 10,
+      storedEventMaxAgeMs: 1_000,
     };
-    expect(resolveMcpOptions(options)).toEqual(options);
+    const resolved = resolveMcpOptions(options);
+    expect(resolved).toEqual(options);
+    expect(resolved.eventStore).toBe(options.eventStore);
   });
 
   it('derives the default session owner from request.user.sub, else request.user.id', () => {
@@ -85,8 +118,15 @@ describe('resolveMcpOptions', () => {
       allowedOrigins: undefined,
       allowedHosts: undefined,
       title: undefined,
+      defaultLogLevel: undefined,
+      clientRequestTimeoutMs: undefined,
+      sseRetryMs: undefined,
+      eventStore: undefined,
+      maxStoredEvents: undefined,
+      storedEventMaxAgeMs: undefined,
     });
-    expect(resolved).toEqual({ ...base, ...MCP_OPTION_DEFAULTS });
+    expect(withoutStore(resolved)).toEqual({ ...base, ...MCP_OPTION_DEFAULTS });
+    expect(resolved.eventStore).toBeInstanceOf(InMemoryEventStore);
     expect('title' in resolved).toBe(false);
   });
 
@@ -96,15 +136,19 @@ describe('resolveMcpOptions', () => {
     expect(options).toEqual({ ...base, maxSessions: undefined });
   });
 
-  it.each(['maxBodyBytes', 'sessionIdleTimeoutMs', 'maxSessions', 'outboxLimit'] as const)(
-    'rejects a %s that is not a positive finite number',
-    (key) => {
-      for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '10' as unknown as number, null]) {
-        expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(TypeError);
-        expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(`options.${key} must be a positive number`);
-      }
-    },
-  );
+  it.each([
+    'maxBodyBytes',
+    'sessionIdleTimeoutMs',
+    'maxSessions',
+    'outboxLimit',
+    'maxStoredEvents',
+    'storedEventMaxAgeMs',
+  ] as const)('rejects a %s that is not a positive finite number', (key) => {
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '10' as unknown as number, null]) {
+      expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(TypeError);
+      expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(`options.${key} must be a positive number`);
+    }
+  });
 
   it('rejects a negative, non-finite or timer-overflowing keepAliveMs', () => {
     for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '15' as unknown as number, 2 ** 31]) {
@@ -168,5 +212,86 @@ describe('validateMcpOptions (through resolveMcpOptions)', () => {
     }
     const ok = ['https://app.example.com', 'https://App.Example.com/', 'http://localhost:*', 'http://[::1]:*', '*'];
     expect(resolveMcpOptions({ ...base, allowedOrigins: ok }).allowedOrigins).toEqual(ok);
+  });
+});
+
+describe('validateMcpOptions: server-to-client options', () => {
+  const base = { name: 'weather', version: '1.0.0' };
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it.each(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const)(
+    'accepts %p as defaultLogLevel',
+    (level) => {
+      expect(resolveMcpOptions({ ...base, defaultLogLevel: level }).defaultLogLevel).toBe(level);
+    },
+  );
+
+  it.each(['verbose', 'INFO', 'warn', '', 3, null])('refuses %p as defaultLogLevel, listing the levels', (bad) => {
+    expect(() => resolveMcpOptions({ ...base, defaultLogLevel: bad as 'info' })).toThrow(TypeError);
+    expect(() => resolveMcpOptions({ ...base, defaultLogLevel: bad as 'info' })).toThrow(
+      `options.defaultLogLevel must be one of debug, info, notice, warning, error, critical, alert, emergency, got ${String(bad)}`,
+    );
+  });
+
+  it.each(['clientRequestTimeoutMs', 'sseRetryMs'] as const)(
+    'refuses a %s that is not a whole number of milliseconds a timer honours',
+    (key) => {
+      for (const bad of [1.5, 0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '1000' as unknown as number]) {
+        expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(
+          `options.${key} must be a whole number from 1 to 2147483647, got ${String(bad)}`,
+        );
+      }
+      expect(resolveMcpOptions({ ...base, [key]: 1 })[key]).toBe(1);
+      expect(resolveMcpOptions({ ...base, [key]: 2 ** 31 - 1 })[key]).toBe(2 ** 31 - 1);
+    },
+  );
+
+  it.each(['append', 'replay', 'deleteStream', 'deleteSession'] as const)(
+    'refuses an eventStore without %s',
+    (method) => {
+      const store = { ...customStore(), [method]: undefined } as unknown as McpEventStore;
+      expect(() => resolveMcpOptions({ ...base, eventStore: store })).toThrow(
+        'options.eventStore must implement append, replay, deleteStream and deleteSession',
+      );
+    },
+  );
+
+  it.each([
+    ['a string', 'memory'],
+    ['an empty object', {}],
+    ['a method that is not a function', { ...customStore(), replay: [] }],
+  ])('refuses an eventStore that is %s', (_label, bad) => {
+    expect(() => resolveMcpOptions({ ...base, eventStore: bad as unknown as McpEventStore })).toThrow(
+      'options.eventStore must implement',
+    );
+  });
+
+  it('keeps a custom eventStore, the very instance, and accepts a class instance', () => {
+    const store = customStore();
+    expect(resolveMcpOptions({ ...base, eventStore: store }).eventStore).toBe(store);
+    const own = new InMemoryEventStore({ maxEventsPerSession: 1, maxEventAgeMs: 1 });
+    expect(resolveMcpOptions({ ...base, eventStore: own }).eventStore).toBe(own);
+  });
+
+  it('gives each application its own default store', () => {
+    const one = resolveMcpOptions({ ...base }).eventStore as InMemoryEventStore;
+    const two = resolveMcpOptions({ ...base }).eventStore as InMemoryEventStore;
+    expect(one).not.toBe(two);
+    one.append('s', { streamId: 'g', seq: 1, data: '{}' });
+    expect(two.size).toBe(0);
+    expect(two.replay('s', 'g', 0)).toEqual([]);
+  });
+
+  it('bounds the default store with maxStoredEvents and storedEventMaxAgeMs', () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const store = resolveMcpOptions({ ...base, maxStoredEvents: 2, storedEventMaxAgeMs: 5_000 })
+      .eventStore as InMemoryEventStore;
+    for (const seq of [1, 2, 3]) store.append('s', { streamId: 'g', seq, data: '{}' });
+    expect(store.replay('s', 'g', 0).map((event) => event.seq)).toEqual([2, 3]);
+    jest.setSystemTime(1_005_001);
+    expect(store.replay('s', 'g', 0)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { validateMcpOptions } from './mcp-options.validation.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
+import { defaultScopesOf } from './guards/scopes-of.js';
 import { defaultSessionOwner } from './session/session-owner.js';
 
 /** Options with every default applied: what the services read. */
@@ -20,6 +21,8 @@ export const MCP_OPTION_DEFAULTS = {
   allowedHosts: [...LOOPBACK_HOSTS],
   sessionOwner: defaultSessionOwner,
   defaultLogLevel: 'info',
+  pageSize: 100,
+  scopesOf: defaultScopesOf,
   clientRequestTimeoutMs: 60_000,
   sseRetryMs: 1_000,
   maxStoredEvents: 1_000,

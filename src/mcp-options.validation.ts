@@ -18,6 +18,8 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'allowedHosts',
   'sessionOwner',
   'defaultLogLevel',
+  'pageSize',
+  'scopesOf',
   'clientRequestTimeoutMs',
   'sseRetryMs',
   'eventStore',
@@ -45,6 +47,7 @@ export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'tit
     'outboxLimit',
     'maxStoredEvents',
     'storedEventMaxAgeMs',
+    'pageSize',
   ] as const) {
     if (!Number.isFinite(options[key]) || options[key] <= 0) {
       throw new TypeError(`McpModule: options.${key} must be a positive number, got ${String(options[key])}`);
@@ -69,6 +72,12 @@ export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'tit
   }
   if (!isEventStore(options.eventStore)) {
     throw new TypeError('McpModule: options.eventStore must implement append, replay, deleteStream and deleteSession');
+  }
+  if (!Number.isSafeInteger(options.pageSize)) {
+    throw new TypeError(`McpModule: options.pageSize must be a whole number, got ${String(options.pageSize)}`);
+  }
+  if (typeof options.scopesOf !== 'function') {
+    throw new TypeError('McpModule: options.scopesOf must be a function');
   }
   if (typeof options.sessionOwner !== 'function') {
     throw new TypeError('McpModule: options.sessionOwner must be a function');

@@ -11,3 +11,24 @@ export const MCP_ENDPOINT_CONTROLLER = Symbol('mcp:endpoint-controller');
 export const MCP_SESSION_ID_HEADER = 'mcp-session-id';
 export const MCP_PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 export const LAST_EVENT_ID_HEADER = 'last-event-id';
+
+/** The `ExecutionContext.getType()` of tool calls: guards and interceptors tell MCP from HTTP with it. */
+export const MCP_CONTEXT_TYPE = 'mcp';
+
+/** Reflect-metadata key of the parameters `@McpArgs()`, `@McpCtx()` and `@McpSession()` mark. */
+export const MCP_PARAMS_METADATA = 'mcp:params';
+
+/** Reflect-metadata key of a tool method's full parameter list, as the pipeline reads it. */
+export const MCP_HANDLER_PARAMS_METADATA = 'mcp:handler-params';
+
+/** Reflect-metadata key of the scopes `@McpScopes()` requires. */
+export const MCP_SCOPES_METADATA = 'mcp:scopes';
+
+/** Reflect-metadata key set by `@McpPublic()`. */
+export const MCP_PUBLIC_METADATA = 'mcp:public';
+
+/**
+ * Injection token of the current MCP session, for request-scoped providers: resolves to the
+ * session of the MCP request being served (`undefined` outside MCP requests).
+ */
+export const MCP_SESSION = Symbol('mcp:session');

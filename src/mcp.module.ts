@@ -1,15 +1,19 @@
 import {
   Inject,
   Module,
+  Scope,
   type DynamicModule,
   type MiddlewareConsumer,
   type NestModule,
   type Type,
 } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule, REQUEST } from '@nestjs/core';
+import { ToolPipelineFactory } from './execution/tool-pipeline.factory.js';
+import { McpScopesGuard } from './guards/mcp-scopes.guard.js';
+import { McpRequestSessions } from './session/request-sessions.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
-import { MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS } from './mcp.constants.js';
+import { MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS, MCP_SESSION } from './mcp.constants.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
   MCP_MODULE_OPTIONS,
@@ -45,6 +49,15 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
     McpMetadataAccessor,
     McpExplorer,
     McpToolRegistry,
+    ToolPipelineFactory,
+    McpScopesGuard,
+    McpRequestSessions,
+    {
+      provide: MCP_SESSION,
+      scope: Scope.REQUEST,
+      inject: [REQUEST, McpRequestSessions],
+      useFactory: (request: unknown, sessions: McpRequestSessions) => sessions.of(request),
+    },
     McpToolInvoker,
     ToolListChangedNotifier,
     McpServer,
@@ -53,7 +66,7 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
     BodyParserNotice,
     StreamableHttpTransport,
   ],
-  exports: [McpSessionRegistry, McpToolRegistry],
+  exports: [McpSessionRegistry, McpToolRegistry, MCP_SESSION, McpScopesGuard],
 })
 export class McpModule extends McpConfigurableModule implements NestModule {
   /**

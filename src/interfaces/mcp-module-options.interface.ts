@@ -63,6 +63,17 @@ export interface McpModuleOptions {
    */
   sessionOwner?: (request: unknown) => string | undefined;
   /**
+   * Items per page of `tools/list` (and the other list methods); the client follows `nextCursor`
+   * for more.
+   * @default 100
+   */
+  pageSize?: number;
+  /**
+   * Reads the scopes `@McpScopes()` checks from `request.user`.
+   * @default `user.scope` (a space-separated OAuth string), else `user.scopes` or `user.scp` (arrays or strings)
+   */
+  scopesOf?: (user: unknown) => readonly string[];
+  /**
    * The least severe level of log messages (`ctx.log`, `session.log`) a session receives until its
    * client chooses one with `logging/setLevel`.
    * @default 'info'

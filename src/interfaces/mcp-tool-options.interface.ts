@@ -1,7 +1,10 @@
 import type { Type } from '@nestjs/common';
-import type { Meta, ToolAnnotations } from '../protocol/mcp.types.js';
+import type { Icon, JsonSchemaObject, Meta, ToolAnnotations } from '../protocol/mcp.types.js';
 
-/** Options of {@link McpTool}. */
+/**
+ * Options of {@link McpTool}.
+ * @typeParam I the arguments' DTO, when `input` is one.
+ */
 export interface McpToolOptions {
   /**
    * Tool name: 1 to 128 characters of `A-Za-z0-9_-.`, unique in the application.
@@ -13,13 +16,26 @@ export interface McpToolOptions {
   /** What the tool does, written for a model: it decides whether to call the tool from this text. */
   description: string;
   /**
-   * A class-validator DTO describing the arguments. Its JSON Schema is advertised as `inputSchema`,
-   * and arguments are transformed and validated with it (unknown properties rejected) before the call.
+   * The arguments, as either
+   * - a class-validator DTO: its JSON Schema is advertised as `inputSchema`, and arguments are
+   *   transformed into an instance and validated with it (unknown properties rejected); or
+   * - a JSON Schema object (`type: 'object'`), for what class-validator cannot express: advertised
+   *   unchanged (`$schema`, `$defs`, `additionalProperties` kept) and enforced with Ajv (2020-12 by
+   *   default, draft-07 when `$schema` says so), compiled once.
    * Without it the tool takes no arguments.
    */
-  input?: Type<object>;
+  input?: Type<object> | JsonSchemaObject;
+  /**
+   * The structured result, as a class-validator DTO or a JSON Schema object: advertised as
+   * `outputSchema`. The object the handler returns is then checked against it and sent as
+   * `structuredContent`, with its JSON as a text block for clients that read only content. A result
+   * that does not conform becomes an error result naming the violation, and is logged as a bug.
+   */
+  output?: Type<object> | JsonSchemaObject;
   /** Behavioural hints (read-only, destructive, idempotent, open-world). */
   annotations?: ToolAnnotations;
+  /** Icons a client may show for the tool (2025-11-25). */
+  icons?: readonly Icon[];
   /**
    * Milliseconds a call may run: past it, the call's `ctx.signal` aborts and the call is answered
    * with an error result saying it timed out, whether or not the handler stops.

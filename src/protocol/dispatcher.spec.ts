@@ -1,9 +1,10 @@
-import { McpDispatcher, type McpServerPort } from './dispatcher.js';
+import { McpDispatcher, RequestCancelledError, type McpServerPort } from './dispatcher.js';
 import type { ServerDescription } from './initialize.js';
 import { encodeMessage, requestMessage } from './json-rpc.codec.js';
 import { JsonRpcError } from './json-rpc.errors.js';
 import type { JsonRpcFailure, JsonRpcParams, JsonRpcRequest, JsonRpcResponse, RequestId } from './json-rpc.types.js';
-import type { CallToolParams, CallToolResult, ListToolsResult } from './mcp.types.js';
+import type { LoggingLevel } from './logging-level.js';
+import type { CallToolParams, CallToolResult, CancelledNotificationParams, ListToolsResult } from './mcp.types.js';
 
 interface Context {
   readonly sessionId: string;
@@ -29,6 +30,10 @@ class FakePort implements McpServerPort<Context> {
   readonly callToolCalls: Array<{ params: CallToolParams; context: Context; requestId: RequestId }> = [];
   readonly initializedCalls: Context[] = [];
   readonly reportedErrors: Array<{ error: unknown; method: string }> = [];
+  readonly levelCalls: Array<{ level: LoggingLevel; context: Context }> = [];
+  readonly cancelledCalls: Array<{ params: CancelledNotificationParams; context: Context }> = [];
+  readonly rootsChangedCalls: Context[] = [];
+  readonly responseCalls: Array<{ response: JsonRpcResponse; context: Context }> = [];
 
   listToolsImpl: (cursor: string | undefined) => ListToolsResult | Promise<ListToolsResult> = () => toolList;
   callToolImpl: (params: CallToolParams) => Promise<CallToolResult> = async () => toolResult;
@@ -47,13 +52,36 @@ class FakePort implements McpServerPort<Context> {
     this.initializedCalls.push(ctx);
   }
 
+  setLoggingLevel(level: LoggingLevel, ctx: Context): void {
+    this.levelCalls.push({ level, context: ctx });
+  }
+
+  onCancelled(params: CancelledNotificationParams, ctx: Context): void {
+    this.cancelledCalls.push({ params, context: ctx });
+  }
+
+  onRootsListChanged(ctx: Context): void {
+    this.rootsChangedCalls.push(ctx);
+  }
+
+  onResponse(response: JsonRpcResponse, ctx: Context): void {
+    this.responseCalls.push({ response, context: ctx });
+  }
+
   reportError(error: unknown, method: string): void {
     this.reportedErrors.push({ error, method });
   }
 
   get totalCalls(): number {
     return (
-      this.listToolsCalls.length + this.callToolCalls.length + this.initializedCalls.length + this.reportedErrors.length
+      this.listToolsCalls.length +
+      this.callToolCalls.length +
+      this.initializedCalls.length +
+      this.reportedErrors.length +
+      this.levelCalls.length +
+      this.cancelledCalls.length +
+      this.rootsChangedCalls.length +
+      this.responseCalls.length
     );
   }
 }
@@ -67,12 +95,20 @@ function request(id: RequestId, method: string, params?: JsonRpcParams): JsonRpc
   return requestMessage(id, method, params);
 }
 
-function failureOf(response: JsonRpcResponse): JsonRpcFailure {
+/** The response of a request that must be answered (only a cancelled request gets none). */
+function answered(response: JsonRpcResponse | undefined): JsonRpcResponse {
+  if (response === undefined) throw new Error('expected a response, got none');
+  return response;
+}
+
+function failureOf(maybe: JsonRpcResponse | undefined): JsonRpcFailure {
+  const response = answered(maybe);
   if (!('error' in response)) throw new Error(`expected an error response, got ${JSON.stringify(response)}`);
   return response;
 }
 
-function resultOf(response: JsonRpcResponse): unknown {
+function resultOf(maybe: JsonRpcResponse | undefined): unknown {
+  const response = answered(maybe);
   if (!('result' in response)) throw new Error(`expected a success response, got ${JSON.stringify(response)}`);
   return response.result;
 }
@@ -196,7 +232,7 @@ describe('McpDispatcher.handleRequest: ping', () => {
 
   it('encodes to the exact wire form', async () => {
     const { dispatcher } = setup();
-    expect(encodeMessage(await dispatcher.handleRequest(request(0, 'ping'), context))).toBe(
+    expect(encodeMessage(answered(await dispatcher.handleRequest(request(0, 'ping'), context)))).toBe(
       '{"jsonrpc":"2.0","id":0,"result":{}}',
     );
   });
@@ -403,10 +439,10 @@ describe('McpDispatcher.handleRequest: routing', () => {
     const ids: RequestId[] = [0, -1, Number.MAX_SAFE_INTEGER, '', 'abc'];
     for (const id of ids) {
       for (const method of ['ping', 'tools/list', 'nope', 'initialize']) {
-        expect((await dispatcher.handleRequest(request(id, method), context)).id).toBe(id);
+        expect(answered(await dispatcher.handleRequest(request(id, method), context)).id).toBe(id);
       }
-      expect((await dispatcher.handleRequest(request(id, 'tools/call', { name: 'x' }), context)).id).toBe(id);
-      expect((await dispatcher.handleRequest(request(id, 'tools/call', { name: 5 }), context)).id).toBe(id);
+      expect(answered(await dispatcher.handleRequest(request(id, 'tools/call', { name: 'x' }), context)).id).toBe(id);
+      expect(answered(await dispatcher.handleRequest(request(id, 'tools/call', { name: 5 }), context)).id).toBe(id);
     }
   });
 
@@ -477,7 +513,7 @@ describe('McpDispatcher.handleRequest: handler failures', () => {
       port.callToolImpl = () => Promise.reject(failure);
       const response = await dispatcher.handleRequest(request(3, 'tools/call', { name: 'echo' }), context);
       expect(response).toStrictEqual({ jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error' } });
-      expect(encodeMessage(response)).not.toContain('hunter2');
+      expect(encodeMessage(answered(response))).not.toContain('hunter2');
       expect(port.reportedErrors).toHaveLength(1);
       expect(port.reportedErrors[0]!.error).toBe(failure);
       expect(port.reportedErrors[0]!.method).toBe('tools/call');
@@ -493,7 +529,7 @@ describe('McpDispatcher.handleRequest: handler failures', () => {
       };
       const response = await dispatcher.handleRequest(request('L', 'tools/list'), context);
       expect(response).toStrictEqual({ jsonrpc: '2.0', id: 'L', error: { code: -32603, message: 'Internal error' } });
-      expect(encodeMessage(response)).not.toContain('hunter2');
+      expect(encodeMessage(answered(response))).not.toContain('hunter2');
       expect(port.reportedErrors).toEqual([{ error: failure, method: 'tools/list' }]);
     },
   );
@@ -602,14 +638,14 @@ describe('McpDispatcher.handleNotification', () => {
   });
 
   it.each([
-    'notifications/cancelled',
     'notifications/progress',
-    'notifications/roots/list_changed',
     'notifications/unknown',
+    'notifications/message',
     'initialize',
     'ping',
     'tools/list',
     'tools/call',
+    'logging/setLevel',
     'Notifications/Initialized',
     '',
   ])('ignores the notification %p without throwing or touching the port', (method) => {
@@ -624,5 +660,255 @@ describe('McpDispatcher.handleNotification', () => {
     const { dispatcher } = setup();
     dispatcher.handleNotification({ jsonrpc: '2.0', method: 'notifications/cancelled' }, context);
     expect(resultOf(await dispatcher.handleRequest(request(1, 'ping'), context))).toStrictEqual({});
+  });
+});
+
+/** A port with only the required members: the optional hooks are absent. */
+function minimalPort(): McpServerPort<Context> & { reported: Array<{ error: unknown; method: string }> } {
+  const reported: Array<{ error: unknown; method: string }> = [];
+  return {
+    reported,
+    listTools: () => toolList,
+    callTool: async () => toolResult,
+    reportError: (error, method) => reported.push({ error, method }),
+  };
+}
+
+describe('McpDispatcher.handleRequest: logging/setLevel', () => {
+  it.each(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const)(
+    'accepts the level %p, answers {} and hands it to the port with the context',
+    async (level) => {
+      const { port, dispatcher } = setup();
+      const response = await dispatcher.handleRequest(request(1, 'logging/setLevel', { level }), context);
+      expect(response).toStrictEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      expect(port.levelCalls).toEqual([{ level, context }]);
+    },
+  );
+
+  it.each([
+    ['an upper-case level', { level: 'DEBUG' }],
+    ['a syslog alias', { level: 'warn' }],
+    ['an unknown level', { level: 'trace' }],
+    ['a number', { level: 7 }],
+    ['null', { level: null }],
+    ['an empty string', { level: '' }],
+    ['no level', {}],
+  ])('refuses %s with -32602 listing the levels, without calling the port', async (_label, params) => {
+    const { port, dispatcher } = setup();
+    const response = await dispatcher.handleRequest(request('s', 'logging/setLevel', params), context);
+    expect(response).toStrictEqual({
+      jsonrpc: '2.0',
+      id: 's',
+      error: {
+        code: -32602,
+        message: 'Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency',
+      },
+    });
+    expect(port.levelCalls).toEqual([]);
+    expect(port.reportedErrors).toEqual([]);
+  });
+
+  it('refuses a request without params with -32602', async () => {
+    const { port, dispatcher } = setup();
+    expect(failureOf(await dispatcher.handleRequest(request(2, 'logging/setLevel'), context)).error.code).toBe(-32602);
+    expect(port.levelCalls).toEqual([]);
+  });
+
+  it('answers -32601 when the port cannot set a level: logging is then not a capability of the server', async () => {
+    const port = minimalPort();
+    const dispatcher = new McpDispatcher<Context>(server, port);
+    const response = await dispatcher.handleRequest(request(3, 'logging/setLevel', { level: 'info' }), context);
+    expect(response).toStrictEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32601, message: 'Method not found: logging/setLevel' },
+    });
+    expect(port.reported).toEqual([]);
+  });
+
+  it('answers -32603 and reports it when setting the level throws', async () => {
+    const { port, dispatcher } = setup();
+    const boom = new Error('level store down');
+    port.setLoggingLevel = () => {
+      throw boom;
+    };
+    const response = await dispatcher.handleRequest(request(4, 'logging/setLevel', { level: 'error' }), context);
+    expect(failureOf(response).error).toStrictEqual({ code: -32603, message: 'Internal error' });
+    expect(port.reportedErrors).toEqual([{ error: boom, method: 'logging/setLevel' }]);
+  });
+});
+
+describe('McpDispatcher.handleRequest: a request the client cancelled', () => {
+  it('resolves undefined (no response at all) when callTool rejects with RequestCancelledError, reporting nothing', async () => {
+    const { port, dispatcher } = setup();
+    port.callToolImpl = () => Promise.reject(new RequestCancelledError(5));
+    await expect(
+      dispatcher.handleRequest(request(5, 'tools/call', { name: 'echo' }), context),
+    ).resolves.toBeUndefined();
+    expect(port.reportedErrors).toEqual([]);
+  });
+
+  it('resolves undefined when a handler throws it synchronously too', async () => {
+    const { port, dispatcher } = setup();
+    port.listToolsImpl = () => {
+      throw new RequestCancelledError('l');
+    };
+    await expect(dispatcher.handleRequest(request('l', 'tools/list'), context)).resolves.toBeUndefined();
+    expect(port.reportedErrors).toEqual([]);
+  });
+
+  it('still answers other failures of the same kind of call', async () => {
+    const { port, dispatcher } = setup();
+    port.callToolImpl = () => Promise.reject(new Error('not a cancellation'));
+    expect(
+      failureOf(await dispatcher.handleRequest(request(6, 'tools/call', { name: 'echo' }), context)).error.code,
+    ).toBe(-32603);
+  });
+
+  it('names the request in the error', () => {
+    const error = new RequestCancelledError('call-9');
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('RequestCancelledError');
+    expect(error.requestId).toBe('call-9');
+    expect(error.message).toBe('request "call-9" was cancelled by the client');
+  });
+});
+
+describe('McpDispatcher.handleNotification: notifications/cancelled', () => {
+  it.each([
+    ['a numeric id', { requestId: 3 }, { requestId: 3 }],
+    ['a string id', { requestId: 'abc' }, { requestId: 'abc' }],
+    ['id 0', { requestId: 0 }, { requestId: 0 }],
+    ['a reason', { requestId: 3, reason: 'user hit stop' }, { requestId: 3, reason: 'user hit stop' }],
+    ['a reason that is not a string (dropped)', { requestId: 3, reason: 42 }, { requestId: 3 }],
+    ['extra members (dropped)', { requestId: 'x', _meta: { a: 1 }, other: true }, { requestId: 'x' }],
+  ])('hands %s to onCancelled with the context', (_label, params, expected) => {
+    const { port, dispatcher } = setup();
+    dispatcher.handleNotification({ jsonrpc: '2.0', method: 'notifications/cancelled', params }, context);
+    expect(port.cancelledCalls).toHaveLength(1);
+    expect(port.cancelledCalls[0]!.params).toStrictEqual(expected);
+    expect(port.cancelledCalls[0]!.context).toBe(context);
+  });
+
+  it.each([
+    ['no params', undefined],
+    ['no requestId', { reason: 'x' }],
+    ['a null requestId', { requestId: null }],
+    ['a fractional requestId', { requestId: 1.5 }],
+    ['an unsafe integer requestId', { requestId: 2 ** 53 }],
+    ['an object requestId', { requestId: { id: 1 } }],
+    ['a boolean requestId', { requestId: true }],
+  ])('ignores a cancellation with %s, reporting nothing', (_label, params) => {
+    const { port, dispatcher } = setup();
+    expect(() =>
+      dispatcher.handleNotification(
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: params as JsonRpcParams | undefined },
+        context,
+      ),
+    ).not.toThrow();
+    expect(port.totalCalls).toBe(0);
+  });
+
+  it('reports, and does not throw, when onCancelled throws', () => {
+    const { port, dispatcher } = setup();
+    const boom = new Error('cancel hook broke');
+    port.onCancelled = () => {
+      throw boom;
+    };
+    expect(() =>
+      dispatcher.handleNotification(
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+        context,
+      ),
+    ).not.toThrow();
+    expect(port.reportedErrors).toEqual([{ error: boom, method: 'notifications/cancelled' }]);
+  });
+
+  it('tolerates a port without onCancelled', () => {
+    const port = minimalPort();
+    const dispatcher = new McpDispatcher<Context>(server, port);
+    expect(() =>
+      dispatcher.handleNotification(
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+        context,
+      ),
+    ).not.toThrow();
+    expect(port.reported).toEqual([]);
+  });
+});
+
+describe('McpDispatcher.handleNotification: notifications/roots/list_changed', () => {
+  it('calls onRootsListChanged with the context, params or not', () => {
+    const { port, dispatcher } = setup();
+    const own: Context = { sessionId: 'roots' };
+    dispatcher.handleNotification({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, own);
+    dispatcher.handleNotification({ jsonrpc: '2.0', method: 'notifications/roots/list_changed', params: {} }, own);
+    expect(port.rootsChangedCalls).toEqual([own, own]);
+    expect(port.rootsChangedCalls[0]).toBe(own);
+    expect(port.cancelledCalls).toEqual([]);
+  });
+
+  it('tolerates a port without onRootsListChanged, and reports a throwing one', () => {
+    const bare = minimalPort();
+    expect(() =>
+      new McpDispatcher<Context>(server, bare).handleNotification(
+        { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+        context,
+      ),
+    ).not.toThrow();
+    const { port, dispatcher } = setup();
+    const boom = new Error('roots hook broke');
+    port.onRootsListChanged = () => {
+      throw boom;
+    };
+    dispatcher.handleNotification({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, context);
+    expect(port.reportedErrors).toEqual([{ error: boom, method: 'notifications/roots/list_changed' }]);
+  });
+});
+
+describe('McpDispatcher.handleResponse', () => {
+  it.each([
+    ['a result', { jsonrpc: '2.0', id: 'mcp42-1', result: { action: 'accept' } }],
+    ['an error', { jsonrpc: '2.0', id: 'mcp42-2', error: { code: -1, message: 'User rejected' } }],
+    ['a null id', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }],
+  ] as Array<[string, JsonRpcResponse]>)(
+    'hands the client’s answer with %s to onResponse untouched',
+    (_l, response) => {
+      const { port, dispatcher } = setup();
+      expect(dispatcher.handleResponse(response, context)).toBeUndefined();
+      expect(port.responseCalls).toHaveLength(1);
+      expect(port.responseCalls[0]!.response).toBe(response);
+      expect(port.responseCalls[0]!.context).toBe(context);
+      expect(port.cancelledCalls).toEqual([]);
+    },
+  );
+
+  it('reports, as "response", and does not throw, when onResponse throws', () => {
+    const { port, dispatcher } = setup();
+    const boom = new Error('settle broke');
+    port.onResponse = () => {
+      throw boom;
+    };
+    expect(() => dispatcher.handleResponse({ jsonrpc: '2.0', id: 1, result: {} }, context)).not.toThrow();
+    expect(port.reportedErrors).toEqual([{ error: boom, method: 'response' }]);
+  });
+
+  it('does not throw when reportError throws too', () => {
+    const { port, dispatcher } = setup();
+    port.onResponse = () => {
+      throw new Error('settle broke');
+    };
+    port.reportError = () => {
+      throw new Error('logger down');
+    };
+    expect(() => dispatcher.handleResponse({ jsonrpc: '2.0', id: 1, result: {} }, context)).not.toThrow();
+  });
+
+  it('tolerates a port without onResponse', () => {
+    const port = minimalPort();
+    expect(() =>
+      new McpDispatcher<Context>(server, port).handleResponse({ jsonrpc: '2.0', id: 1, result: {} }, context),
+    ).not.toThrow();
+    expect(port.reported).toEqual([]);
   });
 });

@@ -119,6 +119,17 @@ export interface ToolAnnotations {
 /** A JSON Schema object, as advertised in `inputSchema` / `outputSchema`. */
 export type JsonSchemaObject = { readonly type: 'object' } & Record<string, unknown>;
 
+/** An icon a client may show for a tool, resource or prompt (2025-11-25). */
+export interface Icon {
+  /** An `https:` or `data:` URI of the image. */
+  readonly src: string;
+  readonly mimeType?: string;
+  /** Sizes the image suits, such as `48x48` or `any`. */
+  readonly sizes?: readonly string[];
+  /** The colour theme the icon is drawn for. */
+  readonly theme?: 'light' | 'dark';
+}
+
 /** A tool as `tools/list` advertises it. */
 export interface ToolDefinition {
   readonly name: string;
@@ -127,6 +138,7 @@ export interface ToolDefinition {
   readonly inputSchema: JsonSchemaObject;
   readonly outputSchema?: JsonSchemaObject;
   readonly annotations?: ToolAnnotations;
+  readonly icons?: readonly Icon[];
   readonly _meta?: Meta;
 }
 

@@ -94,6 +94,49 @@ export class PagedList<T> {
   page(cursor: string | undefined, pageSize: number): Page<T> {
     return pageOf(this.items, this.keyOf, (key) => this.indexByKey.get(key) ?? -1, cursor, pageSize);
   }
+
+  /**
+   * The page of items that pass `include` and follow `cursor`: for lists whose items some callers
+   * may not see. Items are judged in batches of `pageSize`, in parallel within a batch, and only as
+   * far as the page needs. The cursor names the last item served, so hidden items never show in
+   * it; the last page may come back empty when only hidden items followed.
+   *
+   * @throws JsonRpcError (invalid params) when `cursor` is not one this module issued.
+   * @throws TypeError when `pageSize` is not a positive integer.
+   */
+  async pageWhere(
+    cursor: string | undefined,
+    pageSize: number,
+    include: (item: T) => boolean | Promise<boolean>,
+  ): Promise<Page<T>> {
+    checkPageSize(pageSize);
+    const { items, keyOf } = this;
+    let next =
+      cursor === undefined
+        ? 0
+        : startAfter(items, keyOf, (key) => this.indexByKey.get(key) ?? -1, decodeCursor(cursor));
+    const page: T[] = [];
+    let last = -1;
+    while (page.length < pageSize && next < items.length) {
+      const batch = items.slice(next, next + pageSize);
+      const verdicts = await Promise.all(batch.map((item) => include(item)));
+      for (let offset = 0; offset < batch.length && page.length < pageSize; offset++) {
+        if (verdicts[offset]) {
+          page.push(batch[offset]!);
+          last = next + offset;
+        }
+      }
+      next = page.length < pageSize ? next + batch.length : last + 1;
+    }
+    if (page.length < pageSize || last === items.length - 1) return { page };
+    return { page, nextCursor: encodeCursor({ v: CURSOR_VERSION, k: keyOf(items[last]!), i: last }) };
+  }
+}
+
+function checkPageSize(pageSize: number): void {
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
+    throw new TypeError(`pageSize must be a positive integer, got ${String(pageSize)}`);
+  }
 }
 
 function pageOf<T>(
@@ -103,9 +146,7 @@ function pageOf<T>(
   cursor: string | undefined,
   pageSize: number,
 ): Page<T> {
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
-    throw new TypeError(`pageSize must be a positive integer, got ${String(pageSize)}`);
-  }
+  checkPageSize(pageSize);
   const start = cursor === undefined ? 0 : startAfter(items, keyOf, indexOf, decodeCursor(cursor));
   const end = Math.min(start + pageSize, items.length);
   const page = items.slice(start, end);

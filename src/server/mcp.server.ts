@@ -11,7 +11,6 @@ import type {
   CancelledNotificationParams,
   ListToolsResult,
 } from '../protocol/mcp.types.js';
-import { invalidParams } from '../protocol/json-rpc.errors.js';
 import { McpToolInvoker } from '../tools/tool.invoker.js';
 import { McpToolRegistry } from '../tools/tool.registry.js';
 import type { McpCallContext } from './mcp-call-context.js';
@@ -24,6 +23,7 @@ import type { McpCallContext } from './mcp-call-context.js';
 export class McpServer implements McpServerPort<McpCallContext> {
   private readonly logger = new Logger('McpServer');
   readonly dispatcher: McpDispatcher<McpCallContext>;
+  private readonly pageSize: number;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -31,12 +31,15 @@ export class McpServer implements McpServerPort<McpCallContext> {
     private readonly invoker: McpToolInvoker,
   ) {
     this.dispatcher = new McpDispatcher(describeServer(options), this);
+    this.pageSize = options.pageSize;
   }
 
-  listTools(cursor: string | undefined): ListToolsResult {
-    // One page holds every tool for now, so no cursor this server hands out can exist.
-    if (cursor !== undefined) throw invalidParams('unknown cursor');
-    return this.tools.list();
+  async listTools(cursor: string | undefined, context: McpCallContext): Promise<ListToolsResult> {
+    const { page, nextCursor } = await this.tools.page(cursor, this.pageSize, (tool) =>
+      this.invoker.isVisible(tool, context),
+    );
+    const tools = page.map((tool) => tool.definition);
+    return nextCursor === undefined ? { tools } : { tools, nextCursor };
   }
 
   callTool(params: CallToolParams, context: McpCallContext, requestId: RequestId): Promise<CallToolResult> {

@@ -1,41 +1,96 @@
 import { jest } from '@jest/globals';
-import type { Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
+import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
+import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
+import { InMemoryEventStore } from './in-memory-event-store.js';
 import { McpSession, type McpSessionInit, type SessionEndReason } from './mcp-session.js';
 
 const note = (n: number): JsonRpcMessage => notificationMessage('notifications/message', { n });
 
+/** An in-memory store that also records the calls it gets. */
+class RecordingStore implements McpEventStore {
+  readonly inner = new InMemoryEventStore({ maxEventsPerSession: 100, maxEventAgeMs: 60_000 });
+  readonly calls: string[] = [];
+
+  append(sessionId: string, event: McpStoredEvent): void {
+    this.calls.push(`append ${sessionId} ${event.streamId}-${event.seq}`);
+    this.inner.append(sessionId, event);
+  }
+
+  replay(sessionId: string, streamId: string, afterSeq: number): readonly McpStoredEvent[] {
+    this.calls.push(`replay ${sessionId} ${streamId} ${afterSeq}`);
+    return this.inner.replay(sessionId, streamId, afterSeq);
+  }
+
+  deleteStream(sessionId: string, streamId: string): void {
+    this.calls.push(`deleteStream ${sessionId} ${streamId}`);
+    this.inner.deleteStream(sessionId, streamId);
+  }
+
+  deleteSession(sessionId: string): void {
+    this.calls.push(`deleteSession ${sessionId}`);
+    this.inner.deleteSession(sessionId);
+  }
+}
+
 function makeSession(overrides: Partial<McpSessionInit> = {}): {
   session: McpSession;
   onEnd: jest.Mock<(session: McpSession, reason: SessionEndReason) => void>;
+  onStoreError: jest.Mock<(error: unknown) => void>;
+  onUnserializable: jest.Mock<(session: McpSession) => void>;
+  store: RecordingStore;
 } {
   const onEnd = jest.fn<(session: McpSession, reason: SessionEndReason) => void>();
+  const onStoreError = jest.fn<(error: unknown) => void>();
+  const onUnserializable = jest.fn<(session: McpSession) => void>();
+  const store = new RecordingStore();
   const session = new McpSession({
     id: 'session-1',
     protocolVersion: '2025-06-18',
     clientInfo: { name: 'client', version: '0.0.1' },
     clientCapabilities: { sampling: {} },
     outboxLimit: 3,
+    logLevel: 'info',
+    eventStore: store,
     now: 1_000,
     onEnd,
+    onStoreError,
+    onUnserializable,
     ...overrides,
   });
-  return { session, onEnd };
+  return { session, onEnd, onStoreError, onUnserializable, store };
 }
 
-/** Subscribes to the session's stream and records what it delivers. */
-function listen(session: McpSession): { received: JsonRpcMessage[]; completed: () => boolean; sub: Subscription } {
+interface Listener {
+  /** The messages delivered (priming events left out). */
+  readonly received: JsonRpcMessage[];
+  readonly events: McpStoredEvent[];
+  readonly completed: () => boolean;
+  readonly sub: Subscription;
+}
+
+/** Subscribes to one of the session's streams and records what it delivers. */
+function listen(session: McpSession, events: Observable<McpStoredEvent> = session.attachStream()): Listener {
   const received: JsonRpcMessage[] = [];
+  const all: McpStoredEvent[] = [];
   let done = false;
-  const sub = session.attachStream().subscribe({
-    next: (message) => received.push(message),
+  const sub = events.subscribe({
+    next: (event) => {
+      all.push(event);
+      if (event.data !== '') received.push(JSON.parse(event.data) as JsonRpcMessage);
+    },
     complete: () => {
       done = true;
     },
   });
-  return { received, completed: () => done, sub };
+  return { received, events: all, completed: () => done, sub };
 }
+
+/** Lets pending promise callbacks (a replay, a rejection) run. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('McpSession', () => {
   it('keeps what it was created with', () => {
@@ -118,66 +173,96 @@ describe('McpSession', () => {
       expect(late.completed()).toBe(true);
     });
 
-    it('counts what the attached stream reports as pending against the limit', () => {
+    it('counts what a connection reports as pending against the limit', () => {
       const { session, onEnd } = makeSession({ outboxLimit: 3 });
       listen(session);
-      session.reportStreamPending(3);
+      const report = session.pendingCounter();
+      report(3);
       expect(session.ended).toBe(false);
-      session.reportStreamPending(4);
+      expect(session.undeliveredMessages).toBe(3);
+      report(4);
       expect(session.ended).toBe(true);
       expect(session.endedBecause).toBe('overflow');
       expect(onEnd).toHaveBeenCalledTimes(1);
     });
 
-    it('replaces, not adds up, the pending count on each report', () => {
+    it('replaces, not adds up, the pending count on each report of one connection', () => {
       const { session } = makeSession({ outboxLimit: 3 });
       listen(session);
-      session.reportStreamPending(2);
-      session.reportStreamPending(3);
-      session.reportStreamPending(1);
-      session.reportStreamPending(3);
+      const report = session.pendingCounter();
+      report(2);
+      report(3);
+      report(1);
+      report(3);
       expect(session.ended).toBe(false);
+      expect(session.undeliveredMessages).toBe(3);
     });
 
-    it('adds the stream pending count to the backlog', () => {
+    it('adds up the pending counts of every connection of the session (GET and POST streams)', () => {
+      const { session } = makeSession({ outboxLimit: 3 });
+      const get = session.pendingCounter();
+      const post = session.pendingCounter();
+      get(2);
+      post(1);
+      expect(session.ended).toBe(false);
+      post(2);
+      expect(session.endedBecause).toBe('overflow');
+    });
+
+    it('adds the connection pending count to the backlog', () => {
       const { session } = makeSession({ outboxLimit: 3 });
       const { sub } = listen(session);
-      session.reportStreamPending(2);
-      // The report is what the stream holds at the moment it detaches; detaching forgets it.
+      const report = session.pendingCounter();
+      report(2);
+      // A connection that closes drops what it held and reports 0 (see SseWriter).
+      report(0);
       sub.unsubscribe();
       for (const n of [1, 2, 3]) expect(session.send(note(n))).toBe(true);
       expect(session.ended).toBe(false);
       const again = makeSession({ outboxLimit: 3 }).session;
       again.send(note(1));
       again.send(note(2));
-      again.reportStreamPending(2);
+      again.pendingCounter()(2);
       expect(again.endedBecause).toBe('overflow');
+    });
+
+    it('counts undelivered messages: the backlog goes to a connection and out of the count', () => {
+      const { session } = makeSession({ outboxLimit: 3 });
+      session.send(note(1));
+      session.send(note(2));
+      expect(session.undeliveredMessages).toBe(2);
+      listen(session);
+      expect(session.undeliveredMessages).toBe(0);
     });
   });
 
   describe('calls in flight', () => {
     it('is busy while calls run and idle once they end', () => {
       const { session } = makeSession();
-      session.beginCall(1);
-      session.beginCall('two');
+      const one = session.beginCall(1);
+      const two = session.beginCall('two');
       expect(session.busy).toBe(true);
-      session.endCall(1);
+      expect(session.runningCalls).toBe(2);
+      session.endCall(1, one);
       expect(session.busy).toBe(true);
-      session.endCall('two');
+      session.endCall('two', two);
       expect(session.busy).toBe(false);
-      session.endCall('never-started');
+      session.endCall('never-started', new AbortController());
       expect(session.busy).toBe(false);
+      expect(session.runningCalls).toBe(0);
     });
 
     it('aborts the signals of running calls when the session ends, with the reason', () => {
       const { session } = makeSession();
       const running = session.beginCall(1);
       const finished = session.beginCall(2);
-      session.endCall(2);
+      session.endCall(2, finished);
       session.end('deleted');
-      expect(running.aborted).toBe(true);
-      expect(String((running.reason as Error).message)).toContain('deleted');
-      expect(finished.aborted).toBe(false);
+      expect(running.signal.aborted).toBe(true);
+      expect(running.signal.reason).toBeInstanceOf(McpCallAbortedError);
+      expect((running.signal.reason as McpCallAbortedError).kind).toBe('session-ended');
+      expect((running.signal.reason as Error).message).toBe('MCP session ended (deleted)');
+      expect(finished.signal.aborted).toBe(false);
       expect(session.busy).toBe(false);
     });
   });
@@ -221,23 +306,23 @@ describe('McpSession.isRunning', () => {
 
   it('is true from beginCall to endCall, for that id only', () => {
     const { session } = makeSession();
-    session.beginCall(1);
+    const one = session.beginCall(1);
     expect(session.isRunning(1)).toBe(true);
     expect(session.isRunning('1')).toBe(false); // ids are compared exactly: 1 and "1" differ
     expect(session.isRunning(2)).toBe(false);
-    session.beginCall('a');
+    const a = session.beginCall('a');
     expect(session.isRunning('a')).toBe(true);
-    session.endCall(1);
+    session.endCall(1, one);
     expect(session.isRunning(1)).toBe(false);
     expect(session.isRunning('a')).toBe(true);
-    session.endCall('a');
+    session.endCall('a', a);
     expect(session.isRunning('a')).toBe(false);
   });
 
   it('lets an id be reused once its call ended', () => {
     const { session } = makeSession();
     const first = session.beginCall(7);
-    session.endCall(7);
+    session.endCall(7, first);
     const second = session.beginCall(7);
     expect(session.isRunning(7)).toBe(true);
     expect(second).not.toBe(first);
@@ -255,7 +340,322 @@ describe('McpSession.isRunning', () => {
   it('ignores endCall of an id that is not running', () => {
     const { session } = makeSession();
     session.beginCall(1);
-    expect(() => session.endCall(2)).not.toThrow();
+    expect(() => session.endCall(2, new AbortController())).not.toThrow();
     expect(session.isRunning(1)).toBe(true);
+  });
+});
+
+describe('McpSession.endCall', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('leaves a newer call that took the same id alone', () => {
+    const { session } = makeSession();
+    const old = session.beginCall(1);
+    const newer = session.beginCall(1);
+    session.endCall(1, old);
+    expect(session.isRunning(1)).toBe(true);
+    session.endCall(1, newer);
+    expect(session.isRunning(1)).toBe(false);
+  });
+
+  it('restarts the idle clock', () => {
+    jest.useFakeTimers({ now: 50_000 });
+    const { session } = makeSession();
+    expect(session.lastActivity).toBe(1_000);
+    session.endCall(1, session.beginCall(1));
+    expect(session.lastActivity).toBe(50_000);
+  });
+});
+
+describe('McpSession.cancelCall', () => {
+  it('aborts the running call with a "cancelled" McpCallAbortedError carrying the client’s reason', () => {
+    const { session } = makeSession();
+    const call = session.beginCall('c-1');
+    const other = session.beginCall('c-2');
+    expect(session.cancelCall('c-1', 'user pressed stop')).toBe(true);
+    expect(call.signal.aborted).toBe(true);
+    const reason = call.signal.reason as McpCallAbortedError;
+    expect(reason).toBeInstanceOf(McpCallAbortedError);
+    expect(reason.kind).toBe('cancelled');
+    expect(reason.message).toBe('Cancelled by the client: user pressed stop');
+    expect(other.signal.aborted).toBe(false);
+    expect(session.ended).toBe(false);
+  });
+
+  it('says only "Cancelled by the client" without a reason', () => {
+    const { session } = makeSession();
+    const call = session.beginCall(1);
+    session.cancelCall(1);
+    expect((call.signal.reason as Error).message).toBe('Cancelled by the client');
+  });
+
+  it('returns false for an id that is not running: unknown, finished, or of another type', () => {
+    const { session } = makeSession();
+    expect(session.cancelCall(1)).toBe(false);
+    const finished = session.beginCall(2);
+    session.endCall(2, finished);
+    expect(session.cancelCall(2)).toBe(false);
+    expect(finished.signal.aborted).toBe(false);
+    const running = session.beginCall(3);
+    expect(session.cancelCall('3')).toBe(false);
+    expect(running.signal.aborted).toBe(false);
+  });
+});
+
+describe('McpSession logging', () => {
+  it('sends log messages at or above the level on the standalone stream', () => {
+    const { session } = makeSession({ logLevel: 'warning' });
+    const { received } = listen(session);
+    expect(session.wantsLog('info')).toBe(false);
+    expect(session.wantsLog('warning')).toBe(true);
+    expect(session.log('info', 'too chatty')).toBe(false);
+    expect(session.log('debug', 'too chatty')).toBe(false);
+    expect(session.log('warning', { disk: 91 })).toBe(true);
+    expect(session.log('emergency', 'down', 'db')).toBe(true);
+    expect(received).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', data: { disk: 91 } } },
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'emergency', logger: 'db', data: 'down' } },
+    ]);
+  });
+
+  it('follows the level the client sets later', () => {
+    const { session } = makeSession({ logLevel: 'info' });
+    const { received } = listen(session);
+    expect(session.log('debug', 1)).toBe(false);
+    session.logLevel = 'debug';
+    expect(session.log('debug', 2)).toBe(true);
+    session.logLevel = 'critical';
+    expect(session.log('error', 3)).toBe(false);
+    expect(received.map((message) => ('params' in message ? message.params!.data : undefined))).toEqual([2]);
+  });
+
+  it('queues log messages without a connection (they count against the outbox) and refuses them after the end', () => {
+    const { session } = makeSession({ logLevel: 'debug' });
+    expect(session.log('info', 'queued')).toBe(true);
+    expect(session.undeliveredMessages).toBe(1);
+    session.end('deleted');
+    expect(session.log('error', 'too late')).toBe(false);
+  });
+
+  it('notify sends a notification with or without params', () => {
+    const { session } = makeSession();
+    const { received } = listen(session);
+    expect(session.notify('notifications/tools/list_changed')).toBe(true);
+    expect(session.notify('notifications/custom', { a: 1 })).toBe(true);
+    expect(received).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+      { jsonrpc: '2.0', method: 'notifications/custom', params: { a: 1 } },
+    ]);
+  });
+
+  it('tells onUnserializable about a message that cannot be serialised, drops it and goes on', () => {
+    const { session, onUnserializable } = makeSession();
+    const { received } = listen(session);
+    expect(session.send(notificationMessage('x', { n: 1n as unknown as number }))).toBe(false);
+    expect(onUnserializable).toHaveBeenCalledWith(session);
+    expect(session.ended).toBe(false);
+    expect(session.send(note(1))).toBe(true);
+    expect(received).toEqual([note(1)]);
+  });
+});
+
+describe('McpSession streams and the event store', () => {
+  it('keeps every delivered event in the store under the session id', () => {
+    const { session, store } = makeSession();
+    listen(session);
+    session.send(note(1));
+    session.send(note(2));
+    expect(store.calls).toEqual(['append session-1 g-1', 'append session-1 g-2']);
+  });
+
+  it('primes a new standalone connection on 2025-11-25 sessions, and not on older ones', () => {
+    const polling = makeSession({ protocolVersion: '2025-11-25' }).session;
+    expect(polling.pollingStreams).toBe(true);
+    const primed = listen(polling);
+    expect(primed.events).toStrictEqual([{ streamId: 'g', seq: 1, data: '' }]);
+
+    const older = makeSession({ protocolVersion: '2025-06-18' }).session;
+    expect(older.pollingStreams).toBe(false);
+    expect(listen(older).events).toEqual([]);
+  });
+
+  it('resumes the standalone stream after a position: what came later, then live', async () => {
+    const { session } = makeSession();
+    const first = listen(session);
+    session.send(note(1));
+    session.send(note(2));
+    first.sub.unsubscribe();
+    session.send(note(3)); // queued
+    const resumed = listen(session, session.resumeStream('g', 1));
+    await settle();
+    session.send(note(4));
+    expect(resumed.received).toEqual([note(2), note(3), note(4)]);
+    expect(resumed.events.map((event) => event.seq)).toEqual([2, 3, 4]);
+    expect(session.hasStream).toBe(true);
+  });
+
+  it('opens POST streams p1, p2... and resumes a running one live', async () => {
+    const { session } = makeSession();
+    const p1 = session.openPostStream();
+    const p2 = session.openPostStream();
+    expect([p1.id, p2.id]).toEqual(['p1', 'p2']);
+    p1.send(note(1)); // no connection: stored only
+    const resumed = listen(session, session.resumeStream('p1', 0));
+    await settle();
+    p1.send(note(2));
+    expect(resumed.received).toEqual([note(1), note(2)]);
+    session.closePostStream(p1);
+    expect(resumed.completed()).toBe(true);
+  });
+
+  it('replays a finished POST stream from the store, then completes', async () => {
+    const { session, store } = makeSession();
+    const p1 = session.openPostStream();
+    p1.send(note(1));
+    p1.send(note(2));
+    session.closePostStream(p1);
+    const resumed = listen(session, session.resumeStream('p1', 1));
+    expect(resumed.completed()).toBe(false);
+    await settle();
+    expect(resumed.received).toEqual([note(2)]);
+    expect(resumed.completed()).toBe(true);
+    expect(store.calls).toContain('replay session-1 p1 1');
+  });
+
+  it('completes at once, empty, the resume of a stream it never had', async () => {
+    const { session } = makeSession();
+    const resumed = listen(session, session.resumeStream('p9', 0));
+    await settle();
+    expect(resumed.received).toEqual([]);
+    expect(resumed.completed()).toBe(true);
+  });
+
+  it('forgetPostStream deletes that stream from the store', () => {
+    const { session, store } = makeSession();
+    const p1 = session.openPostStream();
+    p1.send(note(1));
+    session.closePostStream(p1);
+    session.forgetPostStream('p1');
+    expect(store.calls.at(-1)).toBe('deleteStream session-1 p1');
+    expect(store.inner.size).toBe(0);
+  });
+
+  it('opens a finished POST stream once the session ended', () => {
+    const { session } = makeSession();
+    session.end('deleted');
+    const stream = session.openPostStream();
+    expect(stream.finished).toBe(true);
+    expect(stream.send(note(1))).toBe('closed');
+  });
+
+  it('tells onStoreError when the store throws, and goes on delivering', () => {
+    const { session, store, onStoreError } = makeSession();
+    const boom = new Error('disk full');
+    store.append = () => {
+      throw boom;
+    };
+    const { received } = listen(session);
+    expect(session.send(note(1))).toBe(true);
+    expect(received).toEqual([note(1)]);
+    expect(onStoreError).toHaveBeenCalledWith(boom);
+    expect(session.ended).toBe(false);
+  });
+
+  it('tells onStoreError when an asynchronous store rejects, without an unhandled rejection', async () => {
+    const { session, store, onStoreError } = makeSession();
+    const boom = new Error('network down');
+    (store as McpEventStore).append = () => Promise.reject(boom);
+    (store as McpEventStore).deleteSession = () => Promise.reject(boom);
+    listen(session);
+    session.send(note(1));
+    session.end('deleted');
+    await settle();
+    expect(onStoreError.mock.calls).toEqual([[boom], [boom]]);
+  });
+
+  it('resumes with nothing from a failing store, telling onStoreError', async () => {
+    const { session, store, onStoreError } = makeSession();
+    const boom = new Error('replay failed');
+    (store as McpEventStore).replay = () => Promise.reject(boom);
+    const resumed = listen(session, session.resumeStream('p1', 0));
+    await settle();
+    expect(resumed.received).toEqual([]);
+    expect(resumed.completed()).toBe(true);
+    expect(onStoreError).toHaveBeenCalledWith(boom);
+  });
+});
+
+describe('McpSession requests to the client', () => {
+  it('sends through the given channel and settles with the client’s answer', async () => {
+    const { session } = makeSession();
+    const sent: JsonRpcMessage[] = [];
+    const pending = session.requestClient(
+      'roots/list',
+      {},
+      { send: (message) => sent.push(message) > 0, timeoutMs: 1_000 },
+    );
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 'mcp42-1', method: 'roots/list', params: {} }]);
+    expect(session.pendingClientRequests).toBe(1);
+    expect(session.settleClientRequest({ jsonrpc: '2.0', id: 'mcp42-2', result: {} })).toBe(false);
+    expect(session.settleClientRequest({ jsonrpc: '2.0', id: 'mcp42-1', result: { roots: [] } })).toBe(true);
+    await expect(pending).resolves.toEqual({ roots: [] });
+    expect(session.pendingClientRequests).toBe(0);
+  });
+
+  it('settles nothing before any request was sent', () => {
+    const { session } = makeSession();
+    expect(session.settleClientRequest({ jsonrpc: '2.0', id: 'mcp42-1', result: {} })).toBe(false);
+  });
+});
+
+describe('McpSession.end', () => {
+  it('aborts running calls, rejects waiting client requests, finishes POST streams and forgets its events', async () => {
+    const { session, store, onEnd } = makeSession();
+    const call = session.beginCall('c');
+    const pending = session.requestClient('roots/list', {}, { send: () => true, timeoutMs: 60_000 });
+    const p1 = session.openPostStream();
+    const onP1 = listen(session, p1.attach());
+    session.end('idle');
+
+    expect((call.signal.reason as McpCallAbortedError).kind).toBe('session-ended');
+    const error = await pending.then(
+      () => undefined,
+      (rejected: unknown) => rejected,
+    );
+    expect(error).toBeInstanceOf(McpClientRequestError);
+    expect((error as McpClientRequestError).code).toBe(-32000);
+    expect((error as Error).message).toBe('The MCP session ended (idle) before the client answered');
+    expect(session.pendingClientRequests).toBe(0);
+    expect(onP1.completed()).toBe(true);
+    expect(p1.finished).toBe(true);
+    expect(store.calls.at(-1)).toBe('deleteSession session-1');
+    expect(session.undeliveredMessages).toBe(0);
+    expect(onEnd).toHaveBeenCalledWith(session, 'idle');
+  });
+
+  it('refuses new client requests once ended', async () => {
+    const { session } = makeSession();
+    session.end('shutdown');
+    const send = jest.fn(() => true);
+    const error = await session.requestClient('roots/list', {}, { send, timeoutMs: 1_000 }).then(
+      () => undefined,
+      (rejected: unknown) => rejected,
+    );
+    expect(error).toBeInstanceOf(McpClientRequestError);
+    expect((error as McpClientRequestError).code).toBe(-32000);
+    expect((error as Error).message).toBe('roots/list could not be sent: the session ended');
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('ends on overflow while calls run, aborting them as session-ended', () => {
+    const { session } = makeSession({ outboxLimit: 1 });
+    const call = session.beginCall(1);
+    session.send(note(1));
+    session.send(note(2));
+    expect(session.endedBecause).toBe('overflow');
+    expect((call.signal.reason as McpCallAbortedError).kind).toBe('session-ended');
+    expect((call.signal.reason as Error).message).toBe('MCP session ended (overflow)');
   });
 });

@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
+import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import { ErrorCode } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcMessage, JsonRpcParams, JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
@@ -49,7 +50,7 @@ export interface McpSessionInit {
  * Kept small on purpose (the per-idle-session heap cost is measured by the benchmark): collections
  * are created on first use.
  */
-export class McpSession implements StreamHost {
+export class McpSession implements StreamHost, McpSessionHandle {
   readonly id: string;
   readonly protocolVersion: ProtocolVersion;
   readonly clientInfo: Implementation;

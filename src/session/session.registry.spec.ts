@@ -5,6 +5,9 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import type { Handshake } from '../protocol/initialize.js';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
+import type { McpSession } from './mcp-session.js';
 import { McpSessionRegistry } from './session.registry.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -126,12 +129,12 @@ describe('McpSessionRegistry', () => {
       const idle = registry.create(handshake);
       for (const session of [streaming, busy, idle]) session.lastActivity = now - 60_000;
       const subscription = streaming.attachStream().subscribe();
-      const signal = busy.beginCall(7);
+      const call = busy.beginCall(7);
       expect(registry.sweep(now)).toBe(2);
       expect(idle.endedBecause).toBe('idle');
       // A hung call must not pin its session forever: it is aborted with it.
       expect(busy.endedBecause).toBe('idle');
-      expect(signal.aborted).toBe(true);
+      expect(call.signal.aborted).toBe(true);
       expect(streaming.ended).toBe(false);
 
       subscription.unsubscribe();
@@ -143,8 +146,7 @@ describe('McpSessionRegistry', () => {
       registry = makeRegistry({ sessionIdleTimeoutMs: 1_000 });
       const session = registry.create(handshake);
       session.lastActivity = Date.now() - 60_000;
-      session.beginCall(1);
-      session.endCall(1);
+      session.endCall(1, session.beginCall(1));
       expect(registry.sweep()).toBe(0);
       expect(session.ended).toBe(false);
     });
@@ -212,17 +214,125 @@ describe('McpSessionRegistry', () => {
       const sessions = [registry.create(handshake), registry.create(handshake)];
       const streamDone = jest.fn();
       sessions[0]!.attachStream().subscribe({ complete: streamDone });
-      const signal = sessions[1]!.beginCall('call');
+      const call = sessions[1]!.beginCall('call');
       const sweep = jest.spyOn(registry, 'sweep');
 
       registry.onModuleDestroy();
       expect(sessions.map((session) => session.endedBecause)).toEqual(['shutdown', 'shutdown']);
       expect(streamDone).toHaveBeenCalledTimes(1);
-      expect(signal.aborted).toBe(true);
+      expect(call.signal.aborted).toBe(true);
       expect(registry.size).toBe(0);
       expect(jest.getTimerCount()).toBe(0);
       jest.advanceTimersByTime(10_000);
       expect(sweep).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('options handed to sessions', () => {
+    it('starts each session at the default log level', () => {
+      registry = makeRegistry({ defaultLogLevel: 'error' });
+      const session = registry.create(handshake);
+      expect(session.logLevel).toBe('error');
+      expect(session.wantsLog('warning')).toBe(false);
+      expect(makeRegistry().create(handshake).logLevel).toBe('info');
+    });
+
+    it('keeps events in the configured store, and logs its failures', () => {
+      const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      const appended: Array<[string, McpStoredEvent]> = [];
+      const store: McpEventStore = {
+        append: (sessionId, event) => {
+          appended.push([sessionId, event]);
+          if (event.seq === 2) throw new Error('store is full');
+        },
+        replay: () => [],
+        deleteStream: () => undefined,
+        deleteSession: () => undefined,
+      };
+      registry = makeRegistry({ eventStore: store });
+      const session = registry.create(handshake);
+      session.attachStream().subscribe();
+      session.send(notificationMessage('a'));
+      expect(appended).toEqual([[session.id, { streamId: 'g', seq: 1, data: '{"jsonrpc":"2.0","method":"a"}' }]]);
+      expect(error).not.toHaveBeenCalled();
+      session.send(notificationMessage('b'));
+      expect(error).toHaveBeenCalledTimes(1);
+      expect(String(error.mock.calls[0]![0])).toBe('The MCP event store failed');
+      expect(String(error.mock.calls[0]![1])).toContain('store is full');
+      expect(session.ended).toBe(false);
+    });
+
+    it('logs a message that cannot be serialised, naming the session', () => {
+      const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      registry = makeRegistry();
+      const session = registry.create(handshake);
+      expect(session.notify('x', { n: 1n as unknown as number })).toBe(false);
+      expect(error).toHaveBeenCalledTimes(1);
+      expect(String(error.mock.calls[0]![0])).toContain(session.id);
+    });
+  });
+
+  describe('notifyAll and logAll', () => {
+    /** Attaches a GET stream and collects the messages it delivers. */
+    function connected(session: McpSession): JsonRpcMessage[] {
+      const received: JsonRpcMessage[] = [];
+      session.attachStream().subscribe((event) => received.push(JSON.parse(event.data) as JsonRpcMessage));
+      return received;
+    }
+
+    it('notifies every live session, queueing for those without a stream', () => {
+      registry = makeRegistry();
+      const a = registry.create(handshake);
+      const b = registry.create(handshake);
+      const onA = connected(a);
+      expect(registry.notifyAll('notifications/custom', { x: 1 })).toBe(2);
+      expect(onA).toEqual([{ jsonrpc: '2.0', method: 'notifications/custom', params: { x: 1 } }]);
+      expect(b.undeliveredMessages).toBe(1);
+    });
+
+    it('notifies only sessions with an open stream when connectedOnly', () => {
+      registry = makeRegistry();
+      const a = registry.create(handshake);
+      const b = registry.create(handshake);
+      const onA = connected(a);
+      expect(registry.notifyAll('notifications/tools/list_changed', undefined, { connectedOnly: true })).toBe(1);
+      expect(onA).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+      expect(b.undeliveredMessages).toBe(0);
+    });
+
+    it('skips ended sessions and counts only those it reached', () => {
+      registry = makeRegistry({ outboxLimit: 1 });
+      const full = registry.create(handshake);
+      full.send(notificationMessage('first'));
+      const open = registry.create(handshake);
+      connected(open);
+      // `full` overflows on this one and ends: it was not reached.
+      expect(registry.notifyAll('notifications/custom')).toBe(1);
+      expect(full.endedBecause).toBe('overflow');
+      expect(registry.notifyAll('notifications/custom')).toBe(1);
+    });
+
+    it('logs to the sessions whose level lets the message through', () => {
+      registry = makeRegistry();
+      const chatty = registry.create(handshake);
+      const quiet = registry.create(handshake);
+      chatty.logLevel = 'debug';
+      quiet.logLevel = 'error';
+      const onChatty = connected(chatty);
+      const onQuiet = connected(quiet);
+      expect(registry.logAll('info', { cache: 'warm' }, 'cache')).toBe(1);
+      expect(registry.logAll('critical', 'down')).toBe(2);
+      expect(onChatty).toEqual([
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/message',
+          params: { level: 'info', logger: 'cache', data: { cache: 'warm' } },
+        },
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'critical', data: 'down' } },
+      ]);
+      expect(onQuiet).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'critical', data: 'down' } },
+      ]);
     });
   });
 });

@@ -1,16 +1,22 @@
-import type { Type } from '@nestjs/common';
-import type { McpContext } from '../interfaces/mcp-context.interface.js';
+import type { ToolTarget } from '../execution/tool-target.js';
 import type { ToolDefinition } from '../protocol/mcp.types.js';
+import type { SchemaValidator } from './json-schema.validator.js';
+import type { ArgumentsChecker } from './tool-checks.js';
 
-/** A tool ready to serve: its advertised definition and how to call it. */
+/** A tool ready to serve: its advertised definition, its checks, and how to reach its handler. */
 export interface RegisteredTool {
   readonly definition: ToolDefinition;
-  /** DTO the arguments are validated with; none means the tool takes no arguments. */
-  readonly input: Type<object> | undefined;
-  /** The method, bound to its provider instance. */
-  readonly handler: (args: object, context: McpContext) => unknown;
+  /** `Class.method` (or `runtime tool <name>`), for messages and logs. */
+  readonly owner: string;
   /** Milliseconds after which the call's signal aborts and it is answered with an error result. */
   readonly timeoutMs?: number;
-  /** `Class.method`, for messages and logs. */
-  readonly owner: string;
+  /** Checks (and transforms) the arguments of a call. */
+  readonly checkArguments: ArgumentsChecker;
+  /** Checks structured results, when the tool declares an output schema. */
+  readonly checkOutput?: SchemaValidator;
+  /**
+   * The handler behind its pipeline, for the caller of one HTTP request: the same object for a
+   * static provider, a fresh one per request for a request-scoped provider.
+   */
+  readonly target: (request: unknown) => ToolTarget | Promise<ToolTarget>;
 }

@@ -1,3 +1,4 @@
+import type { SchemaValidator } from './json-schema.validator.js';
 import type { CallToolResult, ContentBlock } from '../protocol/mcp.types.js';
 
 /** A text-only result; `isError` marks a failure the model should read. */
@@ -44,7 +45,8 @@ function isContentBlock(value: unknown): value is ContentBlock {
   return rule !== undefined && Object.hasOwn(BLOCK_RULES, value.type) && rule(value);
 }
 
-function isCallToolResult(value: unknown): value is CallToolResult {
+/** Whether `value` is a well-formed `CallToolResult` (every block checked). */
+export function isCallToolResult(value: unknown): value is CallToolResult {
   return (
     isObject(value) &&
     Array.isArray(value.content) &&
@@ -57,4 +59,36 @@ function isCallToolResult(value: unknown): value is CallToolResult {
 
 function isPlainRecord(value: unknown): boolean {
   return isObject(value) && !Array.isArray(value);
+}
+
+/** A structured result, or why the tool's return value cannot be one. */
+export type StructuredOutcome = { readonly result: CallToolResult } | { readonly problems: readonly string[] };
+
+/**
+ * Maps what a tool with an output schema returned: an object becomes `structuredContent` (checked
+ * as the client will receive it, after JSON serialisation) plus its JSON as a text block; a
+ * `CallToolResult` keeps its own content and has its `structuredContent` checked; an error result
+ * passes unchecked. Anything else cannot satisfy the schema.
+ */
+export function toStructuredResult(value: unknown, check: SchemaValidator): StructuredOutcome {
+  if (isCallToolResult(value)) {
+    if (value.isError) return { result: value };
+    if (value.structuredContent === undefined) return { problems: ['the result has no structuredContent'] };
+    const verdict = check(JSON.parse(JSON.stringify(value.structuredContent)));
+    return verdict.ok ? { result: value } : { problems: verdict.problems };
+  }
+  if (!isPlainRecord(value)) {
+    return { problems: [`the tool returned ${describe(value)}, not an object matching its outputSchema`] };
+  }
+  const text = JSON.stringify(value);
+  const structured = JSON.parse(text) as Record<string, unknown>;
+  const verdict = check(structured);
+  if (!verdict.ok) return { problems: verdict.problems };
+  return { result: { content: [{ type: 'text', text }], structuredContent: structured } };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? 'a string' : typeof value;
 }

@@ -1,6 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
+import { executionArgs, type McpInvocation } from '../execution/mcp-invocation.js';
+import type { ToolTarget } from '../execution/tool-target.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
@@ -8,9 +10,8 @@ import { internalError, invalidRequest } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolParams, CallToolResult } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
-import { validateArguments, type ArgumentsCheck } from './tool-arguments.validator.js';
 import { ToolCallContext, type ToolCallSettings } from './tool-call.context.js';
-import { textResult, toCallToolResult } from './tool-result.mapper.js';
+import { textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import { McpToolRegistry } from './tool.registry.js';
 
@@ -18,9 +19,13 @@ import { McpToolRegistry } from './tool.registry.js';
 const ABORTED = Symbol('aborted');
 
 /**
- * Runs `tools/call`: finds the tool, validates its arguments, calls it with an {@link McpContext}
- * and maps what it returns. Failures a model can act on become `isError` results; anything else is
- * logged and answered as a JSON-RPC internal error that reveals nothing.
+ * Runs `tools/call`: finds the tool, asks its guards, validates its arguments, runs it through its
+ * Nest pipeline with an {@link McpContext}, and maps what it returns. Failures a model can act on
+ * become `isError` results; anything else is logged and answered as a JSON-RPC internal error that
+ * reveals nothing.
+ *
+ * A tool the caller's guards deny is answered exactly as an unknown tool: it is hidden from that
+ * caller's `tools/list` too, and its existence is nobody else's business.
  *
  * The call's signal decides when waiting stops: a handler that ignores it does not hold the answer
  * back. A call the client cancelled gets no answer at all; one past its `timeoutMs`, or whose
@@ -38,45 +43,104 @@ export class McpToolInvoker {
     this.settings = { clientRequestTimeoutMs: options.clientRequestTimeoutMs, logger: this.logger };
   }
 
+  /** Whether the caller of `call` may see `tool` in `tools/list` (its guards let it through). */
+  async isVisible(tool: RegisteredTool, call: McpCallContext): Promise<boolean> {
+    const target = await tool.target(call.httpRequest);
+    return target.canActivate(
+      executionArgs({
+        phase: 'list',
+        name: tool.definition.name,
+        arguments: undefined,
+        context: undefined,
+        session: call.session,
+        request: call.httpRequest,
+      }),
+    );
+  }
+
   async call(params: CallToolParams, requestId: RequestId, call: McpCallContext): Promise<CallToolResult> {
     const tool = this.registry.get(params.name);
-    if (!tool) return textResult(`Unknown tool: ${params.name}`, true);
+    if (!tool) return unknownTool(params.name);
     const { session } = call;
     if (session.isRunning(requestId)) {
       throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running call`);
     }
 
     // Registered before anything awaits, so a second call with the same id (say, in one batch) is
-    // refused, and a cancellation that arrives while the arguments are checked finds the call.
+    // refused, and a cancellation that arrives while guards or validation run finds the call.
     const controller = session.beginCall(requestId);
     const { signal } = controller;
     const timer = tool.timeoutMs === undefined ? undefined : startTimeout(controller, tool);
     const context = new ToolCallContext(call, requestId, params.name, params._meta, signal, this.settings);
+    const raw = params.arguments ?? {};
+    let target: ToolTarget | undefined;
     try {
-      const checked = await this.checkArguments(tool, params);
+      target = await tool.target(call.httpRequest);
+      const invocation: McpInvocation = {
+        phase: 'call',
+        name: params.name,
+        arguments: raw,
+        context,
+        session,
+        request: call.httpRequest,
+      };
+      if (!(await target.canActivate(executionArgs(invocation)))) {
+        this.logger.debug(`Call of ${params.name} denied by its guards`);
+        return unknownTool(params.name);
+      }
+      const checked = await this.checkArguments(tool, raw);
       if (signal.aborted) return this.abortedResult(tool, requestId, signal);
-      if (!('args' in checked)) return checked;
+      if (!checked.ok) return checked.result;
+      const run = target;
       const value = await untilAborted(
-        () => tool.handler(checked.args, context),
+        () => run.execute(executionArgs({ ...invocation, arguments: checked.value })),
         signal,
         (late) => this.reportLateFailure(tool, late),
       );
       if (value === ABORTED || signal.aborted) return this.abortedResult(tool, requestId, signal);
-      return toCallToolResult(value);
+      return this.toResult(tool, value);
     } catch (error) {
-      if (error instanceof McpToolError) return textResult(error.message, true);
-      // A tool that stops because its signal aborted did what it was asked: not a server bug.
-      if (signal.aborted) return this.abortedResult(tool, requestId, signal);
-      this.logger.error(
-        `Tool ${params.name} (${tool.owner}) failed`,
-        error instanceof Error ? error.stack : String(error),
-      );
-      throw internalError();
+      if (error instanceof RequestCancelledError) throw error;
+      return this.failureResult(tool, error, signal, requestId, target?.reportsErrors ?? false);
     } finally {
       context.finish();
       if (timer) clearTimeout(timer);
       session.endCall(requestId, controller);
     }
+  }
+
+  private toResult(tool: RegisteredTool, value: unknown): CallToolResult {
+    if (!tool.checkOutput) return toCallToolResult(value);
+    const outcome = toStructuredResult(value, tool.checkOutput);
+    if ('result' in outcome) return outcome.result;
+    const problems = outcome.problems.join('; ');
+    // The tool broke its own contract: the model cannot fix that, the developer must.
+    this.logger.error(
+      `Tool ${tool.definition.name} (${tool.owner}) returned a result its outputSchema refuses: ${problems}`,
+    );
+    return textResult(`Tool ${tool.definition.name} produced an invalid result: ${problems}`, true);
+  }
+
+  /** What a failure of the pipeline becomes; throws for failures that must be JSON-RPC errors. */
+  private failureResult(
+    tool: RegisteredTool,
+    error: unknown,
+    signal: AbortSignal,
+    requestId: RequestId,
+    reported: boolean,
+  ): CallToolResult {
+    if (error instanceof McpToolError) return textResult(error.message, true);
+    // A tool that stops because its signal aborted did what it was asked: not a server bug.
+    if (signal.aborted) return this.abortedResult(tool, requestId, signal);
+    // A pipe's BadRequestException, a NotFoundException from the handler: the caller's to fix.
+    if (error instanceof HttpException && error.getStatus() < 500) {
+      return textResult(`Tool ${tool.definition.name} failed: ${httpExceptionMessage(error)}`, true);
+    }
+    const log = `Tool ${tool.definition.name} (${tool.owner}) failed; answered with an internal error`;
+    // Past the pipeline, Nest's exception handler has logged the exception with its stack already.
+    if (reported) this.logger.error(log);
+    else this.logger.error(log, error instanceof Error ? error.stack : String(error));
+    throw internalError();
   }
 
   /** The answer to a call whose signal aborted; none at all when the client cancelled it. */
@@ -102,25 +166,37 @@ export class McpToolInvoker {
   /** The arguments to call the tool with, or the error result that tells the model what is wrong. */
   private async checkArguments(
     tool: RegisteredTool,
-    params: CallToolParams,
-  ): Promise<{ args: object } | CallToolResult> {
-    const raw = params.arguments ?? {};
-    if (!tool.input) {
-      const unexpected = Object.keys(raw);
-      if (unexpected.length === 0) return { args: raw };
-      return textResult(`Tool ${params.name} takes no arguments; unexpected: ${unexpected.join(', ')}`, true);
-    }
-    let check: ArgumentsCheck<object>;
+    raw: Record<string, unknown>,
+  ): Promise<{ ok: true; value: object } | { ok: false; result: CallToolResult }> {
+    const { name } = tool.definition;
     try {
-      check = await validateArguments(tool.input, raw);
+      const check = await tool.checkArguments(raw);
+      if (check.ok) return check;
+      return {
+        ok: false,
+        result: textResult(`Invalid arguments for tool ${name}:\n- ${check.problems.join('\n- ')}`, true),
+      };
     } catch (error) {
       // class-transformer recurses: absurdly nested arguments overflow its stack. The client's fault, not ours.
-      this.logger.debug(`Arguments of ${params.name} could not be validated: ${String(error)}`);
-      return textResult(`Invalid arguments for tool ${params.name}: they could not be read (nested too deeply?)`, true);
+      this.logger.debug(`Arguments of ${name} could not be validated: ${String(error)}`);
+      return {
+        ok: false,
+        result: textResult(`Invalid arguments for tool ${name}: they could not be read (nested too deeply?)`, true),
+      };
     }
-    if (check.ok) return { args: check.value };
-    return textResult(`Invalid arguments for tool ${params.name}:\n- ${check.problems.join('\n- ')}`, true);
   }
+}
+
+function unknownTool(name: string): CallToolResult {
+  return textResult(`Unknown tool: ${name}`, true);
+}
+
+function httpExceptionMessage(error: HttpException): string {
+  const response = error.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  return typeof message === 'string' ? message : error.message;
 }
 
 function startTimeout(controller: AbortController, tool: RegisteredTool): NodeJS.Timeout {
@@ -137,7 +213,11 @@ function startTimeout(controller: AbortController, tool: RegisteredTool): NodeJS
  * The handler's value, or {@link ABORTED} as soon as the signal aborts, whichever comes first.
  * A handler still running then is left to finish on its own; its late failure goes to `onLate`.
  */
-function untilAborted(run: () => unknown, signal: AbortSignal, onLate: (error: unknown) => void): Promise<unknown> {
+function untilAborted(
+  run: () => Promise<unknown>,
+  signal: AbortSignal,
+  onLate: (error: unknown) => void,
+): Promise<unknown> {
   const work = Promise.resolve().then(run);
   if (signal.aborted) {
     work.catch(onLate);

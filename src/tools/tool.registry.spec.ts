@@ -1,8 +1,22 @@
 import 'reflect-metadata';
+import { IsInt, IsOptional, IsString, Max, MinLength } from 'class-validator';
+import type { Subscription } from 'rxjs';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import { NO_ARGUMENTS_SCHEMA } from './dto-json-schema.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
-import { McpToolRegistry } from './tool.registry.js';
+import { McpToolRegistry, type McpToolHandler } from './tool.registry.js';
+
+class SearchArgs {
+  @IsString()
+  @MinLength(1)
+  query!: string;
+
+  @IsOptional()
+  @IsInt()
+  @Max(50)
+  limit?: number;
+}
 
 function tool(name: string, owner: string): RegisteredTool {
   return {
@@ -89,5 +103,240 @@ describe('McpToolRegistry', () => {
     one.register(tool('echo', 'A.echo'));
     expect(two.get('echo')).toBeUndefined();
     expect(() => two.register(tool('echo', 'B.echo'))).not.toThrow();
+  });
+});
+
+/** Lets queued microtasks (the registry's burst notification) run. */
+const microtasks = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('McpToolRegistry.addTool', () => {
+  it('adds a tool without arguments, served at once, with the handler it was given', () => {
+    const registry = new McpToolRegistry();
+    const handler = (): string => 'pong';
+    registry.addTool({ name: 'ping_tool', description: 'Answers pong' }, handler);
+    const added = registry.get('ping_tool')!;
+    expect(added.definition).toEqual({
+      name: 'ping_tool',
+      description: 'Answers pong',
+      inputSchema: NO_ARGUMENTS_SCHEMA,
+    });
+    expect(added.input).toBeUndefined();
+    expect(added.handler).toBe(handler);
+    expect(added.owner).toBe('runtime tool ping_tool');
+    expect(added.timeoutMs).toBeUndefined();
+    expect(registry.list().tools.map((tool) => tool.name)).toEqual(['ping_tool']);
+  });
+
+  it('adds a tool with a DTO: its schema is advertised and the class kept to validate with', () => {
+    const registry = new McpToolRegistry();
+    registry.addTool(
+      { name: 'search', title: 'Search', description: 'Searches', input: SearchArgs, timeoutMs: 2_000 },
+      (args: SearchArgs, _ctx: McpContext) => args.query,
+    );
+    const added = registry.get('search')!;
+    expect(added.input).toBe(SearchArgs);
+    expect(added.timeoutMs).toBe(2_000);
+    expect(added.definition.title).toBe('Search');
+    expect(added.definition.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { query: { type: 'string', minLength: 1 }, limit: { type: 'integer', maximum: 50 } },
+      required: ['query'],
+    });
+    expect(Object.isFrozen(added.definition)).toBe(true);
+  });
+
+  it.each(['', 'has space', 'slash/name', 'x'.repeat(129), 'emoji☀'])(
+    'refuses the invalid name %p with McpToolDefinitionError, adding nothing',
+    (name) => {
+      const registry = new McpToolRegistry();
+      expect(() => registry.addTool({ name, description: 'Bad' }, () => 'x')).toThrow(McpToolDefinitionError);
+      expect(registry.size).toBe(0);
+    },
+  );
+
+  it('refuses a missing description, a bad timeout and a handler that is not a function', () => {
+    const registry = new McpToolRegistry();
+    expect(() => registry.addTool({ name: 'a', description: ' ' }, () => 'x')).toThrow(McpToolDefinitionError);
+    expect(() => registry.addTool({ name: 'a', description: 'A', timeoutMs: 0 }, () => 'x')).toThrow(
+      McpToolDefinitionError,
+    );
+    expect(() =>
+      registry.addTool({ name: 'a', description: 'A' }, 'not a function' as unknown as McpToolHandler),
+    ).toThrow('addTool(a): handler must be a function');
+    expect(registry.size).toBe(0);
+  });
+
+  it('refuses a name already taken, by a discovered or a runtime tool, keeping the first', () => {
+    const registry = new McpToolRegistry();
+    const discovered = tool('echo', 'EchoTools.echo');
+    registry.register(discovered);
+    expect(() => registry.addTool({ name: 'echo', description: 'Again' }, () => 'x')).toThrow(
+      'by EchoTools.echo and by runtime tool echo',
+    );
+    registry.addTool({ name: 'beta', description: 'Beta' }, () => 'b');
+    expect(() => registry.addTool({ name: 'beta', description: 'Beta again' }, () => 'c')).toThrow(
+      McpToolDefinitionError,
+    );
+    expect(registry.get('echo')).toBe(discovered);
+    expect(registry.get('beta')!.definition.description).toBe('Beta');
+  });
+});
+
+describe('McpToolRegistry remove, enable and disable', () => {
+  it('removeTool stops serving a tool and says whether there was one', () => {
+    const registry = new McpToolRegistry();
+    registry.register(tool('a', 'T.a'));
+    registry.register(tool('b', 'T.b'));
+    expect(registry.removeTool('a')).toBe(true);
+    expect(registry.get('a')).toBeUndefined();
+    expect(registry.has('a')).toBe(false);
+    expect(registry.size).toBe(1);
+    expect(registry.list().tools.map((t) => t.name)).toEqual(['b']);
+    expect(registry.removeTool('a')).toBe(false);
+    expect(registry.removeTool('never')).toBe(false);
+    // The name is free again.
+    expect(() => registry.register(tool('a', 'U.a'))).not.toThrow();
+  });
+
+  it('disableTool hides a tool from get() and list() but keeps it registered; enableTool serves it again', () => {
+    const registry = new McpToolRegistry();
+    const a = tool('a', 'T.a');
+    registry.register(a);
+    registry.register(tool('b', 'T.b'));
+    expect(registry.disableTool('a')).toBe(true);
+    expect(registry.get('a')).toBeUndefined();
+    expect(registry.has('a')).toBe(true);
+    expect(registry.isEnabled('a')).toBe(false);
+    expect(registry.isEnabled('b')).toBe(true);
+    expect(registry.size).toBe(2);
+    expect(registry.list().tools.map((t) => t.name)).toEqual(['b']);
+    // A disabled tool still holds its name.
+    expect(() => registry.register(tool('a', 'U.a'))).toThrow(McpToolDefinitionError);
+
+    expect(registry.enableTool('a')).toBe(true);
+    expect(registry.get('a')).toBe(a);
+    expect(registry.isEnabled('a')).toBe(true);
+    expect(registry.list().tools.map((t) => t.name)).toEqual(['a', 'b']);
+  });
+
+  it('enable and disable say false for an unknown tool, and are idempotent for a known one', () => {
+    const registry = new McpToolRegistry();
+    expect(registry.disableTool('x')).toBe(false);
+    expect(registry.enableTool('x')).toBe(false);
+    expect(registry.isEnabled('x')).toBe(false);
+    registry.register(tool('a', 'T.a'));
+    expect(registry.enableTool('a')).toBe(true);
+    expect(registry.disableTool('a')).toBe(true);
+    expect(registry.disableTool('a')).toBe(true);
+    expect(registry.isEnabled('a')).toBe(false);
+  });
+
+  it('rebuilds the cached list after add, remove, disable and enable, and only then', () => {
+    const registry = new McpToolRegistry();
+    registry.register(tool('a', 'T.a'));
+    const steps: Array<[string, () => unknown]> = [
+      ['addTool', () => registry.addTool({ name: 'b', description: 'B' }, () => 'b')],
+      ['disableTool', () => registry.disableTool('a')],
+      ['enableTool', () => registry.enableTool('a')],
+      ['removeTool', () => registry.removeTool('b')],
+    ];
+    let previous = registry.list();
+    for (const [label, step] of steps) {
+      step();
+      const next = registry.list();
+      expect([label, next === previous]).toEqual([label, false]);
+      expect(registry.list()).toBe(next);
+      previous = next;
+    }
+    expect(previous.tools.map((t) => t.name)).toEqual(['a']);
+    // No change, no rebuild.
+    registry.enableTool('a');
+    registry.removeTool('missing');
+    registry.disableTool('missing');
+    expect(registry.list()).toBe(previous);
+  });
+});
+
+describe('McpToolRegistry.changes', () => {
+  let subscription: Subscription | undefined;
+
+  afterEach(() => {
+    subscription?.unsubscribe();
+    subscription = undefined;
+  });
+
+  function watch(registry: McpToolRegistry): { count: () => number } {
+    let emitted = 0;
+    subscription = registry.changes.subscribe(() => emitted++);
+    return { count: () => emitted };
+  }
+
+  it('emits once for a burst of changes, after the burst, and again for a later burst', async () => {
+    const registry = new McpToolRegistry();
+    const changes = watch(registry);
+    registry.addTool({ name: 'a', description: 'A' }, () => 'a');
+    registry.addTool({ name: 'b', description: 'B' }, () => 'b');
+    registry.disableTool('a');
+    registry.removeTool('b');
+    // Not synchronously: a burst is not over until the current task's code is.
+    expect(changes.count()).toBe(0);
+    await microtasks();
+    expect(changes.count()).toBe(1);
+
+    registry.enableTool('a');
+    await microtasks();
+    expect(changes.count()).toBe(2);
+    await microtasks();
+    expect(changes.count()).toBe(2);
+  });
+
+  it('emits for register() too (discovery), once per burst', async () => {
+    const registry = new McpToolRegistry();
+    const changes = watch(registry);
+    registry.register(tool('a', 'T.a'));
+    registry.register(tool('b', 'T.b'));
+    await microtasks();
+    expect(changes.count()).toBe(1);
+  });
+
+  it('emits nothing for calls that change nothing', async () => {
+    const registry = new McpToolRegistry();
+    registry.register(tool('a', 'T.a'));
+    await microtasks();
+    const changes = watch(registry);
+    registry.enableTool('a');
+    registry.removeTool('missing');
+    registry.disableTool('missing');
+    registry.enableTool('missing');
+    expect(() => registry.register(tool('a', 'U.a'))).toThrow(McpToolDefinitionError);
+    expect(() => registry.addTool({ name: 'bad name', description: 'X' }, () => 'x')).toThrow(McpToolDefinitionError);
+    await microtasks();
+    expect(changes.count()).toBe(0);
+  });
+
+  it('emits once when a tool is disabled, and nothing more when that disabled tool is removed', async () => {
+    const registry = new McpToolRegistry();
+    registry.register(tool('a', 'T.a'));
+    registry.register(tool('b', 'T.b'));
+    await microtasks();
+    const changes = watch(registry);
+    registry.disableTool('a');
+    await microtasks();
+    expect(changes.count()).toBe(1);
+    // The served set does not change: `a` was not served already.
+    expect(registry.removeTool('a')).toBe(true);
+    await microtasks();
+    expect(changes.count()).toBe(1);
+    expect(registry.has('a')).toBe(false);
+    expect(registry.list().tools.map((t) => t.name)).toEqual(['b']);
+  });
+
+  it('keeps the registries of two applications apart', async () => {
+    const one = new McpToolRegistry();
+    const two = new McpToolRegistry();
+    const changes = watch(two);
+    one.addTool({ name: 'a', description: 'A' }, () => 'a');
+    await microtasks();
+    expect(changes.count()).toBe(0);
   });
 });

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Observable, Subject } from 'rxjs';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import type { ToolTarget } from '../execution/tool-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { duplicateToolMessage } from '../mcp.messages.js';
-import type { ListToolsResult } from '../protocol/mcp.types.js';
+import { PagedList, type Page } from '../protocol/pagination.js';
 import { DtoJsonSchemaConverter } from './dto-json-schema.js';
+import { JsonSchemaValidatorFactory } from './json-schema.validator.js';
+import { argumentsCheckerFor, outputCheckerFor } from './tool-checks.js';
 import { buildToolDefinition } from './tool-definition.factory.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 
@@ -20,6 +23,9 @@ export type McpToolHandler<A extends object = Record<string, unknown>> = (args: 
  * inject it to add, remove, enable or disable tools while the application runs. Every change of
  * the served set tells each connected session (`notifications/tools/list_changed`), once per
  * burst of changes.
+ *
+ * Tools added at run time are plain functions: they do not run through Nest's guards,
+ * interceptors, pipes or filters, which belong to provider methods.
  *
  * @example
  * ```ts
@@ -36,8 +42,9 @@ export class McpToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly disabled = new Set<string>();
   private readonly schemas = new DtoJsonSchemaConverter();
+  private readonly validators = new JsonSchemaValidatorFactory();
   private readonly changed = new Subject<void>();
-  private listResult: ListToolsResult | undefined;
+  private served: PagedList<RegisteredTool> | undefined;
   private changePending = false;
 
   /** Emits (once per burst of changes, after the burst) when the served set of tools changed. */
@@ -46,7 +53,30 @@ export class McpToolRegistry {
   }
 
   /**
-   * Registers a discovered or prepared tool.
+   * Prepares a tool from its options (definition, schemas and checks, computed once) and registers it.
+   * @throws McpToolDefinitionError for an invalid definition or a name already taken.
+   */
+  define(
+    options: McpToolOptions,
+    defaultName: string,
+    owner: string,
+    target: RegisteredTool['target'],
+  ): RegisteredTool {
+    const definition = buildToolDefinition(options, defaultName, owner, this.schemas);
+    const tool: RegisteredTool = {
+      definition,
+      owner,
+      timeoutMs: options.timeoutMs,
+      checkArguments: argumentsCheckerFor(options.input, this.validators, owner),
+      checkOutput: outputCheckerFor(definition.outputSchema, this.validators, owner),
+      target,
+    };
+    this.register(tool);
+    return tool;
+  }
+
+  /**
+   * Registers a prepared tool.
    * @throws McpToolDefinitionError when the name is taken.
    */
   register(tool: RegisteredTool): void {
@@ -60,19 +90,18 @@ export class McpToolRegistry {
 
   /**
    * Adds a tool while the application runs, served from now on.
-   * @throws McpToolDefinitionError for an invalid name or description, or a name already taken.
+   * @throws McpToolDefinitionError for an invalid definition, or a name already taken.
    */
   addTool<A extends object>(options: McpRuntimeToolOptions, handler: McpToolHandler<A>): void {
-    if (typeof handler !== 'function')
+    if (typeof handler !== 'function') {
       throw new McpToolDefinitionError(`addTool(${options.name}): handler must be a function`);
-    const owner = `runtime tool ${options.name}`;
-    this.register({
-      definition: buildToolDefinition(options, options.name, owner, this.schemas),
-      input: options.input,
-      handler: handler as McpToolHandler<object>,
-      timeoutMs: options.timeoutMs,
-      owner,
-    });
+    }
+    const target: ToolTarget = {
+      canActivate: () => Promise.resolve(true),
+      execute: async ([, , , invocation]) => handler(invocation.arguments as A, invocation.context!),
+      reportsErrors: false,
+    };
+    this.define(options, options.name, `runtime tool ${options.name}`, () => target);
   }
 
   /**
@@ -133,20 +162,25 @@ export class McpToolRegistry {
     return this.schemas;
   }
 
-  /** The `tools/list` result, built once per change of the tool set, not per request. */
-  list(): ListToolsResult {
-    this.listResult ??= Object.freeze({
-      tools: Object.freeze(
-        [...this.tools.values()]
-          .filter((tool) => !this.disabled.has(tool.definition.name))
-          .map((tool) => tool.definition),
-      ),
-    });
-    return this.listResult;
+  /**
+   * One page of the served tools a caller may see, after `cursor`. The list is prepared once per
+   * change of the tool set; definitions (schemas included) were computed at registration, so a page
+   * costs the visibility checks of its tools, whatever their schemas.
+   */
+  page(
+    cursor: string | undefined,
+    pageSize: number,
+    visible: (tool: RegisteredTool) => boolean | Promise<boolean>,
+  ): Promise<Page<RegisteredTool>> {
+    this.served ??= new PagedList(
+      [...this.tools.values()].filter((tool) => !this.disabled.has(tool.definition.name)),
+      (tool) => tool.definition.name,
+    );
+    return this.served.pageWhere(cursor, pageSize, visible);
   }
 
   private touch(): void {
-    this.listResult = undefined;
+    this.served = undefined;
     if (this.changePending) return;
     this.changePending = true;
     // A burst of changes (a feature flag flipping ten tools) is one notification, not ten.

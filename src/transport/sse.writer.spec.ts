@@ -217,7 +217,7 @@ describe('SseWriter on a fake response', () => {
 
     it('counts only messages as pending, not keep-alive comments', () => {
       // onPending feeds the session's outbox limit, which bounds undelivered *messages*
-      // (see SseWriter.pending and McpSession.reportStreamPending).
+      // (see SseWriter.pending and McpSession.pendingCounter).
       jest.useFakeTimers();
       const res = new FakeServerResponse(1);
       const onPending = jest.fn<(count: number) => void>();
@@ -359,5 +359,73 @@ describe('SseWriter on connections that are gone, and messages that cannot be se
     expect(writer.send(notificationMessage('notifications/message', { n: 2n as unknown as number }))).toBe(false);
     expect(writer.pending).toBe(0);
     expect(onPending).not.toHaveBeenCalled();
+  });
+});
+
+describe('SseWriter event ids, priming and retry', () => {
+  it('sendEncoded writes the JSON as is, with an id line first when given', () => {
+    const res = new FakeServerResponse();
+    const writer = new SseWriter(asServerResponse(res), 0);
+    writer.open();
+    writer.sendEncoded('{"jsonrpc":"2.0","method":"a"}');
+    writer.sendEncoded('{"jsonrpc":"2.0","method":"b"}', 'p3-7');
+    expect(res.chunks).toEqual([
+      'event: message\ndata: {"jsonrpc":"2.0","method":"a"}\n\n',
+      'id: p3-7\nevent: message\ndata: {"jsonrpc":"2.0","method":"b"}\n\n',
+    ]);
+  });
+
+  it('prime writes an event with an id and empty data, and no event type', () => {
+    const res = new FakeServerResponse();
+    const writer = new SseWriter(asServerResponse(res), 0);
+    writer.open();
+    writer.prime('g-1');
+    expect(res.chunks).toEqual(['id: g-1\ndata: \n\n']);
+    // A client skips it: the message-event parser of these tests sees nothing.
+    expect(events(res.body)).toEqual([]);
+  });
+
+  it.each([
+    [1_000, 'retry: 1000\n\n'],
+    [0, 'retry: 0\n\n'],
+    [1.9, 'retry: 1\n\n'],
+    [-5, 'retry: 0\n\n'],
+  ])('retry(%p) writes %p', (ms, line) => {
+    const res = new FakeServerResponse();
+    const writer = new SseWriter(asServerResponse(res), 0);
+    writer.open();
+    writer.retry(ms);
+    expect(res.chunks).toEqual([line]);
+  });
+
+  it('queues ids, priming events and retry lines behind backpressure, in order', () => {
+    const res = new FakeServerResponse(1);
+    const onPending = jest.fn<(count: number) => void>();
+    const writer = new SseWriter(asServerResponse(res), 0, onPending);
+    writer.open();
+    writer.prime('p1-1');
+    writer.sendEncoded('{"n":2}', 'p1-2');
+    writer.retry(500);
+    expect(res.chunks).toEqual(['id: p1-1\ndata: \n\n']);
+    expect(writer.pending).toBe(2);
+    res.highWaterMark = Number.POSITIVE_INFINITY;
+    res.drainSocket();
+    expect(res.chunks).toEqual([
+      'id: p1-1\ndata: \n\n',
+      'id: p1-2\nevent: message\ndata: {"n":2}\n\n',
+      'retry: 500\n\n',
+    ]);
+    expect(onPending).toHaveBeenLastCalledWith(0);
+  });
+
+  it('writes none of them once the client is gone or the stream ended', () => {
+    const res = new FakeServerResponse();
+    const writer = new SseWriter(asServerResponse(res), 0);
+    writer.open();
+    writer.end();
+    writer.prime('g-1');
+    writer.sendEncoded('{}', 'g-2');
+    writer.retry(10);
+    expect(res.chunks).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import type { McpCallContext } from '../server/mcp-call-context.js';
 import { McpServer } from '../server/mcp.server.js';
 import { parseEventId, STANDALONE_STREAM_ID } from '../session/event-id.js';
 import type { McpSession } from '../session/mcp-session.js';
+import { McpRequestSessions } from '../session/request-sessions.js';
 import { McpSessionRegistry } from '../session/session.registry.js';
 import { BodyParserNotice } from './body-parser.notice.js';
 import { readMcpBody } from './body.reader.js';
@@ -48,6 +49,7 @@ export class StreamableHttpTransport {
     private readonly sessions: McpSessionRegistry,
     private readonly server: McpServer,
     private readonly bodyParserNotice: BodyParserNotice,
+    private readonly requestSessions: McpRequestSessions,
   ) {
     this.responderSettings = {
       keepAliveMs: options.keepAliveMs,
@@ -104,6 +106,7 @@ export class StreamableHttpTransport {
     // The session may have ended (DELETE, idle sweep) while the body was arriving.
     if (session.ended) return writeTransportError(res, 404, 'Session not found');
     session.lastActivity = Date.now();
+    this.requestSessions.bind(request, session);
     const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
 
     if (body.kind === 'single') {

@@ -1,0 +1,46 @@
+import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { MCP_HANDLER_PARAMS_METADATA, MCP_PARAMS_METADATA } from '../mcp.constants.js';
+import { McpParamType } from './mcp-param-type.js';
+import type { McpParamsMetadata } from './mcp-param.metadata.js';
+
+/** The class parameter decorators of `methodName` stored their metadata on (as Nest finds it). */
+export function paramsHostOf(classRef: Function, methodName: string): Function {
+  const ctor = (classRef.prototype as { constructor?: unknown } | undefined)?.constructor;
+  return typeof ctor === 'function' &&
+    (ctor.prototype as Record<string, unknown>)[methodName] ===
+      (classRef.prototype as Record<string, unknown>)[methodName]
+    ? ctor
+    : classRef;
+}
+
+/**
+ * Prepares the parameter list Nest's pipeline gives a tool method: MCP parameter decorators,
+ * custom parameter decorators (`createParamDecorator`, such as a `@CurrentUser()`), and, for the
+ * first two parameters when undecorated, the arguments and the `McpContext`. Stored under its own
+ * key, derived only from the class, so two applications sharing the class agree on it.
+ *
+ * @throws McpToolDefinitionError for HTTP parameter decorators (`@Body()`, `@Req()`...): a tool
+ *   has no body, query or response of its own.
+ * @returns the metadata key the pipeline reads.
+ */
+export function prepareHandlerParams(classRef: Function, methodName: string, owner: string): string {
+  const host = paramsHostOf(classRef, methodName);
+  const mcp = (Reflect.getMetadata(MCP_PARAMS_METADATA, host, methodName) ?? {}) as McpParamsMetadata;
+  const route = (Reflect.getMetadata(ROUTE_ARGS_METADATA, host, methodName) ?? {}) as McpParamsMetadata;
+  const merged: McpParamsMetadata = { ...mcp };
+  for (const [key, param] of Object.entries(route)) {
+    if (!key.includes(CUSTOM_ROUTE_ARGS_METADATA)) {
+      throw new McpToolDefinitionError(
+        `@McpTool() on ${owner}: parameter ${param.index} has an HTTP parameter decorator (@Body(), @Req(), @Query()...); ` +
+          'tools take @McpArgs(), @McpCtx(), @McpSession() or custom decorators made with createParamDecorator()',
+      );
+    }
+    merged[key] = param;
+  }
+  const taken = new Set(Object.values(merged).map((param) => param.index));
+  if (!taken.has(0)) merged[`${McpParamType.Args}:0`] = { index: 0, data: undefined, pipes: [] };
+  if (!taken.has(1)) merged[`${McpParamType.Context}:1`] = { index: 1, data: undefined, pipes: [] };
+  Reflect.defineMetadata(MCP_HANDLER_PARAMS_METADATA, merged, host, methodName);
+  return MCP_HANDLER_PARAMS_METADATA;
+}

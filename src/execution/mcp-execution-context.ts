@@ -1,0 +1,75 @@
+import type { ArgumentsHost } from '@nestjs/common';
+import type { McpContext } from '../interfaces/mcp-context.interface.js';
+import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
+import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import type { McpInvocation } from './mcp-invocation.js';
+
+/**
+ * The MCP view of a Nest `ExecutionContext` (or `ArgumentsHost`), for guards, interceptors and
+ * filters applied to tools. `context.getType()` is `'mcp'` there.
+ *
+ * @example
+ * ```ts
+ * canActivate(context: ExecutionContext): boolean {
+ *   if (context.getType<McpContextType>() !== 'mcp') return true;
+ *   const mcp = McpExecutionContext.of(context);
+ *   return mcp.toolName !== 'delete_everything' || isAdmin(mcp.request);
+ * }
+ * ```
+ */
+export class McpExecutionContext {
+  private constructor(private readonly invocation: McpInvocation) {}
+
+  /**
+   * The MCP view of `host`.
+   * @throws TypeError when `host` is not an MCP context (check `host.getType()` first).
+   */
+  static of(host: ArgumentsHost): McpExecutionContext {
+    const invocation = McpExecutionContext.invocationOf(host);
+    if (!invocation) throw new TypeError(`McpExecutionContext.of: the context is "${host.getType()}", not "mcp"`);
+    return new McpExecutionContext(invocation);
+  }
+
+  /** Whether `host` is an MCP context. */
+  static isMcp(host: ArgumentsHost): boolean {
+    return McpExecutionContext.invocationOf(host) !== undefined;
+  }
+
+  private static invocationOf(host: ArgumentsHost): McpInvocation | undefined {
+    if (host.getType<string>() !== MCP_CONTEXT_TYPE) return undefined;
+    return host.getArgByIndex<McpInvocation | undefined>(3);
+  }
+
+  /** `'call'` while a tool runs; `'list'` while `tools/list` asks the guards whether the caller may see it. */
+  get phase(): 'list' | 'call' {
+    return this.invocation.phase;
+  }
+
+  /** The tool's name. */
+  get toolName(): string {
+    return this.invocation.name;
+  }
+
+  /** The validated arguments of the call; `undefined` while listing. */
+  get arguments(): object | undefined {
+    return this.invocation.arguments;
+  }
+
+  /** The call's context; `undefined` while listing. */
+  get context(): McpContext | undefined {
+    return this.invocation.context;
+  }
+
+  /** The calling session. */
+  get session(): McpSessionHandle {
+    return this.invocation.session;
+  }
+
+  /** The HTTP request that carried the MCP message (with `user`, as the endpoint's guards set it). */
+  getRequest<T = unknown>(): T {
+    return this.invocation.request as T;
+  }
+}
+
+/** `ExecutionContext.getType()` of MCP tool calls, for `context.getType<McpContextType>()`. */
+export type McpContextType = typeof MCP_CONTEXT_TYPE;

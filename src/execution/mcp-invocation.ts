@@ -1,0 +1,33 @@
+import type { McpContext } from '../interfaces/mcp-context.interface.js';
+import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
+
+/**
+ * One pass through a tool's Nest pipeline: `call` runs it, `list` only asks its guards whether the
+ * caller may see it (there are no arguments then).
+ */
+export interface McpInvocation {
+  readonly phase: 'list' | 'call';
+  /** The tool's name. */
+  readonly name: string;
+  /** The validated arguments (`call`); `undefined` while listing. */
+  readonly arguments: object | undefined;
+  /** The call's context (`call` only). */
+  readonly context: McpContext | undefined;
+  /** The calling session. */
+  readonly session: McpSessionHandle;
+  /** The HTTP request that carried the MCP message. */
+  readonly request: unknown;
+}
+
+/**
+ * The arguments of an MCP execution context, as guards and interceptors get them from
+ * `context.getArgs()`: `[request, undefined, undefined, invocation]`. The HTTP request comes
+ * first so that guards written for HTTP (`context.switchToHttp().getRequest().user`) read the
+ * real, authenticated request, never something a client sent in its arguments. There is no
+ * response: mcp42 writes it.
+ */
+export type McpExecutionArgs = [request: unknown, response: undefined, next: undefined, invocation: McpInvocation];
+
+export function executionArgs(invocation: McpInvocation): McpExecutionArgs {
+  return [invocation.request, undefined, undefined, invocation];
+}

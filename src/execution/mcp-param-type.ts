@@ -1,0 +1,14 @@
+/**
+ * What a tool method parameter receives. Numbers, because Nest's external context creator maps
+ * parameter keys of the form `<number>:<index>`; chosen far from Nest's own route parameter types.
+ */
+export const McpParamType = {
+  /** The validated arguments, or one property of them. */
+  Args: 100,
+  /** The call's `McpContext`. */
+  Context: 101,
+  /** The calling session. */
+  Session: 102,
+} as const;
+
+export type McpParamTypeValue = (typeof McpParamType)[keyof typeof McpParamType];

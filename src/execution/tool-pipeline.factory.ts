@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { ContextIdFactory, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
+import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { McpParamsFactory } from './mcp-params.factory.js';
+import type { McpExecutionArgs } from './mcp-invocation.js';
+import type { ToolTarget } from './tool-target.js';
+
+type Method = (...args: unknown[]) => unknown;
+
+/**
+ * Puts tool methods behind Nest's own pipeline, with Nest's `ExternalContextCreator` (as GraphQL
+ * resolvers and microservice handlers are): guards, interceptors, pipes and exception filters
+ * declared on the method, its class or globally apply, in an execution context of type `'mcp'`.
+ *
+ * Guards run on their own, before argument validation and the rest of the pipeline, so that
+ * `tools/list` can ask them whether a caller may see a tool without calling it, and a denied call
+ * is indistinguishable from a call to a tool that does not exist.
+ */
+@Injectable()
+export class ToolPipelineFactory {
+  private readonly params = new McpParamsFactory();
+
+  constructor(
+    private readonly contexts: ExternalContextCreator,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  /** The pipeline of a method of a static provider: built once, at bootstrap. */
+  forInstance(
+    instance: object,
+    methodName: string,
+    paramsMetadataKey: string,
+    contextId?: ContextId,
+    inquirerId?: string,
+  ): ToolTarget {
+    const method = (Object.getPrototypeOf(instance) as Record<string, Method>)[methodName]!;
+    const execute = this.contexts.create(
+      instance,
+      method,
+      methodName,
+      paramsMetadataKey,
+      this.params,
+      contextId,
+      inquirerId,
+      { guards: false, interceptors: true, filters: true },
+      MCP_CONTEXT_TYPE,
+    );
+    const guard = this.contexts.create(
+      instance,
+      guardProbe(method),
+      methodName,
+      undefined,
+      undefined,
+      contextId,
+      inquirerId,
+      { guards: true, interceptors: false, filters: false },
+      MCP_CONTEXT_TYPE,
+    );
+    return {
+      canActivate: async (args: McpExecutionArgs) => {
+        try {
+          return (await guard(...args)) === true;
+        } catch {
+          // A guard that throws (UnauthorizedException, or a bug) denies, as it does for HTTP routes.
+          return false;
+        }
+      },
+      execute: (args: McpExecutionArgs) => execute(...args),
+      reportsErrors: true,
+    };
+  }
+
+  /**
+   * The pipeline of a method of a request-scoped, durable or transient provider: its instance is
+   * resolved per HTTP request, in the request's DI context (with `REQUEST` registered), so it
+   * injects what a controller of that request would.
+   */
+  forScoped(
+    token: unknown,
+    methodName: string,
+    paramsMetadataKey: string,
+    inquirerId: string,
+  ): (request: unknown) => Promise<ToolTarget> {
+    return async (request) => {
+      const contextId = ContextIdFactory.getByRequest(request as object);
+      this.moduleRef.registerRequestByContextId(request, contextId);
+      const instance = await this.moduleRef.resolve<unknown, object>(token as never, contextId, { strict: false });
+      return this.forInstance(instance, methodName, paramsMetadataKey, contextId, inquirerId);
+    };
+  }
+}
+
+/**
+ * A stand-in for the method while only its guards run: it carries the method's metadata (so
+ * guards reading `context.getHandler()` with the `Reflector` see `@McpScopes()`, roles and the
+ * like), and does nothing when they let it through.
+ */
+function guardProbe(method: Method): Method {
+  const probe: Method = () => true;
+  for (const key of Reflect.getMetadataKeys(method) as unknown[]) {
+    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), probe);
+  }
+  Object.defineProperty(probe, 'name', { value: method.name });
+  return probe;
+}

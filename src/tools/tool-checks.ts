@@ -1,0 +1,60 @@
+import type { Type } from '@nestjs/common';
+import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import type { JsonSchemaObject } from '../protocol/mcp.types.js';
+import type { JsonSchemaValidatorFactory, SchemaValidator } from './json-schema.validator.js';
+import { validateArguments, type ArgumentsCheck } from './tool-arguments.validator.js';
+
+/** Checks (and, for a DTO, transforms) the arguments of one call. */
+export type ArgumentsChecker = (raw: Record<string, unknown>) => Promise<ArgumentsCheck<object>>;
+
+/**
+ * The arguments check of a tool, built once: a DTO validates with class-validator, a raw JSON
+ * Schema with a validator compiled now, and no `input` accepts only an empty object.
+ * @throws McpToolDefinitionError when a raw schema does not compile.
+ */
+export function argumentsCheckerFor(
+  input: Type<object> | JsonSchemaObject | undefined,
+  validators: JsonSchemaValidatorFactory,
+  owner: string,
+): ArgumentsChecker {
+  if (input === undefined) {
+    return (raw) => {
+      const unexpected = Object.keys(raw);
+      return Promise.resolve(
+        unexpected.length === 0
+          ? { ok: true, value: raw }
+          : { ok: false, problems: unexpected.map((key) => `${key}: the tool takes no arguments`) },
+      );
+    };
+  }
+  if (typeof input === 'function') return (raw) => validateArguments(input, raw);
+  const validate = compileOrFail(input, validators, owner, 'input');
+  return (raw) =>
+    Promise.resolve(validate(raw) as ArgumentsCheck<object>).then((check) =>
+      check.ok ? { ok: true, value: raw } : check,
+    );
+}
+
+/** The check of structured results against `outputSchema`, compiled once. */
+export function outputCheckerFor(
+  outputSchema: JsonSchemaObject | undefined,
+  validators: JsonSchemaValidatorFactory,
+  owner: string,
+): SchemaValidator | undefined {
+  return outputSchema === undefined ? undefined : compileOrFail(outputSchema, validators, owner, 'output');
+}
+
+function compileOrFail(
+  schema: JsonSchemaObject,
+  validators: JsonSchemaValidatorFactory,
+  owner: string,
+  role: string,
+): SchemaValidator {
+  try {
+    return validators.compile(schema);
+  } catch (error) {
+    throw new McpToolDefinitionError(
+      `@McpTool() on ${owner}: the ${role} schema cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

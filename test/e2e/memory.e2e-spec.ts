@@ -1,0 +1,320 @@
+import type { INestApplication } from '@nestjs/common';
+import { getEventListeners } from 'node:events';
+import type { Server } from 'node:http';
+import {
+  InMemoryEventStore,
+  McpCallAbortedError,
+  McpModule,
+  McpSessionRegistry,
+  type McpSession,
+} from '../../src/index.js';
+import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
+import { ConnectionTracker, McpHttpSession, waitUntil, type SseConnection } from '../utils/sse-events.js';
+import { startApp, type RunningApp } from '../utils/start-app.js';
+
+/**
+ * Memory hygiene under churn (issue: "a test that opens and drops 1,000 SSE connections and cancels
+ * 1,000 calls leaves no listeners, timers or store entries behind (count them)"). Everything is
+ * counted against a baseline taken on the same running application just before the churn.
+ */
+
+const CONNECTIONS = 1000;
+const CALLS = 1000;
+const ANSWERED_CALLS = 100;
+const CALL_BATCH = 50;
+const CALL_SESSIONS = 10;
+
+/**
+ * Timers created through the global timer functions while installed, ref'd or not: the library's
+ * keep-alive intervals, client-request and tool timeouts are unref'd, which
+ * `process.getActiveResourcesInfo()` does not list, so they are counted here.
+ */
+class TimerCensus {
+  private readonly live = new Set<unknown>();
+  private readonly originals = {
+    setTimeout: globalThis.setTimeout,
+    clearTimeout: globalThis.clearTimeout,
+    setInterval: globalThis.setInterval,
+    clearInterval: globalThis.clearInterval,
+  };
+
+  get count(): number {
+    return this.live.size;
+  }
+
+  install(): void {
+    const { live, originals } = this;
+    globalThis.setTimeout = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+      const timer = originals.setTimeout(
+        (...callArgs: unknown[]) => {
+          live.delete(timer);
+          callback(...callArgs);
+        },
+        ms,
+        ...args,
+      );
+      live.add(timer);
+      return timer;
+    }) as typeof setTimeout;
+    globalThis.setInterval = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+      const timer = originals.setInterval(callback, ms, ...args);
+      live.add(timer);
+      return timer;
+    }) as typeof setInterval;
+    globalThis.clearTimeout = ((timer: NodeJS.Timeout | undefined) => {
+      live.delete(timer);
+      originals.clearTimeout(timer);
+    }) as typeof clearTimeout;
+    globalThis.clearInterval = ((timer: NodeJS.Timeout | undefined) => {
+      live.delete(timer);
+      originals.clearInterval(timer);
+    }) as typeof clearInterval;
+  }
+
+  uninstall(): void {
+    Object.assign(globalThis, this.originals);
+  }
+}
+
+/** Ref'd timers of the whole process, as Node reports them. */
+const activeTimeouts = (): number => process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
+
+/** Listener counts of every event of the HTTP server. */
+function serverListeners(app: INestApplication): Record<string, number> {
+  const server = app.getHttpServer() as Server;
+  return Object.fromEntries(server.eventNames().map((name) => [String(name), server.listenerCount(name)]));
+}
+
+function connectionCount(app: INestApplication): Promise<number> {
+  const server = app.getHttpServer() as Server;
+  return new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+}
+
+interface Baseline {
+  readonly census: number;
+  readonly activeTimeouts: number;
+  readonly listeners: Record<string, number>;
+}
+
+describe('Memory hygiene under churn (e2e)', () => {
+  const census = new TimerCensus();
+  const tracker = new ConnectionTracker();
+  let running: RunningApp | undefined;
+  let store: InMemoryEventStore;
+  let registry: McpSessionRegistry;
+  let gates: ResumableGates;
+
+  beforeAll(() => census.install());
+  afterAll(() => census.uninstall());
+
+  beforeEach(async () => {
+    store = new InMemoryEventStore({ maxEventsPerSession: 500, maxEventAgeMs: 60_000 });
+    running = await startApp({
+      imports: [
+        McpModule.forRoot({
+          name: 'memory-e2e',
+          version: '1.0.0',
+          eventStore: store,
+          // Long enough never to fire here: each must be cleared, not run out.
+          keepAliveMs: 30_000,
+          clientRequestTimeoutMs: 30_000,
+        }),
+      ],
+      providers: [ResumableGates, ResumableTools],
+    });
+    registry = running.app.get(McpSessionRegistry);
+    gates = running.app.get(ResumableGates);
+  });
+
+  afterEach(async () => {
+    tracker.closeAll();
+    await running?.close();
+    running = undefined;
+  });
+
+  const open = (version = '2025-11-25'): Promise<McpHttpSession> =>
+    McpHttpSession.open(running!.mcpUrl, version, tracker, { elicitation: {} });
+
+  function sessionOf(client: McpHttpSession): McpSession {
+    const session = registry.get(client.id);
+    if (!session) throw new Error(`session ${client.id} is not live`);
+    return session;
+  }
+
+  async function baseline(): Promise<Baseline> {
+    await waitUntil(async () => (await connectionCount(running!.app)) === 0, 'warm-up connections close');
+    return { census: census.count, activeTimeouts: activeTimeouts(), listeners: serverListeners(running!.app) };
+  }
+
+  /** Nothing is left running: timers, server listeners and connections are back to the baseline. */
+  async function expectBackTo(before: Baseline): Promise<void> {
+    await waitUntil(async () => (await connectionCount(running!.app)) === 0, 'every connection closes');
+    await waitUntil(() => census.count <= before.census, `timers drop back to ${before.census} (now ${census.count})`);
+    expect(census.count).toBe(before.census);
+    expect(activeTimeouts()).toBeLessThanOrEqual(before.activeTimeouts);
+    expect(serverListeners(running!.app)).toEqual(before.listeners);
+  }
+
+  /** Opens a GET on `client`, retrying while the server has not yet noticed the previous one went. */
+  async function openGet(client: McpHttpSession, session: McpSession): Promise<{ get: SseConnection; refused: number }> {
+    let refused = 0;
+    for (;;) {
+      const get = await client.get();
+      if (get.status === 200) return { get, refused };
+      expect(get.status).toBe(409);
+      refused++;
+      get.close();
+      await waitUntil(() => !session.hasStream, 'the previous stream is detached');
+    }
+  }
+
+  it(`opening and dropping ${CONNECTIONS} GET streams on a live session leaves no stream, backlog, timer or listener behind`, async () => {
+    const client = await open();
+    const session = sessionOf(client);
+    // Warm-up: one of each, so lazily created things exist before the baseline.
+    const warm = await client.get();
+    await warm.waitFor((c) => c.records().length >= 1);
+    warm.close();
+    await waitUntil(() => !session.hasStream, 'the warm-up stream is detached');
+    const before = await baseline();
+
+    let refused = 0;
+    let notes = 0;
+    let mostTimers = 0;
+    for (let i = 0; i < CONNECTIONS; i++) {
+      const opened = await openGet(client, session);
+      refused += opened.refused;
+      const { get } = opened;
+      // The priming event proves the stream is attached server-side.
+      await get.waitFor((c) => c.records().length >= 1);
+      if (i % 10 === 0) {
+        session.notify('notifications/message', { level: 'info', data: `note-${i}` });
+        notes++;
+        await get.waitForMessages(1);
+      }
+      mostTimers = Math.max(mostTimers, census.count);
+      get.close();
+    }
+    await waitUntil(() => !session.hasStream, 'the last stream is detached');
+
+    expect(session.ended).toBe(false);
+    expect(session.hasStream).toBe(false);
+    expect(session.undeliveredMessages).toBe(0);
+    expect(session.runningCalls).toBe(0);
+    // The census does see the library's timers: a keep-alive interval ran while a stream was open.
+    expect(mostTimers).toBeGreaterThan(before.census);
+    await expectBackTo(before);
+    // Every delivered message is kept for a resume (the store bounds them), none twice.
+    expect(store.size).toBe(notes);
+    expect(store.sessionCount).toBe(1);
+    // Refusals (409) happen only when the next GET beats the server's notice of the last close.
+    expect(refused).toBeLessThan(CONNECTIONS);
+
+    expect(await client.delete()).toBe(204);
+    expect(registry.size).toBe(0);
+    expect(store.size).toBe(0);
+    expect(store.sessionCount).toBe(0);
+    // eslint-disable-next-line no-console
+    console.info(`GET churn: ${CONNECTIONS} connections, ${refused} refused with 409 and retried, ${notes} notes`);
+  });
+
+  it(`${CALLS} calls cancelled with notifications/cancelled (and ${ANSWERED_CALLS} answered) leave no call, request, listener, timer or store entry behind`, async () => {
+    const clients = await Promise.all(
+      Array.from({ length: CALL_SESSIONS }, (_, i) => open(i % 2 === 0 ? '2025-11-25' : '2025-06-18')),
+    );
+    // Warm-up: one cancelled call of each kind.
+    const warmup = clients[0]!;
+    const modes = ['plain', 'progress', 'elicit'] as const;
+    for (const [index, mode] of modes.entries()) {
+      const id = `warm-${index}`;
+      const response = warmup.call(id, 'wait_for_cancel', { mode });
+      await gates.started(id);
+      expect(await warmup.cancel(id)).toBe(202);
+      await (await response).finished;
+    }
+    gates.reset();
+    const before = await baseline();
+
+    const statuses = new Map<number, number>();
+    let withdrawn = 0;
+    for (let first = 0; first < CALLS; first += CALL_BATCH) {
+      await Promise.all(
+        Array.from({ length: CALL_BATCH }, async (_, offset) => {
+          const n = first + offset;
+          const client = clients[n % CALL_SESSIONS]!;
+          const mode = modes[n % modes.length]!;
+          const response = client.call(n, 'wait_for_cancel', { mode }, mode === 'progress' ? `tok-${n}` : undefined);
+          await gates.started(n);
+          expect(await client.cancel(n)).toBe(202);
+          const answer = await response;
+          expect(await answer.finished).toBe('end');
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          // A cancelled call is never answered.
+          expect(answer.messages().some((message) => 'result' in message || 'error' in message)).toBe(false);
+          if (mode === 'elicit') {
+            const [request, cancelled] = answer.messages();
+            expect(request).toMatchObject({ method: 'elicitation/create' });
+            expect(cancelled).toMatchObject({ method: 'notifications/cancelled', params: { requestId: request!.id } });
+            withdrawn++;
+          }
+        }),
+      );
+    }
+
+    const answered: AbortSignal[] = [];
+    for (let first = 0; first < ANSWERED_CALLS; first += CALL_BATCH) {
+      await Promise.all(
+        Array.from({ length: Math.min(CALL_BATCH, ANSWERED_CALLS - first) }, async (_, offset) => {
+          const n = CALLS + first + offset;
+          const client = clients[n % CALL_SESSIONS]!;
+          const response = await client.call(n, 'wait_for_cancel', { mode: 'elicit' });
+          answered.push((await gates.started(n)).signal);
+          await response.waitFor((c) => c.messages().some((message) => message.method === 'elicitation/create'));
+          const request = response.messages().find((message) => message.method === 'elicitation/create')!;
+          const reply = await client.post({ jsonrpc: '2.0', id: request.id, result: { action: 'decline' } });
+          expect((await reply.finished, reply.status)).toBe(202);
+          expect(await response.waitForEnd()).toBe('end');
+          expect(response.messages().at(-1)).toMatchObject({ id: n, result: { content: [{ text: 'answered:decline' }] } });
+        }),
+      );
+    }
+
+    const sessions = clients.map(sessionOf);
+    await waitUntil(() => sessions.every((session) => session.runningCalls === 0), 'every call ends');
+    for (const session of sessions) {
+      expect(session.runningCalls).toBe(0);
+      expect(session.pendingClientRequests).toBe(0);
+      expect(session.undeliveredMessages).toBe(0);
+      expect(session.ended).toBe(false);
+    }
+    // JSON calls are answered 202 with no body; calls that switched to SSE end their stream without a result.
+    expect(statuses.get(202)).toBe(Math.ceil(CALLS / 3));
+    expect(statuses.get(200)).toBe(CALLS - Math.ceil(CALLS / 3));
+    expect(withdrawn).toBe(Math.floor(CALLS / 3));
+
+    const cancelled = gates.cancellableSignals.filter((signal) => !answered.includes(signal));
+    expect(cancelled).toHaveLength(CALLS);
+    for (const signal of cancelled) {
+      expect(signal.aborted).toBe(true);
+      expect((signal.reason as McpCallAbortedError).kind).toBe('cancelled');
+    }
+    expect(answered).toHaveLength(ANSWERED_CALLS);
+    expect(answered.every((signal) => !signal.aborted)).toBe(true);
+    const leftListeners = gates.cancellableSignals.reduce(
+      (sum, signal) => sum + getEventListeners(signal, 'abort').length,
+      0,
+    );
+    expect(leftListeners).toBe(0);
+
+    // Every POST stream reached its client in full: none is kept.
+    await waitUntil(() => store.size === 0, `the store empties (now ${store.size})`);
+    expect(store.sessionCount).toBe(0);
+    await expectBackTo(before);
+
+    for (const client of clients) expect(await client.delete()).toBe(204);
+    expect(registry.size).toBe(0);
+    expect(store.size).toBe(0);
+    expect(store.sessionCount).toBe(0);
+    await expectBackTo(before);
+  });
+});

@@ -1,0 +1,405 @@
+import http from 'node:http';
+import net from 'node:net';
+
+/**
+ * Raw HTTP helpers for the SSE e2e tests: every SSE field the server writes (`id`, `event`,
+ * `data`, `retry`) is kept, in order, so tests can assert on ids, priming events and `retry` lines,
+ * which higher-level clients hide.
+ */
+
+/** One SSE block as written: any of its fields. Comment-only blocks (keep-alives) are not records. */
+export interface SseRecord {
+  readonly id?: string;
+  readonly event?: string;
+  /** `undefined` when the block had no `data` line (a lone `retry`), `''` for a priming event. */
+  readonly data?: string;
+  readonly retry?: number;
+}
+
+/** The complete SSE blocks of `text` (a trailing partial block is left out). */
+export function parseSse(text: string): SseRecord[] {
+  const records: SseRecord[] = [];
+  for (const block of text.split('\n\n').slice(0, -1)) {
+    const record: { id?: string; event?: string; data?: string; retry?: number } = {};
+    let fields = 0;
+    for (const line of block.split('\n')) {
+      if (line === '' || line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const name = colon === -1 ? line : line.slice(0, colon);
+      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      fields++;
+      if (name === 'id') record.id = value;
+      else if (name === 'event') record.event = value;
+      else if (name === 'data') record.data = record.data === undefined ? value : `${record.data}\n${value}`;
+      else if (name === 'retry') record.retry = Number(value);
+    }
+    if (fields > 0) records.push(record);
+  }
+  return records;
+}
+
+/** How a response ended: `end` when the server finished it, `aborted` when the connection broke. */
+export type SseEnd = 'end' | 'aborted';
+
+/** One HTTP exchange read as it arrives: an SSE stream, or any other (short) answer. */
+export class SseConnection {
+  private buffer = '';
+  private readonly listeners = new Set<() => void>();
+  private endedAs: SseEnd | undefined;
+  /** Settles when the response is over. */
+  readonly finished: Promise<SseEnd>;
+
+  private constructor(
+    private readonly req: http.ClientRequest,
+    readonly res: http.IncomingMessage,
+  ) {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      this.notify();
+    });
+    this.finished = new Promise((resolve) => {
+      const done = (how: SseEnd): void => {
+        this.endedAs ??= how;
+        resolve(this.endedAs);
+        this.notify();
+      };
+      res.on('end', () => done('end'));
+      res.on('aborted', () => done('aborted'));
+      res.on('error', () => done('aborted'));
+      res.on('close', () => done(res.complete ? 'end' : 'aborted'));
+    });
+  }
+
+  /** Sends a request (no shared agent) and resolves once the response head arrived. */
+  static open(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body?: string,
+    timeoutMs = 3000,
+  ): Promise<SseConnection> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(url, { method, headers, agent: false }, (res) => {
+        req.setTimeout(0);
+        resolve(new SseConnection(req, res));
+      });
+      req.on('error', reject);
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${url} did not answer`)));
+      req.end(body);
+    });
+  }
+
+  get status(): number {
+    return this.res.statusCode ?? 0;
+  }
+
+  get headers(): http.IncomingHttpHeaders {
+    return this.res.headers;
+  }
+
+  get isSse(): boolean {
+    return /^text\/event-stream\b/.test(this.headers['content-type'] ?? '');
+  }
+
+  /** Everything received so far. */
+  get text(): string {
+    return this.buffer;
+  }
+
+  /** How the response ended, once it has. */
+  get ended(): SseEnd | undefined {
+    return this.endedAs;
+  }
+
+  /** Every complete SSE block so far. */
+  records(): SseRecord[] {
+    return parseSse(this.buffer);
+  }
+
+  /** The ids of every block that carried one, in order. */
+  ids(): string[] {
+    return this.records().flatMap((record) => (record.id === undefined ? [] : [record.id]));
+  }
+
+  /** The records of events that carry a message (priming events and lone `retry` blocks excluded). */
+  messageRecords(): SseRecord[] {
+    return this.records().filter((record) => record.data !== undefined && record.data !== '');
+  }
+
+  /** The JSON-RPC messages received so far, parsed. */
+  messages(): Record<string, unknown>[] {
+    return this.messageRecords().map((record) => JSON.parse(record.data!) as Record<string, unknown>);
+  }
+
+  /** The id of the last event that carried one. */
+  lastId(): string | undefined {
+    return this.ids().at(-1);
+  }
+
+  /** Resolves once `predicate` holds; rejects with what arrived after `timeoutMs`. */
+  waitFor(predicate: (connection: SseConnection) => boolean, timeoutMs = 3000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (!predicate(this)) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`condition not met within ${timeoutMs} ms; received:\n${this.buffer.slice(0, 4000)}`));
+      }, timeoutMs);
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+      };
+      this.listeners.add(check);
+      check();
+    });
+  }
+
+  /** Resolves once at least `count` messages arrived. */
+  waitForMessages(count: number, timeoutMs?: number): Promise<void> {
+    return this.waitFor((connection) => connection.messages().length >= count, timeoutMs);
+  }
+
+  /** Resolves with how the response ended; rejects if it is still open after `timeoutMs`. */
+  async waitForEnd(timeoutMs = 3000): Promise<SseEnd> {
+    await this.waitFor((connection) => connection.ended !== undefined, timeoutMs);
+    return this.endedAs!;
+  }
+
+  /** The whole (non-SSE) body, parsed, once the response ended. */
+  async json(): Promise<unknown> {
+    await this.finished;
+    return this.buffer === '' ? undefined : (JSON.parse(this.buffer) as unknown);
+  }
+
+  /** Drops the connection, as a client that goes away does. */
+  close(): void {
+    this.req.destroy();
+    this.res.destroy();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+/** Connections a test opened, closed together when it ends. */
+export class ConnectionTracker {
+  private readonly open = new Set<{ close(): void }>();
+
+  track<T extends { close(): void }>(connection: T): T {
+    this.open.add(connection);
+    return connection;
+  }
+
+  closeAll(): void {
+    for (const connection of this.open) connection.close();
+    this.open.clear();
+  }
+}
+
+const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** A minimal MCP client over raw HTTP: one session, every exchange an {@link SseConnection}. */
+export class McpHttpSession {
+  private constructor(
+    readonly mcpUrl: string,
+    readonly id: string,
+    readonly protocolVersion: string,
+    private readonly tracker: ConnectionTracker,
+  ) {}
+
+  /** Initializes a session at `protocolVersion` and sends `notifications/initialized`. */
+  static async open(
+    mcpUrl: string,
+    protocolVersion: string,
+    tracker: ConnectionTracker,
+    capabilities: Record<string, unknown> = {},
+  ): Promise<McpHttpSession> {
+    const init = await SseConnection.open(
+      mcpUrl,
+      'POST',
+      POST_HEADERS,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion, capabilities, clientInfo: { name: 'sse-events', version: '1.0.0' } },
+      }),
+    );
+    const body = (await init.json()) as { result?: { protocolVersion?: string } };
+    const id = init.headers['mcp-session-id'];
+    if (init.status !== 200 || typeof id !== 'string' || body.result?.protocolVersion !== protocolVersion) {
+      throw new Error(`initialize failed: ${init.status} ${init.text}`);
+    }
+    const session = new McpHttpSession(mcpUrl, id, protocolVersion, tracker);
+    const initialized = await session.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await initialized.finished;
+    return session;
+  }
+
+  /** Headers of every request of this session, plus `extra`. */
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { 'mcp-session-id': this.id, 'mcp-protocol-version': this.protocolVersion, ...extra };
+  }
+
+  /** POSTs one message (or batch); resolves with the response as it starts. */
+  async post(message: unknown): Promise<SseConnection> {
+    const connection = await SseConnection.open(
+      this.mcpUrl,
+      'POST',
+      this.headers(POST_HEADERS),
+      JSON.stringify(message),
+    );
+    return this.tracker.track(connection);
+  }
+
+  /** POSTs `tools/call`; `progressToken` goes in `_meta`. */
+  call(id: number | string, name: string, args: object, progressToken?: string | number): Promise<SseConnection> {
+    const params: Record<string, unknown> = { name, arguments: args };
+    if (progressToken !== undefined) params._meta = { progressToken };
+    return this.post({ jsonrpc: '2.0', id, method: 'tools/call', params });
+  }
+
+  /** POSTs `notifications/cancelled` for request `requestId`; resolves with the status. */
+  async cancel(requestId: number | string): Promise<number> {
+    const response = await this.post({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId, reason: 'test' },
+    });
+    await response.finished;
+    return response.status;
+  }
+
+  /** Opens a GET stream; with `lastEventId`, a resumption. */
+  async get(lastEventId?: string): Promise<SseConnection> {
+    const extra: Record<string, string> = { accept: 'text/event-stream' };
+    if (lastEventId !== undefined) extra['last-event-id'] = lastEventId;
+    return this.tracker.track(await SseConnection.open(this.mcpUrl, 'GET', this.headers(extra)));
+  }
+
+  /** Ends the session; resolves with the status. */
+  async delete(): Promise<number> {
+    const response = await SseConnection.open(this.mcpUrl, 'DELETE', this.headers());
+    await response.finished;
+    return response.status;
+  }
+}
+
+/**
+ * A request sent on a raw socket whose client reads the response head and then stops reading:
+ * the server's writes back up into its socket, as with a client that hangs.
+ */
+export class StalledRequest {
+  private body = Buffer.alloc(0);
+  readonly closed: Promise<void>;
+
+  private constructor(
+    readonly socket: net.Socket,
+    readonly status: number,
+    readonly head: string,
+    rest: Buffer,
+  ) {
+    this.body = rest;
+    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
+  }
+
+  static open(url: string, method: string, headers: Record<string, string>, body = ''): Promise<StalledRequest> {
+    const { hostname, port, pathname } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname);
+      let received = Buffer.alloc(0);
+      const onData = (chunk: Buffer): void => {
+        received = Buffer.concat([received, chunk]);
+        const end = received.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        // From here on nothing is read: the kernel's buffers fill, then the server's.
+        socket.pause();
+        socket.off('data', onData);
+        socket.off('error', reject);
+        const head = received.subarray(0, end).toString('latin1');
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
+        resolve(new StalledRequest(socket, status, head, received.subarray(end + 4)));
+      };
+      socket.on('data', onData);
+      socket.on('error', reject);
+      const lines = [
+        `${method} ${pathname} HTTP/1.1`,
+        `host: ${hostname}:${port}`,
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+        `content-length: ${Buffer.byteLength(body)}`,
+        'connection: close',
+        '',
+        '',
+      ];
+      socket.write(lines.join('\r\n') + body);
+    });
+  }
+
+  /**
+   * Reads again, to the end of the response (its last chunk, or the connection closing), and
+   * returns the SSE records of the body. Rejects if the server has not finished within `timeoutMs`.
+   */
+  drain(timeoutMs = 3000): Promise<SseRecord[]> {
+    return new Promise((resolve, reject) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        this.socket.off('data', onData);
+        this.socket.off('close', finish);
+        resolve(parseSse(dechunk(this.body)));
+      };
+      const onData = (chunk: Buffer): void => {
+        this.body = Buffer.concat([this.body, chunk]);
+        if (this.body.subarray(-7).toString('latin1').endsWith('\r\n0\r\n\r\n')) finish();
+      };
+      const timer = setTimeout(() => {
+        this.socket.destroy();
+        reject(new Error(`the stalled response did not end within ${timeoutMs} ms (${this.body.length} bytes read)`));
+      }, timeoutMs);
+      this.socket.on('data', onData);
+      this.socket.once('close', finish);
+      this.socket.resume();
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+/** The payload of a chunked HTTP/1.1 body (complete chunks only). */
+function dechunk(body: Buffer): string {
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at < body.length) {
+    const lineEnd = body.indexOf('\r\n', at);
+    if (lineEnd === -1) break;
+    const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!Number.isFinite(size) || size === 0) break;
+    const start = lineEnd + 2;
+    if (start + size > body.length) break;
+    parts.push(body.subarray(start, start + size));
+    at = start + size + 2;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Resolves after `ms`. */
+export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `predicate` until it holds; fails naming `what` after `timeoutMs`. */
+export async function waitUntil(
+  predicate: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 2000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await delay(5);
+  }
+}
