@@ -1,32 +1,42 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule } from '../src/index.js';
-import { BearerAuthGuard } from './bearer-auth.guard.js';
+import { BearerAuthGuard, type BearerTokenGrant } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
+import { WeatherAdminTools } from './weather-admin.tools.js';
 import { WeatherService } from './weather.service.js';
 import { WeatherTools } from './weather.tools.js';
 
 export interface SampleAppConfig {
-  /** When set, every MCP request must carry `Authorization: Bearer <token>`. */
+  /** When set, every MCP request must carry `Authorization: Bearer <token>` (this one, or the admin one). */
   readonly bearerToken?: string;
+  /** A second token that also grants the `weather:admin` scope (for `clear_forecast_cache`). */
+  readonly adminToken?: string;
 }
 
-/** The sample application: an echo tool and a weather tool behind an optional bearer token. */
+/**
+ * The sample application: echo and weather tools (one with structured output), a long-running
+ * refresh that reports progress and can be cancelled, and a cache purge that needs the
+ * `weather:admin` scope and asks the user to confirm; all behind optional bearer tokens.
+ */
 @Module({})
 export class AppModule {
   static register(config: SampleAppConfig = {}): DynamicModule {
-    const guards = config.bearerToken ? [new BearerAuthGuard(config.bearerToken)] : [];
+    const grants: BearerTokenGrant[] = [];
+    if (config.bearerToken) grants.push({ token: config.bearerToken, scopes: ['weather:read'] });
+    if (config.adminToken) grants.push({ token: config.adminToken, scopes: ['weather:read', 'weather:admin'] });
     return {
       module: AppModule,
       imports: [
         McpModule.forRoot({
           name: 'mcp42-sample',
-          version: '0.1.0',
+          version: '0.2.0',
           title: 'mcp42 sample: echo and weather',
-          instructions: 'Use weather_forecast for weather questions; echo returns its input unchanged.',
-          guards,
+          instructions:
+            'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
+          guards: grants.length > 0 ? [new BearerAuthGuard(grants)] : [],
         }),
       ],
-      providers: [WeatherService, WeatherTools, EchoTools],
+      providers: [WeatherService, WeatherTools, WeatherAdminTools, EchoTools],
     };
   }
 }

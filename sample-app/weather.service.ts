@@ -17,6 +17,40 @@ const CONDITIONS = ['sunny', 'partly cloudy', 'cloudy', 'light rain', 'showers',
  */
 @Injectable()
 export class WeatherService {
+  /** Cities whose forecasts were refreshed, as a real service would cache them. */
+  private readonly refreshed = new Set<string>();
+
+  /** Cities known to the stand-in backend, for the batch refresh. */
+  readonly cities: readonly string[] = ['Lisbon', 'Oslo', 'Nairobi', 'Lima', 'Osaka', 'Toronto', 'Cairo', 'Sydney'];
+
+  /** Refreshes one city's forecast, as a slow backend call would (about `delayMs`), stopping when `signal` aborts. */
+  async refresh(city: string, delayMs: number, signal: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, delayMs);
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+    this.refreshed.add(city.toLowerCase());
+  }
+
+  /** Forgets every refreshed forecast; returns how many there were. */
+  clearCache(): number {
+    const count = this.refreshed.size;
+    this.refreshed.clear();
+    return count;
+  }
+
+  /** How many forecasts are cached. */
+  get cached(): number {
+    return this.refreshed.size;
+  }
+
   forecast(city: string, days: number, units: Units, signal?: AbortSignal): DailyForecast[] {
     signal?.throwIfAborted();
     const seed = createHash('sha256').update(city.trim().toLowerCase()).digest();

@@ -9,7 +9,6 @@ import {
 } from '@nestjs/common';
 import { DiscoveryModule, REQUEST } from '@nestjs/core';
 import { ToolPipelineFactory } from './execution/tool-pipeline.factory.js';
-import { McpScopesGuard } from './guards/mcp-scopes.guard.js';
 import { McpRequestSessions } from './session/request-sessions.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
@@ -50,7 +49,6 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
     McpExplorer,
     McpToolRegistry,
     ToolPipelineFactory,
-    McpScopesGuard,
     McpRequestSessions,
     {
       provide: MCP_SESSION,
@@ -66,7 +64,7 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
     BodyParserNotice,
     StreamableHttpTransport,
   ],
-  exports: [McpSessionRegistry, McpToolRegistry, MCP_SESSION, McpScopesGuard],
+  exports: [McpSessionRegistry, McpToolRegistry, MCP_SESSION],
 })
 export class McpModule extends McpConfigurableModule implements NestModule {
   /**

@@ -65,6 +65,11 @@ export class McpExecutionContext {
     return this.invocation.session;
   }
 
+  /** The scopes the caller holds (`request.user`, read with the module's `scopesOf` option). */
+  get grantedScopes(): readonly string[] {
+    return this.invocation.grantedScopes();
+  }
+
   /** The HTTP request that carried the MCP message (with `user`, as the endpoint's guards set it). */
   getRequest<T = unknown>(): T {
     return this.invocation.request as T;

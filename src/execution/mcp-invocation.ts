@@ -17,6 +17,8 @@ export interface McpInvocation {
   readonly session: McpSessionHandle;
   /** The HTTP request that carried the MCP message. */
   readonly request: unknown;
+  /** The scopes the caller holds: `request.user` read with the module's `scopesOf`. */
+  grantedScopes(): readonly string[];
 }
 
 /**

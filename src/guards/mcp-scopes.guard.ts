@@ -1,27 +1,31 @@
-import { ForbiddenException, Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { ForbiddenException, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { MCP_PUBLIC_METADATA, MCP_RESOLVED_OPTIONS, MCP_SCOPES_METADATA } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import { McpExecutionContext } from '../execution/mcp-execution-context.js';
+import { MCP_PUBLIC_METADATA, MCP_SCOPES_METADATA } from '../mcp.constants.js';
+import { defaultScopesOf } from './scopes-of.js';
 
 /**
  * Lets a tool through when `request.user` holds every scope `@McpScopes()` requires on the method
- * and on its class (read with the module's `scopesOf`). A method marked `@McpPublic()` needs none.
+ * and on its class (read with the module's `scopesOf`; on an HTTP route, with the default one). A
+ * method marked `@McpPublic()` needs none.
  * Applied by `@McpScopes()`; a denied tool is hidden from the caller's `tools/list`.
  */
 @Injectable()
 export class McpScopesGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-  ) {}
+  // Only the Reflector, which every module can inject: Nest instantiates this guard in the module of
+  // each tool provider, which need not see McpModule's own providers.
+  constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean | undefined>(MCP_PUBLIC_METADATA, targets)) return true;
     const required = this.reflector.getAllAndMerge<string[]>(MCP_SCOPES_METADATA, targets);
     if (required.length === 0) return true;
-    const user = context.switchToHttp().getRequest<{ user?: unknown } | undefined>()?.user;
-    const granted = new Set(this.options.scopesOf(user));
+    const granted = new Set(
+      McpExecutionContext.isMcp(context)
+        ? McpExecutionContext.of(context).grantedScopes
+        : defaultScopesOf(context.switchToHttp().getRequest<{ user?: unknown } | undefined>()?.user),
+    );
     const missing = required.filter((scope) => !granted.has(scope));
     if (missing.length === 0) return true;
     throw new ForbiddenException(`Missing scope(s): ${missing.join(', ')}`);

@@ -1,5 +1,7 @@
+import { jest } from '@jest/globals';
 import type { CallToolResult, ContentBlock } from '../protocol/mcp.types.js';
-import { textResult, toCallToolResult } from './tool-result.mapper.js';
+import { JsonSchemaValidatorFactory, type SchemaValidator } from './json-schema.validator.js';
+import { textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
 
 const blocks: ContentBlock[] = [
   { type: 'text', text: 'hello' },
@@ -154,5 +156,156 @@ describe('toCallToolResult: strict content blocks', () => {
     expect(toCallToolResult(() => 'data')).toEqual({ content: [] });
     expect(toCallToolResult(function named() {})).toEqual({ content: [] });
     expect(toCallToolResult(Symbol('s'))).toEqual({ content: [] });
+  });
+});
+
+describe('toStructuredResult', () => {
+  const validators = new JsonSchemaValidatorFactory();
+  const forecast = validators.compile({
+    type: 'object',
+    properties: {
+      celsius: { type: 'number' },
+      at: { type: 'string', format: 'date-time' },
+      note: { type: 'string' },
+    },
+    required: ['celsius'],
+    additionalProperties: false,
+  });
+
+  /** A check that records what it was given and accepts it. */
+  const recording = (): jest.Mock<SchemaValidator> => jest.fn<SchemaValidator>(() => ({ ok: true }));
+
+  it('sends a plain object as structuredContent and as its JSON text', () => {
+    expect(toStructuredResult({ celsius: 21, note: 'sunny' }, forecast)).toEqual({
+      result: {
+        content: [{ type: 'text', text: '{"celsius":21,"note":"sunny"}' }],
+        structuredContent: { celsius: 21, note: 'sunny' },
+      },
+    });
+  });
+
+  it('does not mark a structured result as an error', () => {
+    const outcome = toStructuredResult({ celsius: 21 }, forecast);
+    expect('result' in outcome && outcome.result).not.toHaveProperty('isError');
+  });
+
+  it('reports the schema’s problems for an object that does not conform', () => {
+    expect(toStructuredResult({ celsius: 'warm', wind: 3 }, forecast)).toEqual({
+      problems: expect.arrayContaining([
+        "(root): must NOT have additional property 'wind'",
+        '/celsius: must be number',
+      ]),
+    });
+  });
+
+  it('checks a class instance as the client receives it: after a JSON round trip', () => {
+    class Forecast {
+      constructor(
+        readonly celsius: number,
+        readonly at: Date,
+      ) {}
+    }
+    const at = new Date('2025-06-01T12:00:00.000Z');
+    const check = recording();
+    const outcome = toStructuredResult(new Forecast(21, at), check);
+
+    const seen = check.mock.calls[0]![0];
+    expect(seen).toEqual({ celsius: 21, at: '2025-06-01T12:00:00.000Z' });
+    expect(seen).not.toBeInstanceOf(Forecast);
+    expect(outcome).toEqual({
+      result: {
+        content: [{ type: 'text', text: '{"celsius":21,"at":"2025-06-01T12:00:00.000Z"}' }],
+        structuredContent: { celsius: 21, at: '2025-06-01T12:00:00.000Z' },
+      },
+    });
+    // The schema wants a date-time string: the Date itself would fail it, its JSON passes.
+    expect(toStructuredResult(new Forecast(21, at), forecast)).toHaveProperty('result');
+  });
+
+  it('sends structuredContent that is the checked JSON, not the object returned', () => {
+    const value = { celsius: 21, note: undefined, skipped: () => 1 };
+    const outcome = toStructuredResult(value, forecast);
+    expect(outcome).toEqual({
+      result: { content: [{ type: 'text', text: '{"celsius":21}' }], structuredContent: { celsius: 21 } },
+    });
+    expect('result' in outcome && outcome.result.structuredContent).not.toBe(value);
+  });
+
+  it('refuses an object that becomes invalid once serialised (a toJSON that drops a required field)', () => {
+    const value = { celsius: 21, toJSON: () => ({ note: 'no temperature' }) };
+    expect(toStructuredResult(value, forecast)).toEqual({
+      problems: ["(root): must have required property 'celsius'"],
+    });
+  });
+
+  it('keeps the content of a CallToolResult and checks its structuredContent', () => {
+    const result: CallToolResult = {
+      content: [{ type: 'text', text: 'It is 21 °C' }],
+      structuredContent: { celsius: 21 },
+      _meta: { trace: 'x' },
+    };
+    const check = recording();
+    expect(toStructuredResult(result, check)).toEqual({ result });
+    expect((toStructuredResult(result, check) as { result: CallToolResult }).result).toBe(result);
+    expect(check).toHaveBeenCalledWith({ celsius: 21 });
+  });
+
+  it('checks the structuredContent of a CallToolResult after a JSON round trip', () => {
+    const at = new Date('2025-06-01T12:00:00.000Z');
+    const check = recording();
+    toStructuredResult({ content: [], structuredContent: { celsius: 21, at } }, check);
+    expect(check.mock.calls[0]![0]).toEqual({ celsius: 21, at: '2025-06-01T12:00:00.000Z' });
+  });
+
+  it('reports the problems of a CallToolResult whose structuredContent does not conform', () => {
+    expect(toStructuredResult({ content: [], structuredContent: { celsius: 'warm' } }, forecast)).toEqual({
+      problems: ['/celsius: must be number'],
+    });
+  });
+
+  it('refuses a CallToolResult without structuredContent', () => {
+    const check = recording();
+    expect(toStructuredResult({ content: [{ type: 'text', text: '21' }] }, check)).toEqual({
+      problems: ['the result has no structuredContent'],
+    });
+    expect(toStructuredResult({ content: [{ type: 'text', text: '21' }], isError: false }, check)).toEqual({
+      problems: ['the result has no structuredContent'],
+    });
+    expect(check).not.toHaveBeenCalled();
+  });
+
+  it('passes an error result through unchecked, with or without structuredContent', () => {
+    const check = recording();
+    const failure: CallToolResult = { content: [{ type: 'text', text: 'no such city' }], isError: true };
+    expect((toStructuredResult(failure, check) as { result: CallToolResult }).result).toBe(failure);
+    const invalid: CallToolResult = { content: [], structuredContent: { celsius: 'warm' }, isError: true };
+    expect((toStructuredResult(invalid, forecast) as { result: CallToolResult }).result).toBe(invalid);
+    expect(check).not.toHaveBeenCalled();
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a string', 'It is 21 °C', 'a string'],
+    ['an array', [{ celsius: 21 }], 'an array'],
+    ['an array of content blocks', [{ type: 'text', text: '21' }], 'an array'],
+    ['null', null, 'null'],
+    ['undefined', undefined, 'undefined'],
+    ['a number', 21, 'number'],
+    ['a boolean', true, 'boolean'],
+    ['a function', () => ({ celsius: 21 }), 'function'],
+  ])('refuses %s, saying what it was', (_label, value, described) => {
+    const check = recording();
+    expect(toStructuredResult(value, check)).toEqual({
+      problems: [`the tool returned ${described}, not an object matching its outputSchema`],
+    });
+    expect(check).not.toHaveBeenCalled();
+  });
+
+  it('treats an object with a malformed content array as a plain object to check', () => {
+    const check = recording();
+    const value = { content: ['not', 'blocks'] };
+    expect(toStructuredResult(value, check)).toEqual({
+      result: { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value },
+    });
+    expect(check).toHaveBeenCalledWith(value);
   });
 });

@@ -9,6 +9,7 @@ import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { internalError, invalidRequest } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolParams, CallToolResult } from '../protocol/mcp.types.js';
+import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
 import { ToolCallContext, type ToolCallSettings } from './tool-call.context.js';
 import { textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
@@ -35,27 +36,40 @@ const ABORTED = Symbol('aborted');
 export class McpToolInvoker {
   private readonly logger = new Logger('McpTools');
   private readonly settings: ToolCallSettings;
+  private readonly scopesOf: ResolvedMcpOptions['scopesOf'];
 
   constructor(
     private readonly registry: McpToolRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
   ) {
     this.settings = { clientRequestTimeoutMs: options.clientRequestTimeoutMs, logger: this.logger };
+    this.scopesOf = options.scopesOf;
+  }
+
+  private invocation(
+    phase: McpInvocation['phase'],
+    name: string,
+    call: McpCallContext,
+    args: object | undefined,
+    context: McpContext | undefined,
+  ): McpInvocation {
+    const { scopesOf } = this;
+    const request = call.httpRequest;
+    return {
+      phase,
+      name,
+      arguments: args,
+      context,
+      session: call.session,
+      request,
+      grantedScopes: () => scopesOf((request as { user?: unknown } | undefined)?.user),
+    };
   }
 
   /** Whether the caller of `call` may see `tool` in `tools/list` (its guards let it through). */
   async isVisible(tool: RegisteredTool, call: McpCallContext): Promise<boolean> {
     const target = await tool.target(call.httpRequest);
-    return target.canActivate(
-      executionArgs({
-        phase: 'list',
-        name: tool.definition.name,
-        arguments: undefined,
-        context: undefined,
-        session: call.session,
-        request: call.httpRequest,
-      }),
-    );
+    return target.canActivate(executionArgs(this.invocation('list', tool.definition.name, call, undefined, undefined)));
   }
 
   async call(params: CallToolParams, requestId: RequestId, call: McpCallContext): Promise<CallToolResult> {
@@ -76,14 +90,7 @@ export class McpToolInvoker {
     let target: ToolTarget | undefined;
     try {
       target = await tool.target(call.httpRequest);
-      const invocation: McpInvocation = {
-        phase: 'call',
-        name: params.name,
-        arguments: raw,
-        context,
-        session,
-        request: call.httpRequest,
-      };
+      const invocation = this.invocation('call', params.name, call, raw, context);
       if (!(await target.canActivate(executionArgs(invocation)))) {
         this.logger.debug(`Call of ${params.name} denied by its guards`);
         return unknownTool(params.name);

@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { IsInt, IsOptional, IsString, Max, MinLength } from 'class-validator';
 import type { Subscription } from 'rxjs';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import type { McpInvocation } from '../execution/mcp-invocation.js';
+import type { ToolTarget } from '../execution/tool-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import { NO_ARGUMENTS_SCHEMA } from './dto-json-schema.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
@@ -19,12 +21,34 @@ class SearchArgs {
 }
 
 function tool(name: string, owner: string): RegisteredTool {
+  const target: ToolTarget = {
+    canActivate: () => Promise.resolve(true),
+    execute: () => Promise.resolve(name),
+    reportsErrors: false,
+  };
   return {
     definition: { name, description: `${name} tool`, inputSchema: NO_ARGUMENTS_SCHEMA },
-    input: undefined,
-    handler: () => name,
     owner,
+    checkArguments: (raw) => Promise.resolve({ ok: true, value: raw }),
+    target: () => target,
   };
+}
+
+/** The names `tools/list` would serve, every tool visible, on one page. */
+async function served(registry: McpToolRegistry): Promise<string[]> {
+  const { page, nextCursor } = await registry.page(undefined, 1_000, () => true);
+  expect(nextCursor).toBeUndefined();
+  return page.map((entry) => entry.definition.name);
+}
+
+/**
+ * Runs a registered tool's handler the way the invoker does, past its pipeline. A runtime tool's
+ * pipeline is empty: it reads only the arguments and the context of the invocation.
+ */
+async function runHandler(registered: RegisteredTool, args: object, context: McpContext): Promise<unknown> {
+  const target = await registered.target({ url: '/mcp' });
+  const invocation = { phase: 'call', name: registered.definition.name, arguments: args, context };
+  return target.execute([{ url: '/mcp' }, undefined, undefined, invocation as unknown as McpInvocation]);
 }
 
 describe('McpToolRegistry', () => {
@@ -64,37 +88,43 @@ describe('McpToolRegistry', () => {
     expect(registry.size).toBe(2);
   });
 
-  it('lists the definitions in registration order', () => {
+  it('serves the tools in registration order, as the registered objects', async () => {
     const registry = new McpToolRegistry();
-    expect(registry.list()).toEqual({ tools: [] });
+    expect(await served(registry)).toEqual([]);
     registry.register(tool('b', 'T.b'));
     registry.register(tool('a', 'T.a'));
-    expect(registry.list().tools.map((definition) => definition.name)).toEqual(['b', 'a']);
-    expect(registry.list().tools[0]).toBe(registry.get('b')!.definition);
+    expect(await served(registry)).toEqual(['b', 'a']);
+    const { page } = await registry.page(undefined, 10, () => true);
+    expect(page[0]).toBe(registry.get('b'));
   });
 
-  it('builds the list once and returns the same frozen result until a tool is registered', () => {
+  it('serves a tool registered after a page was built on the next page', async () => {
     const registry = new McpToolRegistry();
     registry.register(tool('echo', 'T.echo'));
-    const first = registry.list();
-    expect(registry.list()).toBe(first);
-    expect(Object.isFrozen(first)).toBe(true);
-    expect(Object.isFrozen(first.tools)).toBe(true);
-
+    expect(await served(registry)).toEqual(['echo']);
     registry.register(tool('weather', 'T.weather'));
-    const second = registry.list();
-    expect(second).not.toBe(first);
-    expect(second.tools.map((definition) => definition.name)).toEqual(['echo', 'weather']);
-    expect(first.tools.map((definition) => definition.name)).toEqual(['echo']);
-    expect(registry.list()).toBe(second);
+    expect(await served(registry)).toEqual(['echo', 'weather']);
   });
 
-  it('does not rebuild the list after a refused duplicate', () => {
+  it('pages with a cursor and leaves out the tools the caller may not see', async () => {
     const registry = new McpToolRegistry();
-    registry.register(tool('echo', 'T.echo'));
-    const first = registry.list();
+    for (const name of ['a', 'b', 'c', 'd']) registry.register(tool(name, `T.${name}`));
+    const first = await registry.page(undefined, 2, (entry) => entry.definition.name !== 'b');
+    expect(first.page.map((entry) => entry.definition.name)).toEqual(['a', 'c']);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await registry.page(first.nextCursor, 2, (entry) => entry.definition.name !== 'b');
+    expect(second.page.map((entry) => entry.definition.name)).toEqual(['d']);
+    expect(second.nextCursor).toBeUndefined();
+  });
+
+  it('does not change what it serves after a refused duplicate', async () => {
+    const registry = new McpToolRegistry();
+    const echo = tool('echo', 'T.echo');
+    registry.register(echo);
     expect(() => registry.register(tool('echo', 'U.echo'))).toThrow(McpToolDefinitionError);
-    expect(registry.list()).toBe(first);
+    const { page } = await registry.page(undefined, 10, () => true);
+    expect(page).toEqual([echo]);
+    expect(page[0]).toBe(echo);
   });
 
   it('keeps the tools of two registries apart', () => {
@@ -110,9 +140,13 @@ describe('McpToolRegistry', () => {
 const microtasks = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('McpToolRegistry.addTool', () => {
-  it('adds a tool without arguments, served at once, with the handler it was given', () => {
+  it('adds a tool without arguments, served at once, that runs the handler it was given', async () => {
     const registry = new McpToolRegistry();
-    const handler = (): string => 'pong';
+    const calls: Array<[object, McpContext]> = [];
+    const handler = (args: object, context: McpContext): string => {
+      calls.push([args, context]);
+      return 'pong';
+    };
     registry.addTool({ name: 'ping_tool', description: 'Answers pong' }, handler);
     const added = registry.get('ping_tool')!;
     expect(added.definition).toEqual({
@@ -120,22 +154,37 @@ describe('McpToolRegistry.addTool', () => {
       description: 'Answers pong',
       inputSchema: NO_ARGUMENTS_SCHEMA,
     });
-    expect(added.input).toBeUndefined();
-    expect(added.handler).toBe(handler);
     expect(added.owner).toBe('runtime tool ping_tool');
     expect(added.timeoutMs).toBeUndefined();
-    expect(registry.list().tools.map((tool) => tool.name)).toEqual(['ping_tool']);
+    expect(added.checkOutput).toBeUndefined();
+    expect(await served(registry)).toEqual(['ping_tool']);
+    // Without an input, only an empty object passes.
+    await expect(added.checkArguments({})).resolves.toEqual({ ok: true, value: {} });
+    await expect(added.checkArguments({ x: 1 })).resolves.toMatchObject({ ok: false });
+    const context = { toolName: 'ping_tool' } as McpContext;
+    expect(await runHandler(added, {}, context)).toBe('pong');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]![0]).toEqual({});
+    expect(calls[0]![1]).toBe(context);
   });
 
-  it('adds a tool with a DTO: its schema is advertised and the class kept to validate with', () => {
+  it('adds a tool with a DTO: its schema is advertised and the DTO validates the arguments', async () => {
     const registry = new McpToolRegistry();
     registry.addTool(
       { name: 'search', title: 'Search', description: 'Searches', input: SearchArgs, timeoutMs: 2_000 },
       (args: SearchArgs, _ctx: McpContext) => args.query,
     );
     const added = registry.get('search')!;
-    expect(added.input).toBe(SearchArgs);
     expect(added.timeoutMs).toBe(2_000);
+    // The DTO validates (and transforms) the arguments.
+    const good = await added.checkArguments({ query: 'mcp', limit: 5 });
+    expect(good.ok).toBe(true);
+    expect(good.ok && good.value).toBeInstanceOf(SearchArgs);
+    const bad = await added.checkArguments({ query: '', limit: 500 });
+    expect(bad.ok).toBe(false);
+    expect(bad.ok ? [] : bad.problems.join('\n')).toMatch(/query/);
+    expect(bad.ok ? [] : bad.problems.join('\n')).toMatch(/limit/);
+    expect(await runHandler(added, Object.assign(new SearchArgs(), { query: 'q1' }), {} as McpContext)).toBe('q1');
     expect(added.definition.title).toBe('Search');
     expect(added.definition.inputSchema).toMatchObject({
       type: 'object',
@@ -183,7 +232,7 @@ describe('McpToolRegistry.addTool', () => {
 });
 
 describe('McpToolRegistry remove, enable and disable', () => {
-  it('removeTool stops serving a tool and says whether there was one', () => {
+  it('removeTool stops serving a tool and says whether there was one', async () => {
     const registry = new McpToolRegistry();
     registry.register(tool('a', 'T.a'));
     registry.register(tool('b', 'T.b'));
@@ -191,14 +240,14 @@ describe('McpToolRegistry remove, enable and disable', () => {
     expect(registry.get('a')).toBeUndefined();
     expect(registry.has('a')).toBe(false);
     expect(registry.size).toBe(1);
-    expect(registry.list().tools.map((t) => t.name)).toEqual(['b']);
+    expect(await served(registry)).toEqual(['b']);
     expect(registry.removeTool('a')).toBe(false);
     expect(registry.removeTool('never')).toBe(false);
     // The name is free again.
     expect(() => registry.register(tool('a', 'U.a'))).not.toThrow();
   });
 
-  it('disableTool hides a tool from get() and list() but keeps it registered; enableTool serves it again', () => {
+  it('disableTool hides a tool from get() and page() but keeps it registered; enableTool serves it again', async () => {
     const registry = new McpToolRegistry();
     const a = tool('a', 'T.a');
     registry.register(a);
@@ -209,14 +258,14 @@ describe('McpToolRegistry remove, enable and disable', () => {
     expect(registry.isEnabled('a')).toBe(false);
     expect(registry.isEnabled('b')).toBe(true);
     expect(registry.size).toBe(2);
-    expect(registry.list().tools.map((t) => t.name)).toEqual(['b']);
+    expect(await served(registry)).toEqual(['b']);
     // A disabled tool still holds its name.
     expect(() => registry.register(tool('a', 'U.a'))).toThrow(McpToolDefinitionError);
 
     expect(registry.enableTool('a')).toBe(true);
     expect(registry.get('a')).toBe(a);
     expect(registry.isEnabled('a')).toBe(true);
-    expect(registry.list().tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(await served(registry)).toEqual(['a', 'b']);
   });
 
   it('enable and disable say false for an unknown tool, and are idempotent for a known one', () => {
@@ -231,29 +280,20 @@ describe('McpToolRegistry remove, enable and disable', () => {
     expect(registry.isEnabled('a')).toBe(false);
   });
 
-  it('rebuilds the cached list after add, remove, disable and enable, and only then', () => {
+  it('serves the new set right after add, remove, disable and enable (the prepared list is dropped)', async () => {
     const registry = new McpToolRegistry();
     registry.register(tool('a', 'T.a'));
-    const steps: Array<[string, () => unknown]> = [
-      ['addTool', () => registry.addTool({ name: 'b', description: 'B' }, () => 'b')],
-      ['disableTool', () => registry.disableTool('a')],
-      ['enableTool', () => registry.enableTool('a')],
-      ['removeTool', () => registry.removeTool('b')],
+    expect(await served(registry)).toEqual(['a']);
+    const steps: Array<[() => unknown, string[]]> = [
+      [() => registry.addTool({ name: 'b', description: 'B' }, () => 'b'), ['a', 'b']],
+      [() => registry.disableTool('a'), ['b']],
+      [() => registry.enableTool('a'), ['a', 'b']],
+      [() => registry.removeTool('b'), ['a']],
     ];
-    let previous = registry.list();
-    for (const [label, step] of steps) {
+    for (const [step, expected] of steps) {
       step();
-      const next = registry.list();
-      expect([label, next === previous]).toEqual([label, false]);
-      expect(registry.list()).toBe(next);
-      previous = next;
+      expect(await served(registry)).toEqual(expected);
     }
-    expect(previous.tools.map((t) => t.name)).toEqual(['a']);
-    // No change, no rebuild.
-    registry.enableTool('a');
-    registry.removeTool('missing');
-    registry.disableTool('missing');
-    expect(registry.list()).toBe(previous);
   });
 });
 
@@ -328,7 +368,7 @@ describe('McpToolRegistry.changes', () => {
     await microtasks();
     expect(changes.count()).toBe(1);
     expect(registry.has('a')).toBe(false);
-    expect(registry.list().tools.map((t) => t.name)).toEqual(['b']);
+    expect(await served(registry)).toEqual(['b']);
   });
 
   it('keeps the registries of two applications apart', async () => {

@@ -1,13 +1,7 @@
 import { McpCallAbortedError, McpModule, McpSessionRegistry, type McpSession } from '../../src/index.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import {
-  ConnectionTracker,
-  McpHttpSession,
-  StalledRequest,
-  waitUntil,
-  type SseRecord,
-} from '../utils/sse-events.js';
+import { ConnectionTracker, McpHttpSession, StalledRequest, waitUntil, type SseRecord } from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 
 /**
@@ -58,7 +52,9 @@ describe('Backpressure (e2e)', () => {
     const logger = new RecordingLogger();
     running = await startApp(
       {
-        imports: [McpModule.forRoot({ name: 'backpressure-e2e', version: '1.0.0', outboxLimit: OUTBOX_LIMIT, keepAliveMs: 0 })],
+        imports: [
+          McpModule.forRoot({ name: 'backpressure-e2e', version: '1.0.0', outboxLimit: OUTBOX_LIMIT, keepAliveMs: 0 }),
+        ],
         providers: [ResumableGates, ResumableTools],
       },
       { logger },
@@ -80,12 +76,22 @@ describe('Backpressure (e2e)', () => {
     return session;
   }
 
-  async function stall(started: Started, client: McpHttpSession, method: string, body?: unknown): Promise<StalledRequest> {
+  async function stall(
+    started: Started,
+    client: McpHttpSession,
+    method: string,
+    body?: unknown,
+  ): Promise<StalledRequest> {
     const headers =
       method === 'GET'
         ? client.headers({ accept: 'text/event-stream' })
         : client.headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
-    const request = await StalledRequest.open(started.app.mcpUrl, method, headers, body === undefined ? '' : JSON.stringify(body));
+    const request = await StalledRequest.open(
+      started.app.mcpUrl,
+      method,
+      headers,
+      body === undefined ? '' : JSON.stringify(body),
+    );
     stalled.push(request);
     return request;
   }
@@ -135,7 +141,9 @@ describe('Backpressure (e2e)', () => {
     expect(mostUndelivered).toBeGreaterThan(0);
     expect(mostUndelivered).toBeLessThanOrEqual(OUTBOX_LIMIT);
     expect(started.registry.get(victim.id)).toBeUndefined();
-    expect(started.logger.at('warn').some((line) => line.includes(victim.id) && line.includes(`more than ${OUTBOX_LIMIT}`))).toBe(true);
+    expect(
+      started.logger.at('warn').some((line) => line.includes(victim.id) && line.includes(`more than ${OUTBOX_LIMIT}`)),
+    ).toBe(true);
 
     await expectBystanderServed(started, bystander);
 

@@ -3,7 +3,8 @@
  * log messages, cancellation (and its races), timeouts, requests to the client (elicitation,
  * sampling, roots), which stream carries what, and the runtime tool registry's list_changed news.
  */
-import { McpModule, McpSessionRegistry, McpToolRegistry, type McpSession } from '../../src/index.js';
+import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
+import type { McpSession } from '../../src/session/mcp-session.js';
 import { InteractionProbe, InteractionTools, RuntimeEchoArgs } from '../fixtures/interaction.tools.js';
 import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';

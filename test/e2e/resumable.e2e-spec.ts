@@ -38,7 +38,9 @@ interface Started {
 
 function connectionCount(app: INestApplication): Promise<number> {
   const server = app.getHttpServer() as Server;
-  return new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+  return new Promise((resolve, reject) =>
+    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
 }
 
 /** The stream and position an event id names. */
@@ -297,7 +299,8 @@ describe('Resumable SSE streams (e2e)', () => {
         const started = await start();
         const client = await open(started);
         const session = sessionOf(started, client);
-        const args = retryMs === undefined ? { gate: 'c', before: 2, after: 2 } : { gate: 'c', before: 2, after: 2, retryMs };
+        const args =
+          retryMs === undefined ? { gate: 'c', before: 2, after: 2 } : { gate: 'c', before: 2, after: 2, retryMs };
         const post = await client.call(1, 'close_and_finish', args);
 
         expect(post.isSse).toBe(true);
@@ -436,21 +439,31 @@ describe('Resumable SSE streams (e2e)', () => {
       expect(resumed.ended).toBeUndefined();
     });
 
-    it.each(['nonsense', 'g', 'g-', 'g-x', 'x-1', 'p-3', 'p0-3', 'g-01', 'g-1-2', 'G-1', 'g-1.5', 'p1-99999999999999999'])(
-      'a malformed Last-Event-ID (%j) gets 400 and leaves the attached stream alone',
-      async (lastEventId) => {
-        const started = await start();
-        const client = await open(started);
-        const session = sessionOf(started, client);
-        const attached = await client.get();
-        const refused = await client.get(lastEventId);
-        expect(refused.status).toBe(400);
-        expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) as unknown } });
-        note(session, 'still-here');
-        await attached.waitForMessages(1);
-        expect(labels(attached)).toEqual(['still-here']);
-      },
-    );
+    it.each([
+      'nonsense',
+      'g',
+      'g-',
+      'g-x',
+      'x-1',
+      'p-3',
+      'p0-3',
+      'g-01',
+      'g-1-2',
+      'G-1',
+      'g-1.5',
+      'p1-99999999999999999',
+    ])('a malformed Last-Event-ID (%j) gets 400 and leaves the attached stream alone', async (lastEventId) => {
+      const started = await start();
+      const client = await open(started);
+      const session = sessionOf(started, client);
+      const attached = await client.get();
+      const refused = await client.get(lastEventId);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) as unknown } });
+      note(session, 'still-here');
+      await attached.waitForMessages(1);
+      expect(labels(attached)).toEqual(['still-here']);
+    });
   });
 
   describe('resuming a POST stream', () => {
@@ -570,7 +583,7 @@ describe('Resumable SSE streams (e2e)', () => {
     // Positions are session-wide counters: an id B never issued (another session's, or one from
     // before a restart) can name a position B has not reached yet. Resuming after it must not make
     // B's own later messages look already seen.
-    it('a Last-Event-ID that session B never issued does not swallow B\'s later messages', async () => {
+    it("a Last-Event-ID that session B never issued does not swallow B's later messages", async () => {
       const started = await start();
       const a = await open(started);
       const b = await open(started);
@@ -634,7 +647,12 @@ describe('Resumable SSE streams (e2e)', () => {
       const seqs = appended.map((call) => call.seq!);
       expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
       expect(appended.every((call) => call.sessionId === client.id)).toBe(true);
-      expect(custom.calls).toContainEqual({ op: 'replay', sessionId: client.id, streamId: 'g', seq: parseId(lastSeen).seq });
+      expect(custom.calls).toContainEqual({
+        op: 'replay',
+        sessionId: client.id,
+        streamId: 'g',
+        seq: parseId(lastSeen).seq,
+      });
       expect(custom.calls).toContainEqual({ op: 'deleteStream', sessionId: client.id, streamId: 'p1' });
       expect(custom.kept(client.id, 'g')).toBeGreaterThan(0);
 
@@ -676,7 +694,8 @@ describe('Resumable SSE streams (e2e)', () => {
         expect(failing.appends).toBeGreaterThan(5);
         expect(failing.replays).toBe(1);
         await waitUntil(
-          () => logger.at('error').filter((line) => line.includes('The MCP event store failed')).length >= failing.appends,
+          () =>
+            logger.at('error').filter((line) => line.includes('The MCP event store failed')).length >= failing.appends,
           'every failure is logged',
         );
         expect(logger.at('error').some((line) => line.includes('store append is down'))).toBe(true);

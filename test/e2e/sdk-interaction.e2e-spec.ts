@@ -14,7 +14,8 @@ import {
   type ClientCapabilities,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpModule, McpSessionRegistry, McpToolRegistry, type McpSession } from '../../src/index.js';
+import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
+import type { McpSession } from '../../src/session/mcp-session.js';
 import { InteractionProbe, InteractionTools } from '../fixtures/interaction.tools.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 

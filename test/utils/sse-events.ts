@@ -71,16 +71,20 @@ export class SseConnection {
     });
   }
 
-  /** Sends a request (no shared agent) and resolves once the response head arrived. */
+  /**
+   * Sends a request and resolves once the response head arrived.
+   * @param agent a keep-alive agent to reuse connections; by default each request has its own.
+   */
   static open(
     url: string,
     method: string,
     headers: Record<string, string>,
     body?: string,
+    agent: http.Agent | false = false,
     timeoutMs = 3000,
   ): Promise<SseConnection> {
     return new Promise((resolve, reject) => {
-      const req = http.request(url, { method, headers, agent: false }, (res) => {
+      const req = http.request(url, { method, headers, agent }, (res) => {
         req.setTimeout(0);
         resolve(new SseConnection(req, res));
       });
@@ -210,14 +214,19 @@ export class McpHttpSession {
     readonly id: string,
     readonly protocolVersion: string,
     private readonly tracker: ConnectionTracker,
+    private readonly agent: http.Agent | false,
   ) {}
 
-  /** Initializes a session at `protocolVersion` and sends `notifications/initialized`. */
+  /**
+   * Initializes a session at `protocolVersion` and sends `notifications/initialized`.
+   * @param agent for POSTs and DELETE (GET streams always get their own connection).
+   */
   static async open(
     mcpUrl: string,
     protocolVersion: string,
     tracker: ConnectionTracker,
     capabilities: Record<string, unknown> = {},
+    agent: http.Agent | false = false,
   ): Promise<McpHttpSession> {
     const init = await SseConnection.open(
       mcpUrl,
@@ -235,7 +244,7 @@ export class McpHttpSession {
     if (init.status !== 200 || typeof id !== 'string' || body.result?.protocolVersion !== protocolVersion) {
       throw new Error(`initialize failed: ${init.status} ${init.text}`);
     }
-    const session = new McpHttpSession(mcpUrl, id, protocolVersion, tracker);
+    const session = new McpHttpSession(mcpUrl, id, protocolVersion, tracker, agent);
     const initialized = await session.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     await initialized.finished;
     return session;
@@ -253,6 +262,7 @@ export class McpHttpSession {
       'POST',
       this.headers(POST_HEADERS),
       JSON.stringify(message),
+      this.agent,
     );
     return this.tracker.track(connection);
   }
@@ -284,7 +294,7 @@ export class McpHttpSession {
 
   /** Ends the session; resolves with the status. */
   async delete(): Promise<number> {
-    const response = await SseConnection.open(this.mcpUrl, 'DELETE', this.headers());
+    const response = await SseConnection.open(this.mcpUrl, 'DELETE', this.headers(), undefined, this.agent);
     await response.finished;
     return response.status;
   }

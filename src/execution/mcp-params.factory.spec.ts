@@ -1,0 +1,76 @@
+import type { McpContext } from '../interfaces/mcp-context.interface.js';
+import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
+import { executionArgs, type McpInvocation } from './mcp-invocation.js';
+import { McpParamType } from './mcp-param-type.js';
+import { McpParamsFactory } from './mcp-params.factory.js';
+
+const session = { id: 'session-1' } as McpSessionHandle;
+const context = { toolName: 'forecast' } as McpContext;
+const request = { user: { sub: 'alice' } };
+
+function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {
+  return {
+    phase: 'call',
+    name: 'forecast',
+    arguments: { city: 'Bern', days: 3 },
+    context,
+    session,
+    request,
+    ...overrides,
+  };
+}
+
+describe('McpParamsFactory', () => {
+  const factory = new McpParamsFactory();
+
+  it('gives @McpArgs() the whole arguments object', () => {
+    const call = invocation();
+    expect(factory.exchangeKeyForValue(McpParamType.Args, undefined, executionArgs(call))).toBe(call.arguments);
+  });
+
+  it('gives @McpArgs(property) that property of the arguments', () => {
+    const args = executionArgs(invocation());
+    expect(factory.exchangeKeyForValue(McpParamType.Args, 'city', args)).toBe('Bern');
+    expect(factory.exchangeKeyForValue(McpParamType.Args, 'days', args)).toBe(3);
+    expect(factory.exchangeKeyForValue(McpParamType.Args, 'missing', args)).toBeUndefined();
+  });
+
+  it('gives @McpArgs(property) nothing while there are no arguments (listing)', () => {
+    const args = executionArgs(invocation({ phase: 'list', arguments: undefined, context: undefined }));
+    expect(factory.exchangeKeyForValue(McpParamType.Args, 'city', args)).toBeUndefined();
+    expect(factory.exchangeKeyForValue(McpParamType.Args, undefined, args)).toBeUndefined();
+  });
+
+  it('gives the whole arguments for non-string data', () => {
+    const call = invocation();
+    expect(factory.exchangeKeyForValue(McpParamType.Args, 0, executionArgs(call))).toBe(call.arguments);
+    expect(factory.exchangeKeyForValue(McpParamType.Args, { key: 'city' }, executionArgs(call))).toBe(call.arguments);
+  });
+
+  it('gives @McpCtx() the call context', () => {
+    expect(factory.exchangeKeyForValue(McpParamType.Context, undefined, executionArgs(invocation()))).toBe(context);
+  });
+
+  it('gives @McpSession() the session', () => {
+    expect(factory.exchangeKeyForValue(McpParamType.Session, undefined, executionArgs(invocation()))).toBe(session);
+  });
+
+  it('reads the invocation at index 3, never the HTTP request at index 0', () => {
+    const args = [{ city: 'forged' }, undefined, undefined, invocation()];
+    expect(factory.exchangeKeyForValue(McpParamType.Args, 'city', args)).toBe('Bern');
+  });
+
+  it('gives nothing for a type it does not know (such as Nest route parameter types)', () => {
+    const args = executionArgs(invocation());
+    for (const type of [0, 3, 99, 103]) {
+      expect(factory.exchangeKeyForValue(type, undefined, args)).toBeUndefined();
+    }
+  });
+
+  it('gives nothing outside an MCP invocation', () => {
+    for (const type of Object.values(McpParamType)) {
+      expect(factory.exchangeKeyForValue(type, undefined, [request])).toBeUndefined();
+      expect(factory.exchangeKeyForValue(type, 'city', [])).toBeUndefined();
+    }
+  });
+});
