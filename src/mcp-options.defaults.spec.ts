@@ -80,7 +80,8 @@ describe('resolveMcpOptions', () => {
       storedEventMaxAgeMs: 1_000,
     };
     const resolved = resolveMcpOptions(options);
-    expect(resolved).toEqual(options);
+    // Every value given wins; options not given keep their defaults.
+    expect(resolved).toEqual({ ...MCP_OPTION_DEFAULTS, ...options });
     expect(resolved.eventStore).toBe(options.eventStore);
   });
 

@@ -16,6 +16,7 @@ function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {
     context,
     session,
     request,
+    grantedScopes: () => ['weather:read'],
     ...overrides,
   };
 }
@@ -43,6 +44,14 @@ describe('McpExecutionContext', () => {
     expect(mcp.session).toBe(session);
     expect(mcp.getRequest()).toBe(request);
     expect(mcp.getRequest<typeof request>().user).toEqual({ sub: 'alice' });
+  });
+
+  it('reads the granted scopes from the invocation, each time they are asked for', () => {
+    let granted = ['weather:read'];
+    const mcp = McpExecutionContext.of(host(executionArgs(invocation({ grantedScopes: () => granted })), 'mcp'));
+    expect(mcp.grantedScopes).toEqual(['weather:read']);
+    granted = ['weather:read', 'alerts:write'];
+    expect(mcp.grantedScopes).toEqual(['weather:read', 'alerts:write']);
   });
 
   it('exposes a listing: no arguments, no context', () => {

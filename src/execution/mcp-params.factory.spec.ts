@@ -16,6 +16,7 @@ function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {
     context,
     session,
     request,
+    grantedScopes: () => ['weather:read'],
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import { McpCallAbortedError, McpModule, McpSessionRegistry, type McpSession } from '../../src/index.js';
+import type { McpSession } from '../../src/session/mcp-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { ConnectionTracker, McpHttpSession, StalledRequest, waitUntil, type SseRecord } from '../utils/sse-events.js';

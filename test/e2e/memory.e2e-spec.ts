@@ -1,13 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { getEventListeners } from 'node:events';
 import { Agent, type Server } from 'node:http';
-import {
-  InMemoryEventStore,
-  McpCallAbortedError,
-  McpModule,
-  McpSessionRegistry,
-  type McpSession,
-} from '../../src/index.js';
+import { InMemoryEventStore, McpCallAbortedError, McpModule, McpSessionRegistry } from '../../src/index.js';
+import type { McpSession } from '../../src/session/mcp-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { ConnectionTracker, McpHttpSession, waitUntil, type SseConnection } from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';

@@ -6,9 +6,9 @@ import {
   McpSessionRegistry,
   type McpEventStore,
   type McpModuleOptions,
-  type McpSession,
   type McpStoredEvent,
 } from '../../src/index.js';
+import type { McpSession } from '../../src/session/mcp-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import {

@@ -305,7 +305,7 @@ export class McpHttpSession {
  * the server's writes back up into its socket, as with a client that hangs.
  */
 export class StalledRequest {
-  private body = Buffer.alloc(0);
+  private body: Buffer;
   readonly closed: Promise<void>;
 
   private constructor(
