@@ -337,3 +337,227 @@ describe('paginate', () => {
     expect(keys.mock.calls.length).toBeLessThanOrEqual(2);
   });
 });
+
+describe('PagedList.pageWhere', () => {
+  /** Visible unless the name starts with "hidden". */
+  const visible = (item: Item): boolean => !item.name.startsWith('hidden');
+  const visibleAsync = (item: Item): Promise<boolean> => Promise.resolve(visible(item));
+
+  const cursorPayload = (cursor: string | undefined): unknown =>
+    JSON.parse(Buffer.from(cursor!, 'base64url').toString('utf8'));
+
+  /** Follows nextCursor to the end, as a client does. */
+  async function walkWhere(
+    paged: PagedList<Item>,
+    pageSize: number,
+    include: (item: Item) => boolean | Promise<boolean>,
+  ): Promise<Page<Item>[]> {
+    const pages = [await paged.pageWhere(undefined, pageSize, include)];
+    while (pages.at(-1)!.nextCursor !== undefined) {
+      pages.push(await paged.pageWhere(pages.at(-1)!.nextCursor, pageSize, include));
+      if (pages.length > paged.size + 1) throw new Error('pagination does not end');
+    }
+    return pages;
+  }
+
+  async function expectInvalidCursorAsync(action: () => Promise<unknown>): Promise<void> {
+    const thrown = await action().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(thrown).toBeInstanceOf(JsonRpcError);
+    expect((thrown as JsonRpcError).code).toBe(ErrorCode.InvalidParams);
+    expect((thrown as JsonRpcError).message).toBe('Invalid params: invalid cursor');
+  }
+
+  it('serves only the items an async predicate includes, in order', async () => {
+    const paged = new PagedList(itemsNamed('a', 'hidden-1', 'b', 'hidden-2', 'c'), keyOf);
+    const page = await paged.pageWhere(undefined, 10, visibleAsync);
+    expect(namesOf(page)).toEqual(['a', 'b', 'c']);
+    expect(page).not.toHaveProperty('nextCursor');
+  });
+
+  it('takes a synchronous predicate as well', async () => {
+    const paged = new PagedList(itemsNamed('a', 'hidden', 'b'), keyOf);
+    expect(namesOf(await paged.pageWhere(undefined, 10, visible))).toEqual(['a', 'b']);
+  });
+
+  it('judges the items of a batch in parallel, and the next batch only after it', async () => {
+    const paged = new PagedList(numbered(10), keyOf);
+    const pending = new Map<string, (verdict: boolean) => void>();
+    const include = (item: Item): Promise<boolean> =>
+      new Promise<boolean>((resolve) => {
+        pending.set(item.name, resolve);
+      });
+
+    const result = paged.pageWhere(undefined, 3, include);
+    await Promise.resolve();
+    // The whole first batch is being judged at once, nothing after it.
+    expect([...pending.keys()]).toEqual(['tool-0', 'tool-1', 'tool-2']);
+
+    pending.get('tool-0')!(true);
+    pending.get('tool-1')!(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    // One verdict still missing: the batch is not done, so the next one has not started.
+    expect(pending.size).toBe(3);
+
+    pending.get('tool-2')!(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([...pending.keys()]).toEqual(['tool-0', 'tool-1', 'tool-2', 'tool-3', 'tool-4', 'tool-5']);
+
+    for (const name of ['tool-3', 'tool-4', 'tool-5']) pending.get(name)!(true);
+    const page = await result;
+    expect(namesOf(page)).toEqual(['tool-0', 'tool-3', 'tool-4']);
+    expect(pending.size).toBe(6);
+  });
+
+  it('judges no more batches than the page needs', async () => {
+    const include = jest.fn(visibleAsync);
+    const paged = new PagedList(numbered(1000), keyOf);
+    const page = await paged.pageWhere(undefined, 5, include);
+    expect(namesOf(page)).toEqual(['tool-0', 'tool-1', 'tool-2', 'tool-3', 'tool-4']);
+    expect(include).toHaveBeenCalledTimes(5);
+  });
+
+  it('fills a page across batches when items are hidden', async () => {
+    const include = jest.fn(visibleAsync);
+    const paged = new PagedList(
+      itemsNamed('a', 'hidden-1', 'hidden-2', 'b', 'hidden-3', 'hidden-4', 'hidden-5', 'c', 'd', 'e'),
+      keyOf,
+    );
+    const page = await paged.pageWhere(undefined, 3, include);
+    expect(namesOf(page)).toEqual(['a', 'b', 'c']);
+    // Three batches of three: a h1 h2 | b h3 h4 | h5 c d.
+    expect(include.mock.calls.map(([item]) => item.name)).toEqual([
+      'a',
+      'hidden-1',
+      'hidden-2',
+      'b',
+      'hidden-3',
+      'hidden-4',
+      'hidden-5',
+      'c',
+      'd',
+    ]);
+    expect(typeof page.nextCursor).toBe('string');
+  });
+
+  it('names the last item served in the cursor, not the last item judged', async () => {
+    const paged = new PagedList(itemsNamed('a', 'hidden-1', 'b', 'c', 'hidden-2', 'd'), keyOf);
+    // Batches a h1 b | c h2 d: the page is full at c, though h2 and d were judged too.
+    const first = await paged.pageWhere(undefined, 3, visibleAsync);
+    expect(namesOf(first)).toEqual(['a', 'b', 'c']);
+    expect(cursorPayload(first.nextCursor)).toEqual({ v: 1, k: 'c', i: 3 });
+
+    const second = await paged.pageWhere(first.nextCursor, 3, visibleAsync);
+    expect(namesOf(second)).toEqual(['d']);
+    expect(second).not.toHaveProperty('nextCursor');
+  });
+
+  it('never names a hidden item in a cursor', async () => {
+    const items = Array.from({ length: 40 }, (_, index) => ({
+      name: index % 3 === 1 ? `hidden-${index}` : `tool-${index}`,
+    }));
+    const paged = new PagedList(items, keyOf);
+    for (const pageSize of [1, 2, 3, 5]) {
+      const pages = await walkWhere(paged, pageSize, visibleAsync);
+      for (const page of pages.slice(0, -1)) {
+        const { k } = cursorPayload(page.nextCursor) as { k: string };
+        expect(k).toBe(namesOf(page).at(-1));
+      }
+    }
+  });
+
+  it.each([1, 2, 3, 4, 7, 100])(
+    'serves every visible item exactly once and no hidden one, in pages of %i',
+    async (size) => {
+      const items = Array.from({ length: 30 }, (_, index) => ({
+        name: index % 4 === 0 || index % 7 === 0 ? `hidden-${index}` : `tool-${index}`,
+      }));
+      const pages = await walkWhere(new PagedList(items, keyOf), size, visibleAsync);
+      expect(pages.flatMap(namesOf)).toEqual(items.filter(visible).map(keyOf));
+      pages.slice(0, -1).forEach((page) => expect(page.page).toHaveLength(size));
+    },
+  );
+
+  it('serves nothing when every item is hidden', async () => {
+    const paged = new PagedList(itemsNamed('hidden-1', 'hidden-2', 'hidden-3', 'hidden-4'), keyOf);
+    expect(await paged.pageWhere(undefined, 2, visibleAsync)).toEqual({ page: [] });
+  });
+
+  it('serves an empty list as one empty last page', async () => {
+    expect(await new PagedList<Item>([], keyOf).pageWhere(undefined, 3, visibleAsync)).toEqual({ page: [] });
+  });
+
+  it('ends a full page without a cursor when its last item is the last of the list', async () => {
+    const page = await new PagedList(itemsNamed('a', 'hidden', 'b', 'c'), keyOf).pageWhere(undefined, 3, visibleAsync);
+    expect(namesOf(page)).toEqual(['a', 'b', 'c']);
+    expect(page).not.toHaveProperty('nextCursor');
+  });
+
+  it('ends a page that is not full without a cursor, whatever follows it', async () => {
+    const page = await new PagedList(itemsNamed('a', 'hidden-1', 'hidden-2'), keyOf).pageWhere(
+      undefined,
+      2,
+      visibleAsync,
+    );
+    expect(page).toEqual({ page: [{ name: 'a' }] });
+  });
+
+  it('answers an empty last page only when nothing but hidden items follows a full page', async () => {
+    const paged = new PagedList(itemsNamed('a', 'b', 'hidden-1', 'hidden-2'), keyOf);
+    const first = await paged.pageWhere(undefined, 2, visibleAsync);
+    expect(namesOf(first)).toEqual(['a', 'b']);
+    expect(typeof first.nextCursor).toBe('string');
+    expect(await paged.pageWhere(first.nextCursor, 2, visibleAsync)).toEqual({ page: [] });
+
+    // With every item visible, the same full page ends the list: no empty page follows.
+    const all = await new PagedList(itemsNamed('a', 'b'), keyOf).pageWhere(undefined, 2, visibleAsync);
+    expect(all).toEqual({ page: [{ name: 'a' }, { name: 'b' }] });
+  });
+
+  it('judges items for each caller: what one sees, another may not', async () => {
+    const paged = new PagedList(itemsNamed('public', 'admin-only', 'other'), keyOf);
+    const admin = await paged.pageWhere(undefined, 10, () => true);
+    const user = await paged.pageWhere(undefined, 10, (item) => item.name !== 'admin-only');
+    expect(namesOf(admin)).toEqual(['public', 'admin-only', 'other']);
+    expect(namesOf(user)).toEqual(['public', 'other']);
+  });
+
+  it('pages exactly like page() when every item is included, cursors interchangeable', async () => {
+    const paged = new PagedList(numbered(10), keyOf);
+    const byPage = paged.page(undefined, 3);
+    expect(await paged.pageWhere(undefined, 3, () => true)).toEqual(byPage);
+    expect(await paged.pageWhere(byPage.nextCursor, 3, () => true)).toEqual(paged.page(byPage.nextCursor, 3));
+  });
+
+  it('continues after the last item served when the list changed between pages', async () => {
+    const first = await new PagedList(itemsNamed('a', 'b', 'c', 'd'), keyOf).pageWhere(undefined, 2, visibleAsync);
+    const changed = new PagedList(itemsNamed('new', 'a', 'b', 'hidden', 'c', 'd'), keyOf);
+    expect(namesOf(await changed.pageWhere(first.nextCursor, 2, visibleAsync))).toEqual(['c', 'd']);
+  });
+
+  it.each([
+    ['garbage', '!!!not a cursor!!!'],
+    ['the empty string', ''],
+    ['a forged payload of another version', forge({ v: 2, k: 'tool-1', i: 1 })],
+    ['a payload with an extra member', forge({ v: 1, k: 'tool-1', i: 1, x: 0 })],
+  ])('rejects %s with invalid params (-32602), judging nothing', async (_label, cursor) => {
+    const include = jest.fn(visibleAsync);
+    await expectInvalidCursorAsync(() => new PagedList(numbered(5), keyOf).pageWhere(cursor, 2, include));
+    expect(include).not.toHaveBeenCalled();
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('rejects the page size %p with a TypeError', async (size) => {
+    await expect(new PagedList(numbered(3), keyOf).pageWhere(undefined, size, visibleAsync)).rejects.toThrow(
+      /pageSize must be a positive integer/,
+    );
+  });
+
+  it('rejects when the predicate does', async () => {
+    const failure = new Error('guard exploded');
+    const include = (item: Item): Promise<boolean> =>
+      item.name === 'tool-1' ? Promise.reject(failure) : Promise.resolve(true);
+    await expect(new PagedList(numbered(3), keyOf).pageWhere(undefined, 5, include)).rejects.toBe(failure);
+  });
+});

@@ -1,4 +1,4 @@
-import { McpCallAbortedError, McpModule, McpSessionRegistry, type McpSession } from '../../src/index.js';
+import { McpCallAbortedError, McpModule, McpSessionRegistry } from '../../src/index.js';
 import type { McpSession } from '../../src/session/mcp-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
