@@ -32,7 +32,7 @@ export type { McpEventStore, McpStoredEvent } from './session/event-store.interf
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from './session/in-memory-event-store.js';
 export { LOGGING_LEVELS, type LoggingLevel } from './protocol/logging-level.js';
 export { McpSessionRegistry } from './session/session.registry.js';
-export type { SessionEndReason } from './session/mcp-session.js';
+export type { SessionEndReason, McpSession as McpSessionState } from './session/mcp-session.js';
 export {
   SUPPORTED_PROTOCOL_VERSIONS,
   LATEST_PROTOCOL_VERSION,

@@ -21,6 +21,9 @@ import { paramsHostOf, prepareHandlerParams } from './handler-params.js';
 import { McpParamType } from './mcp-param-type.js';
 import type { McpParamsMetadata } from './mcp-param.metadata.js';
 
+/** Any class whose methods are tools. */
+type Class = abstract new (...args: never[]) => object;
+
 const ARGS = McpParamType.Args;
 const CTX = McpParamType.Context;
 const SESSION = McpParamType.Session;
@@ -32,7 +35,7 @@ const CurrentUser = createParamDecorator(
 const upper: PipeTransform = { transform: (value: unknown) => String(value).toUpperCase() };
 
 /** Prepares the method's parameters and returns them as the pipeline reads them. */
-function prepared(classRef: Function, methodName: string): McpParamsMetadata {
+function prepared(classRef: Class, methodName: string): McpParamsMetadata {
   const key = prepareHandlerParams(classRef, methodName, `${classRef.name}.${methodName}`);
   expect(key).toBe(MCP_HANDLER_PARAMS_METADATA);
   return Reflect.getMetadata(key, classRef, methodName) as McpParamsMetadata;

@@ -12,6 +12,9 @@ import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
 import { McpScopesGuard } from './mcp-scopes.guard.js';
 import { defaultScopesOf } from './scopes-of.js';
 
+/** Any class whose methods are tools. */
+type Class = abstract new (...args: never[]) => object;
+
 @McpScopes('weather:read')
 class WeatherTools {
   forecast(): void {}
@@ -46,7 +49,7 @@ const guard = (): McpScopesGuard => new McpScopesGuard(new Reflector());
  * scopes are `user` read with the module's `scopesOf`.
  */
 function contextOf(
-  classRef: Function,
+  classRef: Class,
   method: string,
   user?: unknown,
   scopesOf: ScopesOf = defaultScopesOf,
@@ -63,19 +66,19 @@ function contextOf(
       grantedScopes: () => scopesOf(user),
     }),
     classRef as never,
-    (classRef.prototype as Record<string, Function>)[method]!,
+    (classRef.prototype as Record<string, (...args: never[]) => unknown>)[method]!,
   );
   context.setType('mcp');
   return context;
 }
 
 /** The context of an HTTP route `classRef.method` (a controller method guarded with @McpScopes()). */
-function httpContextOf(classRef: Function, method: string, user?: unknown): ExecutionContextHost {
+function httpContextOf(classRef: Class, method: string, user?: unknown): ExecutionContextHost {
   const request = user === undefined ? {} : { user };
   const context = new ExecutionContextHost(
     [request, {}, () => undefined],
     classRef as never,
-    (classRef.prototype as Record<string, Function>)[method]!,
+    (classRef.prototype as Record<string, (...args: never[]) => unknown>)[method]!,
   );
   context.setType('http');
   return context;
@@ -197,7 +200,11 @@ describe('McpScopesGuard', () => {
 
   it('reads request.user with the default scopesOf on an HTTP route', () => {
     expect(guard().canActivate(httpContextOf(WeatherTools, 'forecast', { scope: 'weather:read' }))).toBe(true);
-    expect(guard().canActivate(httpContextOf(WeatherTools, 'publishAlert', { scp: ['weather:read', 'weather:write', 'alerts:write'] }))).toBe(true);
+    expect(
+      guard().canActivate(
+        httpContextOf(WeatherTools, 'publishAlert', { scp: ['weather:read', 'weather:write', 'alerts:write'] }),
+      ),
+    ).toBe(true);
     expect(thrown(() => guard().canActivate(httpContextOf(WeatherTools, 'forecast', {}))).message).toBe(
       'Missing scope(s): weather:read',
     );

@@ -73,7 +73,11 @@ interface Listener {
 }
 
 /** Subscribes to one of the session's streams and records what it delivers. */
-function listen(session: McpSession, events: Observable<McpStoredEvent> = session.attachStream()): Listener {
+function listen(
+  session: McpSession,
+  events: Observable<McpStoredEvent> | undefined = session.attachStream(),
+): Listener {
+  if (!events) throw new Error('no stream to listen to');
   const received: JsonRpcMessage[] = [];
   const all: McpStoredEvent[] = [];
   let done = false;
@@ -510,26 +514,23 @@ describe('McpSession streams and the event store', () => {
     expect(resumed.completed()).toBe(true);
   });
 
-  it('replays a finished POST stream from the store, then completes', async () => {
+  it('has no live stream to resume for a finished POST stream: what the store kept is all there is', async () => {
     const { session, store } = makeSession();
     const p1 = session.openPostStream();
     p1.send(note(1));
     p1.send(note(2));
     session.closePostStream(p1);
-    const resumed = listen(session, session.resumeStream('p1', 1));
-    expect(resumed.completed()).toBe(false);
-    await settle();
-    expect(resumed.received).toEqual([note(2)]);
-    expect(resumed.completed()).toBe(true);
+    expect(session.resumeStream('p1', 1)).toBeUndefined();
+    const kept = await session.stored('p1', 1);
+    expect(kept.map((event) => JSON.parse(event.data) as JsonRpcMessage)).toEqual([note(2)]);
+    expect(kept.map((event) => event.seq)).toEqual([2]);
     expect(store.calls).toContain('replay session-1 p1 1');
   });
 
-  it('completes at once, empty, the resume of a stream it never had', async () => {
+  it('has no stream to resume for an id it never had', async () => {
     const { session } = makeSession();
-    const resumed = listen(session, session.resumeStream('p9', 0));
-    await settle();
-    expect(resumed.received).toEqual([]);
-    expect(resumed.completed()).toBe(true);
+    expect(session.resumeStream('p9', 0)).toBeUndefined();
+    expect(await session.stored('p9', 0)).toEqual([]);
   });
 
   it('forgetPostStream deletes that stream from the store', () => {
@@ -575,14 +576,25 @@ describe('McpSession streams and the event store', () => {
     expect(onStoreError.mock.calls).toEqual([[boom], [boom]]);
   });
 
-  it('resumes with nothing from a failing store, telling onStoreError', async () => {
+  it('replays nothing from a failing store, telling onStoreError', async () => {
     const { session, store, onStoreError } = makeSession();
     const boom = new Error('replay failed');
     (store as McpEventStore).replay = () => Promise.reject(boom);
-    const resumed = listen(session, session.resumeStream('p1', 0));
+    await expect(session.stored('p1', 0)).resolves.toEqual([]);
+    expect(onStoreError).toHaveBeenCalledWith(boom);
+  });
+
+  it('resumes the standalone stream live even when the store fails', async () => {
+    const { session, store, onStoreError } = makeSession();
+    const boom = new Error('replay failed');
+    (store as McpEventStore).replay = () => {
+      throw boom;
+    };
+    const resumed = listen(session, session.resumeStream('g', 0));
     await settle();
-    expect(resumed.received).toEqual([]);
-    expect(resumed.completed()).toBe(true);
+    session.send(note(1));
+    expect(resumed.received).toEqual([note(1)]);
+    expect(resumed.completed()).toBe(false);
     expect(onStoreError).toHaveBeenCalledWith(boom);
   });
 });

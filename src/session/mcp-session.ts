@@ -176,19 +176,12 @@ export class McpSession implements StreamHost, McpSessionHandle {
 
   /**
    * A connection resuming stream `streamId` after position `afterSeq` (`Last-Event-ID`): the
-   * standalone stream, a POST stream still running, or one that finished (its kept events only).
+   * standalone stream or a POST stream still running, live; `undefined` for a POST stream that
+   * finished (its kept events are all there is: see {@link stored}).
    */
-  resumeStream(streamId: string, afterSeq: number): Observable<McpStoredEvent> {
+  resumeStream(streamId: string, afterSeq: number): Observable<McpStoredEvent> | undefined {
     if (streamId === STANDALONE_STREAM_ID) return this.standalone.attach(afterSeq);
-    const live = this.postStreams?.get(streamId);
-    if (live) return live.attach(afterSeq);
-    // The stream finished: what the store kept is all there is, and the connection ends after it.
-    return new Observable<McpStoredEvent>((subscriber) => {
-      void this.stored(streamId, afterSeq).then((events) => {
-        for (const event of events) subscriber.next(event);
-        subscriber.complete();
-      });
-    });
+    return this.postStreams?.get(streamId)?.attach(afterSeq);
   }
 
   /** Opens the stream of a POST that switched to SSE. */

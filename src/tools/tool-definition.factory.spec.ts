@@ -181,7 +181,7 @@ describe('buildToolDefinition: raw JSON Schemas', () => {
     (input.properties as Record<string, unknown>).injected = { type: 'string' };
     (input.required as string[]).push('injected');
     ((input.$defs as Record<string, Record<string, unknown>>).point!.properties as Record<string, unknown>).alt = {};
-    input.type = 'array';
+    (input as { type: string }).type = 'array';
     (output.properties as Record<string, Record<string, unknown>>).celsius!.type = 'string';
     expect(definition.inputSchema).toEqual(rawInput());
     expect(definition.outputSchema).toEqual(rawOutput());

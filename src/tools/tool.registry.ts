@@ -54,6 +54,7 @@ export class McpToolRegistry {
 
   /**
    * Prepares a tool from its options (definition, schemas and checks, computed once) and registers it.
+   * @internal
    * @throws McpToolDefinitionError for an invalid definition or a name already taken.
    */
   define(
@@ -77,6 +78,7 @@ export class McpToolRegistry {
 
   /**
    * Registers a prepared tool.
+   * @internal
    * @throws McpToolDefinitionError when the name is taken.
    */
   register(tool: RegisteredTool): void {
@@ -157,7 +159,10 @@ export class McpToolRegistry {
     return this.tools.size;
   }
 
-  /** The converter for DTO classes, shared by discovery and {@link addTool}. */
+  /**
+   * The converter for DTO classes, shared by discovery and {@link addTool}.
+   * @internal
+   */
   get schemaConverter(): DtoJsonSchemaConverter {
     return this.schemas;
   }
@@ -166,6 +171,7 @@ export class McpToolRegistry {
    * One page of the served tools a caller may see, after `cursor`. The list is prepared once per
    * change of the tool set; definitions (schemas included) were computed at registration, so a page
    * costs the visibility checks of its tools, whatever their schemas.
+   * @internal
    */
   page(
     cursor: string | undefined,

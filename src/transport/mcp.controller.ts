@@ -21,8 +21,8 @@ export function createMcpController(path: string, guards: readonly McpGuard[]): 
     }
 
     @Get()
-    get(@Req() request: unknown, @Res() response: unknown): void {
-      this.transport.handleGet(request, response);
+    get(@Req() request: unknown, @Res() response: unknown): Promise<void> {
+      return this.transport.handleGet(request, response);
     }
 
     @Delete()

@@ -41,12 +41,15 @@ function makeSession(
   return { session, store };
 }
 
-/** What a client resuming the POST's stream `streamId` after `afterSeq` would get. */
+/**
+ * What a client resuming the POST's stream `streamId` after `afterSeq` would get: the stream live
+ * until it ends, or, once it finished, what the store kept of it.
+ */
 async function resumed(session: McpSession, streamId: string, afterSeq: number): Promise<McpStoredEvent[]> {
+  const live = session.resumeStream(streamId, afterSeq);
+  if (!live) return [...(await session.stored(streamId, afterSeq))];
   const events: McpStoredEvent[] = [];
-  await new Promise<void>((resolve) =>
-    session.resumeStream(streamId, afterSeq).subscribe({ next: (event) => events.push(event), complete: resolve }),
-  );
+  await new Promise<void>((resolve) => live.subscribe({ next: (event) => events.push(event), complete: resolve }));
   return events;
 }
 
@@ -479,9 +482,9 @@ describe('PostResponder.closeConnection (SSE polling)', () => {
     post.send(log); // p1-3, stored
     const events: McpStoredEvent[] = [];
     let completed = false;
-    session
-      .resumeStream('p1', 2)
-      .subscribe({ next: (event) => events.push(event), complete: () => (completed = true) });
+    const live = session.resumeStream('p1', 2);
+    expect(live).toBeDefined();
+    live!.subscribe({ next: (event) => events.push(event), complete: () => (completed = true) });
     await new Promise((resolve) => setImmediate(resolve));
     post.respond(r1);
     expect(events.map((event) => [event.seq, JSON.parse(event.data)])).toEqual([

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { from } from 'rxjs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   LAST_EVENT_ID_HEADER,
@@ -137,7 +138,7 @@ export class StreamableHttpTransport {
    * GET: the session's standalone SSE stream of server-initiated messages; with `Last-Event-ID`,
    * the resumption of whichever stream of the session that event belongs to.
    */
-  handleGet(request: unknown, response: unknown): void {
+  async handleGet(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
     if (!acceptedTypes(raw.headers.accept).eventStream) {
@@ -155,13 +156,20 @@ export class StreamableHttpTransport {
       return writeTransportError(res, 409, 'Conflict: this session already has an open stream');
     }
 
+    let events = resumeFrom ? session.resumeStream(resumeFrom.streamId, resumeFrom.seq) : session.attachStream();
+    if (!events) {
+      // A POST stream that finished: only its kept events remain. With none left, 204 tells the client
+      // (as it tells any EventSource) that there is nothing to come back for.
+      const replay = await session.stored(resumeFrom!.streamId, resumeFrom!.seq);
+      if (replay.length === 0) return writeEmpty(res, 204, { [MCP_SESSION_ID_HEADER]: session.id });
+      events = from(replay);
+    }
     // An async guard may have let the client give up already: a stream attached now would never see
     // its 'close', and would keep the session from ever idling out.
     if (raw.destroyed || res.destroyed || res.writableEnded) return;
     session.lastActivity = Date.now();
     const writer = new SseWriter(res, this.options.keepAliveMs, session.pendingCounter());
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
-    const events = resumeFrom ? session.resumeStream(resumeFrom.streamId, resumeFrom.seq) : session.attachStream();
     pumpToConnection(events, writer, res, {
       onDelivered:
         resumeFrom && resumeFrom.streamId !== STANDALONE_STREAM_ID
