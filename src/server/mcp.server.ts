@@ -11,6 +11,7 @@ import type {
   CancelledNotificationParams,
   ListToolsResult,
 } from '../protocol/mcp.types.js';
+import { McpSessionRegistry } from '../session/session.registry.js';
 import { McpToolInvoker } from '../tools/tool.invoker.js';
 import { McpToolRegistry } from '../tools/tool.registry.js';
 import type { McpCallContext } from './mcp-call-context.js';
@@ -29,6 +30,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
     private readonly tools: McpToolRegistry,
     private readonly invoker: McpToolInvoker,
+    private readonly sessions: McpSessionRegistry,
   ) {
     this.dispatcher = new McpDispatcher(describeServer(options), this);
     this.pageSize = options.pageSize;
@@ -59,6 +61,10 @@ export class McpServer implements McpServerPort<McpCallContext> {
     if (!context.session.cancelCall(params.requestId, params.reason)) {
       this.logger.debug(`Cancellation of ${JSON.stringify(params.requestId)} ignored: no such call is running`);
     }
+  }
+
+  onRootsListChanged(context: McpCallContext): void {
+    this.sessions.reportRootsChanged(context.session);
   }
 
   onResponse(response: JsonRpcResponse, context: McpCallContext): void {

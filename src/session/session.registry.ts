@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Observable, Subject } from 'rxjs';
+import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
 import type { Handshake } from '../protocol/initialize.js';
@@ -32,6 +34,21 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
   };
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+
+  private readonly rootsChangedSubject = new Subject<McpSessionHandle>();
+
+  /**
+   * Emits the session whose client said its roots changed (`notifications/roots/list_changed`):
+   * call `listRoots()` again in its next tool call, or drop what you cached for it.
+   */
+  get rootsChanged(): Observable<McpSessionHandle> {
+    return this.rootsChangedSubject.asObservable();
+  }
+
+  /** @internal */
+  reportRootsChanged(session: McpSessionHandle): void {
+    this.rootsChangedSubject.next(session);
+  }
 
   /** Number of live sessions. */
   get size(): number {
@@ -144,6 +161,7 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
   /** Stops the sweep and ends every session (reason `shutdown`), closing their streams. */
   onModuleDestroy(): void {
     clearInterval(this.sweepTimer);
+    this.rootsChangedSubject.complete();
     // Ending sessions completes their streams, so the HTTP server can close without waiting on them.
     for (const session of this.all()) session.end('shutdown');
   }
