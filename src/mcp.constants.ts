@@ -15,9 +15,6 @@ export const LAST_EVENT_ID_HEADER = 'last-event-id';
 /** The `ExecutionContext.getType()` of tool calls: guards and interceptors tell MCP from HTTP with it. */
 export const MCP_CONTEXT_TYPE = 'mcp';
 
-/** Reflect-metadata key of the parameters `@McpArgs()`, `@McpCtx()` and `@McpSession()` mark. */
-export const MCP_PARAMS_METADATA = 'mcp:params';
-
 /** Reflect-metadata key of a tool method's full parameter list, as the pipeline reads it. */
 export const MCP_HANDLER_PARAMS_METADATA = 'mcp:handler-params';
 

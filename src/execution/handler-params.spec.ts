@@ -16,7 +16,8 @@ import { McpArgs } from '../decorators/mcp-args.decorator.js';
 import { McpCtx } from '../decorators/mcp-ctx.decorator.js';
 import { McpSession } from '../decorators/mcp-session.decorator.js';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
-import { MCP_HANDLER_PARAMS_METADATA, MCP_PARAMS_METADATA } from '../mcp.constants.js';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import { MCP_HANDLER_PARAMS_METADATA } from '../mcp.constants.js';
 import { paramsHostOf, prepareHandlerParams } from './handler-params.js';
 import { McpParamType } from './mcp-param-type.js';
 import type { McpParamsMetadata } from './mcp-param.metadata.js';
@@ -173,11 +174,11 @@ describe('prepareHandlerParams', () => {
     }
 
     it('stores decorator metadata on the class that declares the method', () => {
-      expect(Reflect.getOwnMetadata(MCP_PARAMS_METADATA, Base, 'run')).toEqual({
+      expect(Reflect.getOwnMetadata(ROUTE_ARGS_METADATA, Base, 'run')).toEqual({
         [`${SESSION}:0`]: { index: 0, data: undefined, pipes: [] },
         [`${ARGS}:1`]: { index: 1, data: 'city', pipes: [] },
       });
-      expect(Reflect.getOwnMetadata(MCP_PARAMS_METADATA, Child, 'run')).toBeUndefined();
+      expect(Reflect.getOwnMetadata(ROUTE_ARGS_METADATA, Child, 'run')).toBeUndefined();
     });
 
     it('prepares an inherited method from the decorators of its declaring class', () => {
@@ -247,7 +248,7 @@ describe('MCP parameter decorators', () => {
     class Tools {
       run(@McpArgs() _args: object, @McpCtx() _ctx: unknown, @McpSession() _session: unknown): void {}
     }
-    expect(Object.keys(Reflect.getMetadata(MCP_PARAMS_METADATA, Tools, 'run') as object).sort()).toEqual([
+    expect(Object.keys(Reflect.getMetadata(ROUTE_ARGS_METADATA, Tools, 'run') as object).sort()).toEqual([
       `${ARGS}:0`,
       `${CTX}:1`,
       `${SESSION}:2`,

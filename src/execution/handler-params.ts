@@ -1,8 +1,10 @@
 import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
-import { MCP_HANDLER_PARAMS_METADATA, MCP_PARAMS_METADATA } from '../mcp.constants.js';
+import { MCP_HANDLER_PARAMS_METADATA } from '../mcp.constants.js';
 import { McpParamType } from './mcp-param-type.js';
 import type { McpParamsMetadata } from './mcp-param.metadata.js';
+
+const MCP_TYPES: ReadonlySet<string> = new Set(Object.values(McpParamType).map(String));
 
 /** The class parameter decorators of `methodName` stored their metadata on (as Nest finds it). */
 export function paramsHostOf(classRef: Function, methodName: string): Function {
@@ -26,11 +28,10 @@ export function paramsHostOf(classRef: Function, methodName: string): Function {
  */
 export function prepareHandlerParams(classRef: Function, methodName: string, owner: string): string {
   const host = paramsHostOf(classRef, methodName);
-  const mcp = (Reflect.getMetadata(MCP_PARAMS_METADATA, host, methodName) ?? {}) as McpParamsMetadata;
   const route = (Reflect.getMetadata(ROUTE_ARGS_METADATA, host, methodName) ?? {}) as McpParamsMetadata;
-  const merged: McpParamsMetadata = { ...mcp };
+  const merged: McpParamsMetadata = {};
   for (const [key, param] of Object.entries(route)) {
-    if (!key.includes(CUSTOM_ROUTE_ARGS_METADATA)) {
+    if (!key.includes(CUSTOM_ROUTE_ARGS_METADATA) && !MCP_TYPES.has(key.split(':')[0]!)) {
       throw new McpToolDefinitionError(
         `@McpTool() on ${owner}: parameter ${param.index} has an HTTP parameter decorator (@Body(), @Req(), @Query()...); ` +
           'tools take @McpArgs(), @McpCtx(), @McpSession() or custom decorators made with createParamDecorator()',

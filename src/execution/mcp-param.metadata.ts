@@ -1,5 +1,5 @@
 import type { PipeTransform, Type } from '@nestjs/common';
-import { MCP_PARAMS_METADATA } from '../mcp.constants.js';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import type { McpParamTypeValue } from './mcp-param-type.js';
 
 /** One marked parameter, in the shape Nest's external context creator reads. */
@@ -13,8 +13,9 @@ export interface McpParamMetadata {
 export type McpParamsMetadata = Record<string, McpParamMetadata>;
 
 /**
- * Builds a parameter decorator that marks its parameter with an MCP parameter type. Stored like
- * Nest's own route parameters, on the class that declares the method.
+ * Builds a parameter decorator that marks its parameter with an MCP parameter type. Stored with
+ * Nest's own route parameters (same key, same place, an MCP type number), so Nest's scanner
+ * registers the pipe classes it names, as it does for `@Body(SomePipe)`.
  */
 export function mcpParamDecorator(
   type: McpParamTypeValue,
@@ -23,11 +24,16 @@ export function mcpParamDecorator(
 ): ParameterDecorator {
   return (target, key, index) => {
     if (key === undefined) throw new TypeError('MCP parameter decorators apply to method parameters only');
-    const existing = (Reflect.getMetadata(MCP_PARAMS_METADATA, target.constructor, key) ?? {}) as McpParamsMetadata;
+    const host = target.constructor;
+    const own = (Reflect.getMetadata(ROUTE_ARGS_METADATA, host, key) ?? {}) as McpParamsMetadata;
+    const inherited = (Reflect.getMetadata(ROUTE_ARGS_METADATA, Object.getPrototypeOf(host) as object, key) ??
+      {}) as McpParamsMetadata;
+    // An override starts from its parent's parameters: the one it redecorates at `index` is replaced.
+    const kept = Object.entries(own).filter(([name, param]) => param.index !== index || param !== inherited[name]);
     Reflect.defineMetadata(
-      MCP_PARAMS_METADATA,
-      { ...existing, [`${type}:${index}`]: { index, data, pipes } },
-      target.constructor,
+      ROUTE_ARGS_METADATA,
+      { ...Object.fromEntries(kept), [`${type}:${index}`]: { index, data, pipes } },
+      host,
       key,
     );
   };

@@ -17,9 +17,14 @@ export class McpScopesGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean | undefined>(MCP_PUBLIC_METADATA, targets)) return true;
-    const required = this.reflector.getAllAndMerge<string[]>(MCP_SCOPES_METADATA, targets);
+    const handler = context.getHandler();
+    const classRef = context.getClass();
+    // @McpPublic() waives the class's scopes only: scopes the method asks for itself still apply.
+    const waived = this.reflector.getAllAndOverride<boolean | undefined>(MCP_PUBLIC_METADATA, [handler, classRef]);
+    const required = [
+      ...(this.reflector.get<string[] | undefined>(MCP_SCOPES_METADATA, handler) ?? []),
+      ...(waived ? [] : (this.reflector.get<string[] | undefined>(MCP_SCOPES_METADATA, classRef) ?? [])),
+    ];
     if (required.length === 0) return true;
     const granted = new Set(
       McpExecutionContext.isMcp(context)

@@ -205,6 +205,30 @@ describe('PostResponder on a real ServerResponse', () => {
     });
   }
 
+  // BUG (src/transport/post-responder.ts, switchToStream): closeConnection detaches the connection,
+  // which completes it; once its socket closes, pumpToConnection takes that for "the stream was
+  // delivered in full" and onDelivered deletes the stream's kept events, including what the call sent
+  // after the close (here its very result). Remove `.failing` once fixed.
+  it.failing('keeps for the resume what follows closeConnection, once the closed connection is gone', async () => {
+    const { session } = makeSession('2025-11-25');
+    let gone: Promise<void> = Promise.resolve();
+    server.handle = (res) => {
+      const responder = new PostResponder(res, session, 1, false, SESSION, SETTINGS);
+      gone = new Promise((resolve) => res.once('close', () => setImmediate(resolve)));
+      responder.send(progress); // p1-2
+      expect(responder.closeConnection()).toBe(true);
+      // The call goes on: this waits in the store for the client's Last-Event-ID.
+      responder.send(log); // p1-3
+      responder.respond(r1); // p1-4
+    };
+    const { body } = await post();
+    expect(body).toBe(priming('p1-1') + frame(progress, 'p1-2') + 'retry: 1000\n\n');
+    await gone;
+    // The client saw p1-2 and nothing after it: the closed connection delivered nothing of the rest.
+    const kept = await session.stored('p1', 2);
+    expect(kept.map((event) => JSON.parse(event.data) as unknown)).toEqual([log, r1]);
+  });
+
   it('sends a JSON answer whose content-length matches the bytes on the wire', async () => {
     server.handle = (res) => new PostResponder(res, makeSession().session, 1, false, SESSION, SETTINGS).respond(r1);
     const { res, body } = await post();
