@@ -16,7 +16,6 @@ import { McpArgs } from '../decorators/mcp-args.decorator.js';
 import { McpCtx } from '../decorators/mcp-ctx.decorator.js';
 import { McpSession } from '../decorators/mcp-session.decorator.js';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { MCP_HANDLER_PARAMS_METADATA } from '../mcp.constants.js';
 import { paramsHostOf, prepareHandlerParams } from './handler-params.js';
 import { McpParamType } from './mcp-param-type.js';
