@@ -1,6 +1,15 @@
 import type { LoadFigures, LoadSettings } from './load.js';
 import { RATE_CONNECTIONS } from './session-rate.js';
-import { TARGETS, type TargetName } from './targets.js';
+import {
+  CATALOGUE_TOOLS,
+  catalogueLabel,
+  TARGETS,
+  TOOL_SCHEMAS,
+  type CatalogueVariant,
+  type TargetName,
+  type ToolSchemaKind,
+} from './targets.js';
+import type { CatalogueFigures, CatalogueSettings } from './tool-list.js';
 
 export interface SessionFigures {
   readonly bytesPerSession: number;
@@ -57,6 +66,110 @@ export function formatResults(results: BenchResults): string {
     lines.push(
       `  ${pad(TARGETS[name], 38)} heap per idle session ${num(figures.bytesPerSession / 1024, 2, 7)} KB` +
         `   sessions created per second ${num(figures.perSecond, 0, 6)}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export interface CatalogueResults {
+  readonly settings: CatalogueSettings;
+  readonly figures: readonly CatalogueFigures[];
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * The tools/list tables: one listing on an idle server (wire size, time, encoding), then load
+ * (per request and per listing, bytes per second, server CPU per listing), then complex / simple
+ * ratios, the CPU the extra bytes cost, and the cost of a global guard per listing.
+ */
+export function formatCatalogueResults({ settings, figures }: CatalogueResults): string {
+  const label = (variant: CatalogueVariant): string => pad(catalogueLabel(variant), 34);
+  const lines = [
+    `tools/list of ${CATALOGUE_TOOLS} tools, every page walked by following nextCursor; each catalogue server in its own process`,
+    ...Object.entries(TOOL_SCHEMAS).map(([kind, shape]) => `  ${pad(kind, 8)} tools: input DTO with ${shape}`),
+    `one listing: pages fetched one after the other on one idle keep-alive connection (median, >= ${settings.listingSeconds} s of listings);`,
+    '  CPU: what the server process (user + system) spent per listing meanwhile',
+    `stringify: JSON.stringify of every page of one listing, in the server's process (median)`,
+    '',
+    `${pad('catalogue', 34)}${'pages'.padStart(6)}${'KB/listing'.padStart(12)}${'boot CPU s'.padStart(12)}` +
+      `${'listing ms'.padStart(12)}${'CPU ms'.padStart(8)}${'stringify ms'.padStart(14)}  guard runs/listing`,
+  ];
+  for (const {
+    variant,
+    pages,
+    listingBytes,
+    bootCpuMs,
+    listingMs,
+    listingCpuMs,
+    serializeMs,
+    guardChecks,
+  } of figures) {
+    const guard = variant.guarded ? `${guardChecks.tools} tools + ${guardChecks.route} route` : '-';
+    lines.push(
+      `${label(variant)}${String(pages).padStart(6)}${num(listingBytes / 1024, 1, 12)}${num(bootCpuMs / 1000, 1, 12)}` +
+        `${num(listingMs, 2, 12)}${num(listingCpuMs, 2, 8)}${num(serializeMs, 2, 14)}  ${guard}`,
+    );
+  }
+  lines.push(
+    '',
+    `load: ${settings.connections} connections each walking all pages over and over, pipelining ${settings.pipelining}, ` +
+      `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per catalogue (in ${settings.rounds} turns); ` +
+      'p50/p99 per request (one page); server CPU: its process, user + system (100% = one core busy)',
+    '',
+    `${pad('catalogue', 34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}` +
+      `${'requests'.padStart(10)}${'listings/s'.padStart(12)}${'MB/s'.padStart(8)}` +
+      `${'CPU ms/listing'.padStart(16)}${'CPU %'.padStart(7)}  errors`,
+  );
+  for (const { variant, load } of figures) {
+    const errors = load.errors + load.non2xx + load.mismatches;
+    const detail = errors > 0 ? ` (socket ${load.errors}, non-2xx ${load.non2xx}, wrong body ${load.mismatches})` : '';
+    lines.push(
+      `${label(variant)}${num(load.reqPerSec, 1, 9)}${num(load.p50Ms, 2, 9)}${num(load.p99Ms, 2, 9)}` +
+        `${String(load.requests).padStart(10)}${num(load.listingsPerSec, 1, 12)}${num(load.bytesPerSec / MB, 1, 8)}` +
+        `${num(load.cpuMsPerListing, 2, 16)}${num((load.cpuMsPerListing * load.listingsPerSec) / 10, 0, 7)}` +
+        `  ${errors}${detail}`,
+    );
+  }
+
+  const find = (schema: ToolSchemaKind, pageSize: number, guarded: boolean): CatalogueFigures | undefined =>
+    figures.find(
+      (f) => f.variant.schema === schema && f.variant.pageSize === pageSize && f.variant.guarded === guarded,
+    );
+  const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
+  const signed = (value: number, digits: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
+  const pageSizes = [...new Set(figures.filter((f) => !f.variant.guarded).map((f) => f.variant.pageSize))];
+  lines.push('');
+  for (const pageSize of pageSizes) {
+    const simple = find('simple', pageSize, false);
+    const complex = find('complex', pageSize, false);
+    if (!simple || !complex) continue;
+    const extraMb = (complex.listingBytes - simple.listingBytes) / MB;
+    const perExtraMb = (complexMs: number, simpleMs: number): string => ((complexMs - simpleMs) / extraMb).toFixed(1);
+    lines.push(
+      `complex / simple, pageSize ${pageSize}: bytes ${ratio(complex.listingBytes, simple.listingBytes)}` +
+        `   one listing ${ratio(complex.listingMs, simple.listingMs)}` +
+        `   server CPU/listing ${ratio(complex.listingCpuMs, simple.listingCpuMs)} idle, ` +
+        `${ratio(complex.load.cpuMsPerListing, simple.load.cpuMsPerListing)} under load` +
+        `   listings/s ${ratio(complex.load.listingsPerSec, simple.load.listingsPerSec)}` +
+        `   MB/s ${ratio(complex.load.bytesPerSec, simple.load.bytesPerSec)}`,
+      `  server CPU per extra MB of the complex listing (${extraMb.toFixed(2)} MB more): ` +
+        `${perExtraMb(complex.listingCpuMs, simple.listingCpuMs)} ms idle, ` +
+        `${perExtraMb(complex.load.cpuMsPerListing, simple.load.cpuMsPerListing)} ms under load; ` +
+        `JSON.stringify alone ${perExtraMb(complex.serializeMs, simple.serializeMs)} ms`,
+    );
+  }
+  for (const schema of Object.keys(TOOL_SCHEMAS) as ToolSchemaKind[]) {
+    const open = find(schema, 100, false);
+    const guarded = find(schema, 100, true);
+    if (!open || !guarded) continue;
+    const idleMs = guarded.listingCpuMs - open.listingCpuMs;
+    lines.push(
+      `global guard on every tool, ${schema}, pageSize 100: server CPU/listing ${signed(idleMs, 2)} ms idle ` +
+        `(${signed((idleMs * 1000) / CATALOGUE_TOOLS, 2)} µs per tool), ` +
+        `${signed(guarded.load.cpuMsPerListing - open.load.cpuMsPerListing, 2)} ms under load` +
+        `   one listing ${signed(guarded.listingMs - open.listingMs, 2)} ms` +
+        `   listings/s ${ratio(guarded.load.listingsPerSec, open.load.listingsPerSec)}`,
     );
   }
   return lines.join('\n');

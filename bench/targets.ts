@@ -15,3 +15,60 @@ export type ChildCommand = { readonly type: 'heap' } | { readonly type: 'stop' }
 export type ChildReport =
   | { readonly type: 'ready'; readonly url: string }
   | { readonly type: 'heap'; readonly heapUsed: number; readonly sessions: number | undefined };
+
+/** How many tools each catalogue server of the tools/list benchmark registers. */
+export const CATALOGUE_TOOLS = 1000;
+
+/** The name of tool `index` of a catalogue; tools/list serves them in this order. */
+export const catalogueToolName = (index: number): string => `tool_${String(index).padStart(4, '0')}`;
+
+/** The input DTO every tool of a catalogue has (bench/servers/catalogue-dtos.ts). */
+export const TOOL_SCHEMAS = {
+  simple: 'one string property',
+  complex: '40 properties, 5 nested DTOs ($defs), enums, patterns, formats',
+} as const;
+
+export type ToolSchemaKind = keyof typeof TOOL_SCHEMAS;
+
+/** One catalogue server: an mcp42 app whose provider has CATALOGUE_TOOLS generated `@McpTool()` methods. */
+export interface CatalogueVariant {
+  readonly schema: ToolSchemaKind;
+  /** The module's `pageSize` option. */
+  readonly pageSize: number;
+  /** Whether a global APP_GUARD (it allows everything) is asked about every tool of every page. */
+  readonly guarded: boolean;
+}
+
+/**
+ * The catalogues measured: both schemas at the default page size and in one page; and the simple one
+ * behind a global guard, whose cost per tool does not depend on the schema and shows best next to the
+ * cheapest listing.
+ */
+export const CATALOGUE_VARIANTS: readonly CatalogueVariant[] = [
+  { schema: 'simple', pageSize: 100, guarded: false },
+  { schema: 'simple', pageSize: 1000, guarded: false },
+  { schema: 'complex', pageSize: 100, guarded: false },
+  { schema: 'complex', pageSize: 1000, guarded: false },
+  { schema: 'simple', pageSize: 100, guarded: true },
+];
+
+export const catalogueLabel = ({ schema, pageSize, guarded }: CatalogueVariant): string =>
+  `${schema}, pageSize ${pageSize}${guarded ? ', APP_GUARD' : ''}`;
+
+/** Parent → catalogue child. */
+export type CatalogueCommand =
+  { readonly type: 'usage' } | { readonly type: 'serialize'; readonly runs: number } | { readonly type: 'stop' };
+
+/** Catalogue child → parent. */
+export type CatalogueReport =
+  /** `bootCpuMs`: CPU (user + system) the process spent in NestFactory.create + listen. */
+  | { readonly type: 'ready'; readonly url: string; readonly bootCpuMs: number }
+  /** CPU the child's process used so far (user + system, µs), and how often its guard ran, by context type. */
+  | {
+      readonly type: 'usage';
+      readonly cpuMicros: number;
+      readonly mcpGuardChecks: number;
+      readonly httpGuardChecks: number;
+    }
+  /** Median ms to JSON.stringify every page of one full listing, as the server encodes them. */
+  | { readonly type: 'serialize'; readonly ms: number };

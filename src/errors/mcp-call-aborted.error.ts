@@ -1,11 +1,14 @@
+import { IntrinsicException } from '@nestjs/common';
+
 /** Why a call's `signal` aborted. */
 export type McpCallAbortKind = 'cancelled' | 'timeout' | 'session-ended';
 
 /**
  * The `reason` of a tool call's `ctx.signal` once it aborted: the client cancelled the call, the
- * tool's `timeoutMs` passed, or the session ended.
+ * tool's `timeoutMs` passed, or the session ended. An `IntrinsicException`: a handler that rethrows
+ * it is not logged as failing by Nest's exception handler.
  */
-export class McpCallAbortedError extends Error {
+export class McpCallAbortedError extends IntrinsicException {
   constructor(
     readonly kind: McpCallAbortKind,
     message: string,

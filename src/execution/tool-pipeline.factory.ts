@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContextIdFactory, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
+import { ContextIdFactory, ExternalContextCreator, ModuleRef, ModulesContainer, type ContextId } from '@nestjs/core';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpExecutionArgs } from './mcp-invocation.js';
@@ -19,11 +19,15 @@ type Method = (...args: unknown[]) => unknown;
 @Injectable()
 export class ToolPipelineFactory {
   private readonly params = new McpParamsFactory();
+  private readonly contexts: ExternalContextCreator;
 
   constructor(
-    private readonly contexts: ExternalContextCreator,
+    contexts: ExternalContextCreator,
+    modules: ModulesContainer,
     private readonly moduleRef: ModuleRef,
-  ) {}
+  ) {
+    this.contexts = withControllerHosts(contexts, modules);
+  }
 
   /** The pipeline of a method of a static provider: built once, at bootstrap. */
   forInstance(
@@ -102,4 +106,26 @@ function guardProbe(method: Method): Method {
   }
   Object.defineProperty(probe, 'name', { value: method.name });
   return probe;
+}
+
+/**
+ * The external context creator, able to find the module of a controller too. Nest's looks for the
+ * host of a handler among providers only (GraphQL resolvers and the like are providers): for a tool
+ * on a controller it would find no module, and guards, interceptors, pipes and filters referenced by
+ * class (`@UseGuards(RolesGuard)`, `@McpScopes()`) would resolve to nothing and be skipped, silently.
+ * This adds the controllers of each module to the search, and changes nothing else.
+ */
+function withControllerHosts(base: ExternalContextCreator, modules: ModulesContainer): ExternalContextCreator {
+  return Object.create(base, {
+    getContextModuleKey: {
+      value(this: ExternalContextCreator, classRef: Function | undefined): string {
+        const key = base.getContextModuleKey.call(this, classRef);
+        if (key || !classRef) return key;
+        for (const [moduleKey, moduleRef] of modules.entries()) {
+          if (moduleRef.controllers.has(classRef)) return moduleKey;
+        }
+        return '';
+      },
+    },
+  }) as ExternalContextCreator;
 }

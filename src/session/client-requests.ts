@@ -43,7 +43,14 @@ export class ClientRequests {
       const withdraw = (reason: string): void => {
         if (!this.waiting.has(id)) return;
         settle();
-        options.send(notificationMessage(McpMethod.Cancelled, { requestId: id, reason }));
+        trySend(notificationMessage(McpMethod.Cancelled, { requestId: id, reason }));
+      };
+      const trySend = (message: JsonRpcMessage): boolean => {
+        try {
+          return options.send(message);
+        } catch {
+          return false;
+        }
       };
       const onAbort = (): void => {
         withdraw('the call that sent this request was cancelled');
@@ -66,7 +73,7 @@ export class ClientRequests {
       };
       this.waiting.set(id, { resolve, reject, settle });
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (!options.send(requestMessage(id, method, params))) {
+      if (!trySend(requestMessage(id, method, params))) {
         settle();
         reject(new McpClientRequestError(`${method} could not be sent: the session is closed`, ErrorCode.ServerError));
       }

@@ -12,7 +12,7 @@ import { supportsSsePolling, type ProtocolVersion } from '../protocol/protocol-v
 import { ClientRequests, type ClientRequestOptions } from './client-requests.js';
 import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
 import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
-import { SessionStream, type SendOutcome, type StreamHost } from './session-stream.js';
+import { SessionStream, type SendOutcome, type StreamEvent, type StreamHost } from './session-stream.js';
 
 /** Why a session ended. */
 export type SessionEndReason = 'deleted' | 'idle' | 'overflow' | 'shutdown';
@@ -170,7 +170,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
    * sessions), what waited in the backlog, then every later message, and completes when the
    * session ends or a resuming connection takes its place.
    */
-  attachStream(): Observable<McpStoredEvent> {
+  attachStream(): Observable<StreamEvent> {
     return this.standalone.attach(undefined, this.pollingStreams);
   }
 
@@ -179,9 +179,23 @@ export class McpSession implements StreamHost, McpSessionHandle {
    * standalone stream or a POST stream still running, live; `undefined` for a POST stream that
    * finished (its kept events are all there is: see {@link stored}).
    */
-  resumeStream(streamId: string, afterSeq: number): Observable<McpStoredEvent> | undefined {
+  resumeStream(streamId: string, afterSeq: number): Observable<StreamEvent> | undefined {
     if (streamId === STANDALONE_STREAM_ID) return this.standalone.attach(afterSeq);
     return this.postStreams?.get(streamId)?.attach(afterSeq);
+  }
+
+  /**
+   * Whether this session could have sent the event `streamId`/`seq`: a `Last-Event-ID` naming a
+   * position or stream it never reached (another session's, or forged) must not skip what it sends next.
+   */
+  hasIssued(streamId: string, seq: number): boolean {
+    if (seq > this.seq) return false;
+    return streamId === STANDALONE_STREAM_ID || Number(streamId.slice(1)) <= this.postStreamCount;
+  }
+
+  /** Whether a POST stream of this session is still running (it can be resumed live). */
+  hasLivePostStream(streamId: string): boolean {
+    return this.postStreams?.has(streamId) ?? false;
   }
 
   /** Opens the stream of a POST that switched to SSE. */
@@ -194,8 +208,9 @@ export class McpSession implements StreamHost, McpSessionHandle {
 
   /** A POST stream said everything it had to say: from now on it can only be replayed, not resumed live. */
   closePostStream(stream: SessionStream): void {
-    stream.finish();
+    // Forgotten first: a connection completing with it asks whether the stream still runs.
     this.postStreams?.delete(stream.id);
+    stream.finish();
   }
 
   /** A finished POST stream reached its client in full: its kept events are no longer needed. */

@@ -202,7 +202,7 @@ describe('SessionStream priming', () => {
     stream.send(note(2));
     const resumed = connect(stream, 1, true);
     await settle();
-    expect(resumed.events).toStrictEqual([{ streamId: 'g', seq: 2, data: data(2) }]);
+    expect(resumed.events).toStrictEqual([{ streamId: 'g', seq: 2, data: data(2), replayed: true }]);
   });
 });
 

@@ -19,6 +19,11 @@ export interface StreamHost {
 /** How a message fared: written to a connection, kept for a resume only, queued for the next connection, or dropped. */
 export type SendOutcome = 'delivered' | 'stored' | 'queued' | 'unserializable' | 'closed';
 
+/** An event as a connection receives it: `replayed` when it comes from the event store. */
+export interface StreamEvent extends McpStoredEvent {
+  readonly replayed?: boolean;
+}
+
 /** An event with empty data: it only gives the client an id to resume from (SSE polling). */
 export const isPrimingEvent = (event: McpStoredEvent): boolean => event.data === '';
 
@@ -98,15 +103,15 @@ export class SessionStream {
    *   the client an id to resume from before any message (2025-11-25). A resumed connection needs
    *   none: the client holds its `Last-Event-ID` already.
    */
-  attach(afterSeq?: number, prime = false): Observable<McpStoredEvent> {
-    return new Observable<McpStoredEvent>((subscriber) => {
+  attach(afterSeq?: number, prime = false): Observable<StreamEvent> {
+    return new Observable<StreamEvent>((subscriber) => {
       // A stream has one connection: a client that reconnects has left the old one behind.
       this.releaseConnection?.();
       let last = afterSeq ?? -1;
       let catchingUp = afterSeq !== undefined;
       let completedWhileCatchingUp = false;
       const arrivedMeanwhile: McpStoredEvent[] = [];
-      const emit = (event: McpStoredEvent): void => {
+      const emit = (event: StreamEvent): void => {
         if (event.seq <= last) return;
         last = event.seq;
         subscriber.next(event);
@@ -128,7 +133,7 @@ export class SessionStream {
         void this.host.stored(this.id, afterSeq!).then((replayed) => {
           if (subscriber.closed) return;
           // The store may already hold some of what arrived meanwhile: positions drop the repeats.
-          for (const event of replayed) emit(event);
+          for (const event of replayed) emit({ ...event, replayed: true });
           for (const event of backlog) emit(event);
           for (const event of arrivedMeanwhile) emit(event);
           catchingUp = false;

@@ -1,4 +1,4 @@
-import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpException, Inject, Injectable, IntrinsicException, Logger } from '@nestjs/common';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import { executionArgs, type McpInvocation } from '../execution/mcp-invocation.js';
@@ -144,8 +144,9 @@ export class McpToolInvoker {
       return textResult(`Tool ${tool.definition.name} failed: ${httpExceptionMessage(error)}`, true);
     }
     const log = `Tool ${tool.definition.name} (${tool.owner}) failed; answered with an internal error`;
-    // Past the pipeline, Nest's exception handler has logged the exception with its stack already.
-    if (reported) this.logger.error(log);
+    // Past the pipeline, Nest's exception handler has logged an Error with its stack already; it skips
+    // intrinsic exceptions (HttpException) and thrown non-Errors.
+    if (reported && error instanceof Error && !(error instanceof IntrinsicException)) this.logger.error(log);
     else this.logger.error(log, error instanceof Error ? error.stack : String(error));
     throw internalError();
   }

@@ -209,7 +209,7 @@ describe('PostResponder on a real ServerResponse', () => {
   // which completes it; once its socket closes, pumpToConnection takes that for "the stream was
   // delivered in full" and onDelivered deletes the stream's kept events, including what the call sent
   // after the close (here its very result). Remove `.failing` once fixed.
-  it.failing('keeps for the resume what follows closeConnection, once the closed connection is gone', async () => {
+  it('keeps for the resume what follows closeConnection, once the closed connection is gone', async () => {
     const { session } = makeSession('2025-11-25');
     let gone: Promise<void> = Promise.resolve();
     server.handle = (res) => {

@@ -126,6 +126,7 @@ export class PostResponder implements CallChannel {
       this.writer = writer;
       pumpToConnection(stream.attach(undefined, this.session.pollingStreams), writer, this.res, {
         onDelivered: () => this.session.forgetPostStream(stream.id),
+        streamFinished: () => stream.finished,
       });
     }
     for (const json of this.collected) stream.sendEncoded(json);

@@ -29,12 +29,17 @@ describe('SseWriter on a fake response', () => {
     expect(res.headers).toEqual({
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
       'x-accel-buffering': 'no',
       'mcp-session-id': 'abc',
     });
     expect(res.flushed).toBe(true);
     expect(res.chunks).toEqual([]);
+  });
+
+  it("leaves `Connection` to Node, which honours a client's `Connection: close` (and HTTP/2 forbids the header)", () => {
+    const res = new FakeServerResponse();
+    new SseWriter(asServerResponse(res), 0).open();
+    expect(Object.keys(res.headers)).not.toContain('connection');
   });
 
   it('frames each message as one "message" event with its JSON on one data line', () => {

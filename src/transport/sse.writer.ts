@@ -5,7 +5,6 @@ import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 const SSE_HEADERS: OutgoingHttpHeaders = Object.freeze({
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
   // Tells nginx-style proxies not to buffer the stream.
   'x-accel-buffering': 'no',
 });
@@ -24,12 +23,15 @@ const END_DRAIN_TIMEOUT_MS = 5_000;
  * (keep-alive), and a POST must choose JSON or SSE per request after the handler started.
  */
 export class SseWriter {
-  private readonly queue: string[] = [];
+  private readonly queue: { readonly chunk: string; readonly counted: boolean }[] = [];
+  /** Queued events that count against the session's outbox (replays do not: the store bounds them). */
+  private counted = 0;
+  private drainTimer: NodeJS.Timeout | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
   private ended = false;
 
   /**
-   * @param onPending told how many events wait because of backpressure, whenever that changes.
+   * @param onPending told how many counted events wait because of backpressure, whenever that changes.
    */
   constructor(
     private readonly res: ServerResponse,
@@ -83,10 +85,13 @@ export class SseWriter {
   /**
    * Sends one already serialised message as a `message` event.
    * @param id the event id a client resumes from with `Last-Event-ID`.
+   * @param counted whether, held back by backpressure, it counts against the session's outbox
+   *   (a replay from the event store does not: the store bounds it already).
    */
-  sendEncoded(json: string, id?: string): void {
+  sendEncoded(json: string, id?: string, counted = true): void {
     this.writeRaw(
       id === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${id}\nevent: message\ndata: ${json}\n\n`,
+      counted,
     );
   }
 
@@ -96,12 +101,12 @@ export class SseWriter {
    * message; the caller sends it only to newer ones.
    */
   prime(id: string): void {
-    this.writeRaw(`id: ${id}\ndata: \n\n`);
+    this.writeRaw(`id: ${id}\ndata: \n\n`, false);
   }
 
   /** Tells the client how long to wait before reconnecting (milliseconds), ahead of a close on purpose. */
   retry(ms: number): void {
-    this.writeRaw(`retry: ${Math.max(0, Math.floor(ms))}\n\n`);
+    this.writeRaw(`retry: ${Math.max(0, Math.floor(ms))}\n\n`, false);
   }
 
   /**
@@ -117,16 +122,17 @@ export class SseWriter {
     const stalled = this.queue.length > 0 || this.res.writableNeedDrain;
     if (this.queue.length === 0) this.res.end();
     if (!stalled) return;
-    setTimeout(() => {
+    this.drainTimer = setTimeout(() => {
       if (!this.res.writableFinished) this.res.destroy();
-    }, END_DRAIN_TIMEOUT_MS).unref();
+    }, END_DRAIN_TIMEOUT_MS);
+    this.drainTimer.unref();
   }
 
-  private writeRaw(chunk: string): void {
+  private writeRaw(chunk: string, counted = true): void {
     if (this.res.destroyed || this.res.writableEnded) return;
     if (this.queue.length > 0 || this.res.writableNeedDrain) {
-      this.queue.push(chunk);
-      this.onPending?.(this.queue.length);
+      this.queue.push({ chunk, counted });
+      if (counted) this.onPending?.(++this.counted);
       return;
     }
     this.res.write(chunk);
@@ -140,17 +146,22 @@ export class SseWriter {
   };
 
   private readonly flush = (): void => {
+    const before = this.counted;
     while (this.queue.length > 0 && !this.res.writableNeedDrain && !this.res.destroyed) {
-      this.res.write(this.queue.shift()!);
+      const { chunk, counted } = this.queue.shift()!;
+      if (counted) this.counted--;
+      this.res.write(chunk);
     }
-    this.onPending?.(this.queue.length);
+    if (this.counted !== before) this.onPending?.(this.counted);
     if (this.ended && this.queue.length === 0 && !this.res.writableEnded) this.res.end();
   };
 
   private readonly stop = (): void => {
     this.ended = true;
+    if (this.drainTimer) clearTimeout(this.drainTimer);
     if (this.queue.length > 0) {
       this.queue.length = 0;
+      this.counted = 0;
       // What was held back is gone with the connection: it no longer counts against the outbox.
       this.onPending?.(0);
     }

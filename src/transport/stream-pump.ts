@@ -1,14 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import type { Observable } from 'rxjs';
 import { formatEventId } from '../session/event-id.js';
-import type { McpStoredEvent } from '../session/event-store.interface.js';
-import { isPrimingEvent } from '../session/session-stream.js';
+import { isPrimingEvent, type StreamEvent } from '../session/session-stream.js';
 import type { SseWriter } from './sse.writer.js';
 
 /** What happens around one connection of a stream. */
 export interface PumpHooks {
-  /** The stream completed and the connection wrote all of it: its kept events are no longer needed. */
+  /**
+   * The stream finished and this connection wrote all of it: its kept events are no longer needed.
+   * Not called when the connection completed because it was closed on purpose or replaced by a
+   * resuming one: the stream goes on, and what it kept is still owed.
+   */
   readonly onDelivered?: () => void;
+  /** Whether the stream itself finished (rather than only this connection), asked when the connection completes. */
+  readonly streamFinished?: () => boolean;
   /** The connection closed, for whatever reason. */
   readonly onClose?: () => void;
 }
@@ -19,20 +24,22 @@ export interface PumpHooks {
  * and keeps its events for a resume).
  */
 export function pumpToConnection(
-  events: Observable<McpStoredEvent>,
+  events: Observable<StreamEvent>,
   writer: SseWriter,
   res: ServerResponse,
   hooks: PumpHooks = {},
 ): void {
-  let completed = false;
+  // Whether the connection completed because its stream finished, judged when it completes: a
+  // connection released earlier (closed on purpose, replaced) completes before the stream finishes.
+  let delivered = false;
   const subscription = events.subscribe({
     next: (event) => {
       const id = formatEventId(event.streamId, event.seq);
       if (isPrimingEvent(event)) writer.prime(id);
-      else writer.sendEncoded(event.data, id);
+      else writer.sendEncoded(event.data, id, !event.replayed);
     },
     complete: () => {
-      completed = true;
+      delivered = hooks.streamFinished?.() ?? true;
       writer.end();
     },
   });
@@ -45,7 +52,7 @@ export function pumpToConnection(
   res.once('close', () => {
     subscription.unsubscribe();
     // 'finish' precedes 'close' when everything was written: only then did the client get it all.
-    if (completed && res.writableFinished) hooks.onDelivered?.();
+    if (delivered && res.writableFinished) hooks.onDelivered?.();
     hooks.onClose?.();
   });
 }

@@ -149,7 +149,7 @@ export class StreamableHttpTransport {
     if (!session) return;
     const lastEventId = headerValue(raw.headers, LAST_EVENT_ID_HEADER);
     const resumeFrom = lastEventId === undefined ? undefined : parseEventId(lastEventId);
-    if (lastEventId !== undefined && !resumeFrom) {
+    if (lastEventId !== undefined && (!resumeFrom || !session.hasIssued(resumeFrom.streamId, resumeFrom.seq))) {
       return writeTransportError(res, 400, 'Bad Request: Last-Event-ID is not an event of this server');
     }
     if (!resumeFrom && session.hasStream) {
@@ -170,11 +170,10 @@ export class StreamableHttpTransport {
     session.lastActivity = Date.now();
     const writer = new SseWriter(res, this.options.keepAliveMs, session.pendingCounter());
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
+    const postStreamId = resumeFrom && resumeFrom.streamId !== STANDALONE_STREAM_ID ? resumeFrom.streamId : undefined;
     pumpToConnection(events, writer, res, {
-      onDelivered:
-        resumeFrom && resumeFrom.streamId !== STANDALONE_STREAM_ID
-          ? () => session.forgetPostStream(resumeFrom.streamId)
-          : undefined,
+      onDelivered: postStreamId === undefined ? undefined : () => session.forgetPostStream(postStreamId),
+      streamFinished: () => postStreamId !== undefined && !session.hasLivePostStream(postStreamId),
       onClose: () => {
         session.lastActivity = Date.now();
       },

@@ -82,6 +82,7 @@ describe('Backpressure (e2e)', () => {
     client: McpHttpSession,
     method: string,
     body?: unknown,
+    readRecords = 0,
   ): Promise<StalledRequest> {
     const headers =
       method === 'GET'
@@ -92,6 +93,7 @@ describe('Backpressure (e2e)', () => {
       method,
       headers,
       body === undefined ? '' : JSON.stringify(body),
+      readRecords,
     );
     stalled.push(request);
     return request;
@@ -195,6 +197,65 @@ describe('Backpressure (e2e)', () => {
     expect(received.length).toBeGreaterThan(0);
     expect(received.length).toBeLessThanOrEqual(sent + 1);
     expect(received).toEqual(oneTo(received.length));
+  });
+
+  /** Stalls a GET after its priming event and sends until about half the limit is held back. */
+  async function stallHalfway(
+    started: Started,
+    client: McpHttpSession,
+  ): Promise<{ request: StalledRequest; primingId: string; sent: number }> {
+    const session = sessionOf(started, client);
+    // Reads the priming event, so it has an id to resume from, then stops reading.
+    const request = await stall(started, client, 'GET', undefined, 1);
+    const [priming] = request.recordsBeforeStall;
+    expect(priming).toEqual({ id: expect.stringMatching(/^g-\d+$/) as unknown, data: '' });
+    const pad = 'x'.repeat(PAYLOAD_CHARS);
+    let sent = 0;
+    while (session.undeliveredMessages < OUTBOX_LIMIT / 2) {
+      expect(session.notify('notifications/message', { level: 'info', data: { n: ++sent, pad } })).toBe(true);
+      await nextTurn();
+    }
+    return { request, primingId: priming!.id!, sent };
+  }
+
+  it('a stalled GET that goes away releases what it held against the limit', async () => {
+    const started = await start();
+    const client = await open(started);
+    const session = sessionOf(started, client);
+    const { request } = await stallHalfway(started, client);
+    expect(session.undeliveredMessages).toBeGreaterThanOrEqual(OUTBOX_LIMIT / 2);
+
+    request.close();
+    await waitUntil(() => !session.hasStream, 'the server notices the client went');
+    expect(session.undeliveredMessages).toBe(0);
+    expect(session.ended).toBe(false);
+    // The limit is whole again: as much again can be held back without the session ending.
+    for (let n = 1; n <= OUTBOX_LIMIT; n++) {
+      expect(session.notify('notifications/message', { level: 'info', data: { n } })).toBe(true);
+    }
+    expect(session.undeliveredMessages).toBe(OUTBOX_LIMIT);
+    expect(session.ended).toBe(false);
+  });
+
+  // What a stalled connection held back was kept for a resume; replaying it to a client that reads
+  // is no overflow, even when the replay is larger than the socket takes at once.
+  it('resuming after a stall replays everything held back, and the reading client keeps its session', async () => {
+    const started = await start();
+    const client = await open(started);
+    const session = sessionOf(started, client);
+    const { request, primingId, sent } = await stallHalfway(started, client);
+    request.close();
+    await waitUntil(() => !session.hasStream, 'the server notices the client went');
+
+    const resumed = await client.get(primingId);
+    expect(resumed.status).toBe(200);
+    await resumed.waitForMessages(sent, 5000);
+    expect(floodNumbers(resumed.records())).toEqual(oneTo(sent));
+    expect(session.endedBecause).toBeUndefined();
+    expect(session.notify('notifications/message', { level: 'info', data: { n: sent + 1 } })).toBe(true);
+    await resumed.waitForMessages(sent + 1);
+    expect(floodNumbers(resumed.records())).toEqual(oneTo(sent + 1));
+    expect(session.undeliveredMessages).toBe(0);
   });
 
   it('clients that keep reading take the same flood without the session ending', async () => {

@@ -5,20 +5,17 @@
  * on initialize, empty 202 bodies and the body-parser warning.
  */
 import 'reflect-metadata';
-import { Logger, type ModuleMetadata } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { jest } from '@jest/globals';
+import { Logger, type ArgumentsHost, type ExecutionContext, type ModuleMetadata } from '@nestjs/common';
+import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import http from 'node:http';
+import { map } from 'rxjs';
 import { EchoTools } from '../../sample-app/echo.tools.js';
+import { McpModule, McpSessionRegistry, type McpModuleExtras, type McpModuleOptions } from '../../src/index.js';
 import {
-  McpModule,
-  McpSessionRegistry,
-  McpToolDefinitionError,
-  type McpModuleExtras,
-  type McpModuleOptions,
-} from '../../src/index.js';
-import {
+  AllowGuard,
   CountingGuard,
   FilteredToolMethod,
   GuardedToolController,
@@ -26,10 +23,12 @@ import {
   GuardedToolProvider,
   HardeningTools,
   InterceptedToolMethod,
+  PassFilter,
+  PassInterceptor,
+  PassPipe,
   PipedToolMethod,
   SlowGetGuard,
 } from '../fixtures/hardening.tools.js';
-import { initError } from '../utils/bootstrap-failure.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import {
@@ -607,41 +606,102 @@ describe('a GET abandoned while an async guard runs', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('Nest enhancers on tools', () => {
-  it.each<[string, ModuleMetadata['providers'], string, string]>([
-    ['@UseGuards', [GuardedToolMethod], 'GuardedToolMethod.guardedMethod', 'guards'],
-    ['@UseInterceptors', [InterceptedToolMethod], 'InterceptedToolMethod.interceptedMethod', 'interceptors'],
-    ['@UsePipes', [PipedToolMethod], 'PipedToolMethod.pipedMethod', 'pipes'],
-    ['@UseFilters', [FilteredToolMethod], 'FilteredToolMethod.filteredMethod', 'exception filters'],
-  ])('%s on a tool method fails app.init() naming the method and the kind', async (_label, providers, owner, kind) => {
-    const error = await initError({ imports: [mcpRoot()], providers });
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
-    expect(error.message).toContain(owner);
-    expect(error.message).toContain(kind);
+  // Nest binds filters (and may bind other enhancers) when it builds a tool's pipeline at bootstrap:
+  // spies go on the fixtures' prototypes before the application starts.
+  afterEach(() => {
+    jest.restoreAllMocks();
+    Logger.overrideLogger(false);
   });
 
-  it('class-level @UseGuards on a plain provider holding tools fails app.init() too', async () => {
-    const error = await initError({ imports: [mcpRoot()], providers: [GuardedToolProvider] });
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
-    expect(error.message).toContain('GuardedToolProvider');
-    expect(error.message).toContain('guards');
-  });
+  async function serve(
+    metadata: ModuleMetadata,
+    logger?: RecordingLogger,
+  ): Promise<{ running: RunningApp; client: Mcp }> {
+    const running = await startApp({ imports: [mcpRoot()], ...metadata }, logger ? { logger } : {});
+    const client = new Mcp(running.mcpUrl);
+    await client.initialize();
+    return { running, client };
+  }
 
-  it('class-level @UseGuards on a controller holding tools only warns, and the tool is served', async () => {
+  async function listedNames(client: Mcp): Promise<string[]> {
+    const reply = await client.post({ jsonrpc: '2.0', id: 'list', method: 'tools/list' });
+    return (bodyOf(reply).result?.tools as { name: string }[]).map((tool) => tool.name);
+  }
+
+  const unknownTool = (name: string) => ({ content: [{ type: 'text', text: `Unknown tool: ${name}` }], isError: true });
+
+  it.each<[string, ModuleMetadata, string]>([
+    ['method-level @UseGuards', { providers: [GuardedToolMethod] }, 'guarded_method'],
+    ['class-level @UseGuards on a plain provider', { providers: [GuardedToolProvider] }, 'in_guarded_provider'],
+    ['class-level @UseGuards on a controller', { controllers: [GuardedToolController] }, 'in_guarded_controller'],
+  ])('%s no longer fails bootstrap: the guard runs for the tool, in an mcp context', async (_label, metadata, name) => {
+    const canActivate = jest.spyOn(AllowGuard.prototype, 'canActivate');
     const logger = new RecordingLogger();
-    const running = await startApp({ imports: [mcpRoot()], controllers: [GuardedToolController] }, { logger });
+    const { running, client } = await serve(metadata, logger);
     try {
-      const warnings = logger.at('warn').filter((line) => line.includes('GuardedToolController'));
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain('guards');
+      expect(logger.at('warn')).toEqual([]);
+      expect(await listedNames(client)).toEqual([name]);
+      expect(bodyOf(await client.call(name)).result?.isError).toBeUndefined();
+      // Once to list the tool, once to call it; both in the MCP execution context.
+      const contexts = canActivate.mock.calls.map((call) =>
+        ((call as unknown[])[0] as ExecutionContext).getType<string>(),
+      );
+      expect(contexts).toEqual(['mcp', 'mcp']);
 
-      const client = new Mcp(running.mcpUrl);
-      await client.initialize();
-      expect(bodyOf(await client.call('in_guarded_controller')).result).toEqual({
-        content: [{ type: 'text', text: 'served from a guarded controller' }],
-      });
+      canActivate.mockReturnValue(false);
+      expect(await listedNames(client)).toEqual([]);
+      expect(bodyOf(await client.call(name)).result).toEqual(unknownTool(name));
     } finally {
       await running.close();
-      Logger.overrideLogger(false);
+    }
+  });
+
+  it('method-level @UseInterceptors no longer fails bootstrap: the interceptor wraps the call and may map it', async () => {
+    const intercept = jest
+      .spyOn(PassInterceptor.prototype, 'intercept')
+      .mockImplementation((_context, next) => next.handle().pipe(map((value) => `${String(value)}, intercepted`)));
+    const { running, client } = await serve({ providers: [InterceptedToolMethod] });
+    try {
+      expect(bodyOf(await client.call('intercepted_method')).result).toEqual({
+        content: [{ type: 'text', text: 'ok, intercepted' }],
+      });
+      expect(intercept).toHaveBeenCalledTimes(1);
+      expect((intercept.mock.calls[0]![0] as ExecutionContext).getType<string>()).toBe('mcp');
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('method-level @UsePipes no longer fails bootstrap: the pipe gets the arguments', async () => {
+    const transform = jest.spyOn(PassPipe.prototype, 'transform');
+    const { running, client } = await serve({ providers: [PipedToolMethod] });
+    try {
+      expect(bodyOf(await client.call('piped_method')).result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+      expect(transform.mock.calls.map(([value]) => value)).toContainEqual({});
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('method-level @UseFilters no longer fails bootstrap: a failure inside the pipeline reaches the filter', async () => {
+    // A global pipe that fails stands in for any failure of the tool's pipeline.
+    jest.spyOn(PassPipe.prototype, 'transform').mockImplementation(() => {
+      throw new Error('pipe failure');
+    });
+    const catchSpy = jest.spyOn(PassFilter.prototype, 'catch').mockReturnValue('handled by PassFilter' as never);
+    const { running, client } = await serve({
+      providers: [FilteredToolMethod, { provide: APP_PIPE, useClass: PassPipe }],
+    });
+    try {
+      expect(bodyOf(await client.call('filtered_method')).result).toEqual({
+        content: [{ type: 'text', text: 'handled by PassFilter' }],
+      });
+      expect(catchSpy).toHaveBeenCalledTimes(1);
+      const [exception, host] = catchSpy.mock.calls[0] as unknown as [Error, ArgumentsHost];
+      expect(exception.message).toBe('pipe failure');
+      expect(host.getType<string>()).toBe('mcp');
+    } finally {
+      await running.close();
     }
   });
 });

@@ -4,7 +4,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
-import { McpModule, McpSessionRegistry, type McpModuleOptions, type McpSession } from '../../src/index.js';
+import {
+  McpModule,
+  McpSessionRegistry,
+  type McpModuleOptions,
+  type McpSessionState as McpSession,
+} from '../../src/index.js';
 import { LifecycleProbeTools, type CallTrace } from '../fixtures/lifecycle-probe.tools.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { RecordingLogger } from '../utils/recording-logger.js';

@@ -4,7 +4,13 @@ import { Agent, type Server } from 'node:http';
 import { InMemoryEventStore, McpCallAbortedError, McpModule, McpSessionRegistry } from '../../src/index.js';
 import type { McpSession } from '../../src/session/mcp-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
-import { ConnectionTracker, McpHttpSession, waitUntil, type SseConnection } from '../utils/sse-events.js';
+import {
+  ConnectionTracker,
+  openConnections,
+  McpHttpSession,
+  waitUntil,
+  type SseConnection,
+} from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 
 /**
@@ -18,6 +24,8 @@ const CALLS = 1000;
 const ANSWERED_CALLS = 100;
 const CALL_BATCH = 50;
 const CALL_SESSIONS = 10;
+/** A few seconds per test on two idle cores; the margin is for shared, loaded CI machines. */
+const CHURN_TIMEOUT_MS = 60_000;
 
 /**
  * Timers created through the global timer functions while installed, ref'd or not: the library's
@@ -80,13 +88,6 @@ function serverListeners(app: INestApplication): Record<string, number> {
   return Object.fromEntries(server.eventNames().map((name) => [String(name), server.listenerCount(name)]));
 }
 
-function connectionCount(app: INestApplication): Promise<number> {
-  const server = app.getHttpServer() as Server;
-  return new Promise((resolve, reject) =>
-    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
-  );
-}
-
 interface Baseline {
   readonly census: number;
   readonly activeTimeouts: number;
@@ -138,14 +139,16 @@ describe('Memory hygiene under churn (e2e)', () => {
     return session;
   }
 
+  const serverConnections = (): Promise<number> => openConnections(running!.app.getHttpServer() as Server);
+
   async function baseline(): Promise<Baseline> {
-    await waitUntil(async () => (await connectionCount(running!.app)) === 0, 'warm-up connections close');
+    await waitUntil(async () => (await serverConnections()) === 0, 'warm-up connections close');
     return { census: census.count, activeTimeouts: activeTimeouts(), listeners: serverListeners(running!.app) };
   }
 
   /** Nothing is left running: timers, server listeners and connections are back to the baseline. */
   async function expectBackTo(before: Baseline): Promise<void> {
-    await waitUntil(async () => (await connectionCount(running!.app)) === 0, 'every connection closes');
+    await waitUntil(async () => (await serverConnections()) === 0, 'every connection closes');
     await waitUntil(() => census.count <= before.census, `timers drop back to ${before.census} (now ${census.count})`);
     expect(census.count).toBe(before.census);
     await waitUntil(
@@ -171,165 +174,189 @@ describe('Memory hygiene under churn (e2e)', () => {
     }
   }
 
-  it(`opening and dropping ${CONNECTIONS} GET streams on a live session leaves no stream, backlog, timer or listener behind`, async () => {
-    const client = await open();
-    const session = sessionOf(client);
-    // Warm-up: one of each, so lazily created things exist before the baseline.
-    const warm = await client.get();
-    await warm.waitFor((c) => c.records().length >= 1);
-    warm.close();
-    await waitUntil(() => !session.hasStream, 'the warm-up stream is detached');
-    const before = await baseline();
+  it(
+    `opening and dropping ${CONNECTIONS} GET streams on a live session leaves no stream, backlog, timer or listener behind`,
+    async () => {
+      const client = await open();
+      const session = sessionOf(client);
+      // Warm-up: one of each, so lazily created things exist before the baseline.
+      const warm = await client.get();
+      await warm.waitFor((c) => c.records().length >= 1);
+      warm.close();
+      await waitUntil(() => !session.hasStream, 'the warm-up stream is detached');
+      const before = await baseline();
 
-    let refused = 0;
-    let notes = 0;
-    let mostTimers = 0;
-    for (let i = 0; i < CONNECTIONS; i++) {
-      const opened = await openGet(client, session);
-      refused += opened.refused;
-      const { get } = opened;
-      // The priming event proves the stream is attached server-side.
-      await get.waitFor((c) => c.records().length >= 1);
-      if (i % 10 === 0) {
-        session.notify('notifications/message', { level: 'info', data: `note-${i}` });
-        notes++;
-        await get.waitForMessages(1);
+      let refused = 0;
+      let notes = 0;
+      let backlogged = false;
+      let mostTimers = 0;
+      for (let i = 0; i < CONNECTIONS; i++) {
+        const opened = await openGet(client, session);
+        refused += opened.refused;
+        const { get } = opened;
+        // The priming event proves the stream is attached server-side.
+        await get.waitFor((c) => c.records().length >= 1);
+        if (backlogged) {
+          // What waited while no stream was open is handed to this one.
+          await get.waitForMessages(1);
+          backlogged = false;
+        }
+        if (i % 10 === 0) {
+          session.notify('notifications/message', { level: 'info', data: `note-${i}` });
+          notes++;
+          await get.waitFor((c) => c.messages().some((m) => (m.params as { data: string }).data === `note-${i}`));
+        }
+        mostTimers = Math.max(mostTimers, census.count);
+        get.close();
+        if (i % 10 === 5 && i < CONNECTIONS - 1) {
+          await waitUntil(() => !session.hasStream, 'the stream is detached');
+          session.notify('notifications/message', { level: 'info', data: `waiting-${i}` });
+          expect(session.undeliveredMessages).toBe(1);
+          notes++;
+          backlogged = true;
+        }
       }
-      mostTimers = Math.max(mostTimers, census.count);
-      get.close();
-    }
-    await waitUntil(() => !session.hasStream, 'the last stream is detached');
+      await waitUntil(() => !session.hasStream, 'the last stream is detached');
 
-    expect(session.ended).toBe(false);
-    expect(session.hasStream).toBe(false);
-    expect(session.undeliveredMessages).toBe(0);
-    expect(session.runningCalls).toBe(0);
-    // The census does see the library's timers: a keep-alive interval ran while a stream was open.
-    expect(mostTimers).toBeGreaterThan(before.census);
-    await expectBackTo(before);
-    // Every delivered message is kept for a resume (the store bounds them), none twice.
-    expect(store.size).toBe(notes);
-    expect(store.sessionCount).toBe(1);
-    // Refusals (409) happen only when the next GET beats the server's notice of the last close.
-    expect(refused).toBeLessThan(CONNECTIONS);
-
-    expect(await client.delete()).toBe(204);
-    expect(registry.size).toBe(0);
-    expect(store.size).toBe(0);
-    expect(store.sessionCount).toBe(0);
-  });
-
-  it(`${CALLS} calls cancelled with notifications/cancelled (and ${ANSWERED_CALLS} answered) leave no call, request, listener, timer or store entry behind`, async () => {
-    // Connections are reused, as real clients do; what they hold is let go before counting.
-    const agent = new Agent({ keepAlive: true, maxSockets: 2 * CALL_BATCH });
-    const clients = await Promise.all(
-      Array.from({ length: CALL_SESSIONS }, (_, i) => open(i % 2 === 0 ? '2025-11-25' : '2025-06-18', agent)),
-    );
-    // Warm-up: one cancelled call of each kind.
-    const warmup = clients[0]!;
-    const modes = ['plain', 'progress', 'elicit'] as const;
-    for (const [index, mode] of modes.entries()) {
-      const id = `warm-${index}`;
-      const response = warmup.call(id, 'wait_for_cancel', { mode });
-      await gates.started(id);
-      expect(await warmup.cancel(id)).toBe(202);
-      await (
-        await response
-      ).finished;
-    }
-    gates.reset();
-    agent.destroy();
-    const before = await baseline();
-
-    const statuses = new Map<number, number>();
-    let withdrawn = 0;
-    let mostTimers = 0;
-    for (let first = 0; first < CALLS; first += CALL_BATCH) {
-      await Promise.all(
-        Array.from({ length: CALL_BATCH }, async (_, offset) => {
-          const n = first + offset;
-          const client = clients[n % CALL_SESSIONS]!;
-          const mode = modes[n % modes.length]!;
-          const response = client.call(n, 'wait_for_cancel', { mode }, mode === 'progress' ? `tok-${n}` : undefined);
-          await gates.started(n);
-          mostTimers = Math.max(mostTimers, census.count);
-          expect(await client.cancel(n)).toBe(202);
-          const answer = await response;
-          expect(await answer.finished).toBe('end');
-          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-          // A cancelled call is never answered.
-          expect(answer.messages().some((message) => 'result' in message || 'error' in message)).toBe(false);
-          if (mode === 'elicit') {
-            const [request, cancelled] = answer.messages();
-            expect(request).toMatchObject({ method: 'elicitation/create' });
-            expect(cancelled).toMatchObject({ method: 'notifications/cancelled', params: { requestId: request!.id } });
-            withdrawn++;
-          }
-        }),
-      );
-    }
-
-    const answered: AbortSignal[] = [];
-    for (let first = 0; first < ANSWERED_CALLS; first += CALL_BATCH) {
-      await Promise.all(
-        Array.from({ length: Math.min(CALL_BATCH, ANSWERED_CALLS - first) }, async (_, offset) => {
-          const n = CALLS + first + offset;
-          const client = clients[n % CALL_SESSIONS]!;
-          const response = await client.call(n, 'wait_for_cancel', { mode: 'elicit' });
-          answered.push((await gates.started(n)).signal);
-          await response.waitFor((c) => c.messages().some((message) => message.method === 'elicitation/create'));
-          const request = response.messages().find((message) => message.method === 'elicitation/create')!;
-          const reply = await client.post({ jsonrpc: '2.0', id: request.id, result: { action: 'decline' } });
-          expect((await reply.finished, reply.status)).toBe(202);
-          expect(await response.waitForEnd()).toBe('end');
-          expect(response.messages().at(-1)).toMatchObject({
-            id: n,
-            result: { content: [{ text: 'answered:decline' }] },
-          });
-        }),
-      );
-    }
-
-    // The census saw the calls' timers (tool timeouts, client-request timeouts) while they ran.
-    expect(mostTimers).toBeGreaterThan(before.census + CALL_BATCH);
-    const sessions = clients.map(sessionOf);
-    await waitUntil(() => sessions.every((session) => session.runningCalls === 0), 'every call ends');
-    for (const session of sessions) {
-      expect(session.runningCalls).toBe(0);
-      expect(session.pendingClientRequests).toBe(0);
-      expect(session.undeliveredMessages).toBe(0);
       expect(session.ended).toBe(false);
-    }
-    // JSON calls are answered 202 with no body; calls that switched to SSE end their stream without a result.
-    expect(statuses.get(202)).toBe(Math.ceil(CALLS / 3));
-    expect(statuses.get(200)).toBe(CALLS - Math.ceil(CALLS / 3));
-    expect(withdrawn).toBe(Math.floor(CALLS / 3));
+      expect(session.hasStream).toBe(false);
+      expect(session.undeliveredMessages).toBe(0);
+      expect(session.runningCalls).toBe(0);
+      // The census does see the library's timers: a stream's keep-alive interval existed while it was open.
+      expect(mostTimers).toBeGreaterThan(before.census);
+      await expectBackTo(before);
+      // Every delivered message is kept for a resume (the store bounds them), none twice.
+      expect(store.size).toBe(notes);
+      expect(store.sessionCount).toBe(1);
+      // Refusals (409) happen only when the next GET beats the server's notice of the last close.
+      expect(refused).toBeLessThan(CONNECTIONS);
 
-    const cancelled = gates.cancellableSignals.filter((signal) => !answered.includes(signal));
-    expect(cancelled).toHaveLength(CALLS);
-    for (const signal of cancelled) {
-      expect(signal.aborted).toBe(true);
-      expect((signal.reason as McpCallAbortedError).kind).toBe('cancelled');
-    }
-    expect(answered).toHaveLength(ANSWERED_CALLS);
-    expect(answered.every((signal) => !signal.aborted)).toBe(true);
-    const leftListeners = gates.cancellableSignals.reduce(
-      (sum, signal) => sum + getEventListeners(signal, 'abort').length,
-      0,
-    );
-    expect(leftListeners).toBe(0);
+      expect(await client.delete()).toBe(204);
+      expect(registry.size).toBe(0);
+      expect(store.size).toBe(0);
+      expect(store.sessionCount).toBe(0);
+    },
+    CHURN_TIMEOUT_MS,
+  );
 
-    // Every POST stream reached its client in full: none is kept.
-    await waitUntil(() => store.size === 0, `the store empties (now ${store.size})`);
-    expect(store.sessionCount).toBe(0);
-    agent.destroy();
-    await expectBackTo(before);
+  it(
+    `${CALLS} calls cancelled with notifications/cancelled (and ${ANSWERED_CALLS} answered) leave no call, request, listener, timer or store entry behind`,
+    async () => {
+      // Connections are reused, as real clients do; what they hold is let go before counting.
+      const agent = new Agent({ keepAlive: true, maxSockets: 2 * CALL_BATCH });
+      const clients = await Promise.all(
+        Array.from({ length: CALL_SESSIONS }, (_, i) => open(i % 2 === 0 ? '2025-11-25' : '2025-06-18', agent)),
+      );
+      // Warm-up: one cancelled call of each kind.
+      const warmup = clients[0]!;
+      const modes = ['plain', 'progress', 'elicit'] as const;
+      for (const [index, mode] of modes.entries()) {
+        const id = `warm-${index}`;
+        const response = warmup.call(id, 'wait_for_cancel', { mode });
+        await gates.started(id);
+        expect(await warmup.cancel(id)).toBe(202);
+        await (
+          await response
+        ).finished;
+      }
+      gates.reset();
+      agent.destroy();
+      const before = await baseline();
 
-    for (const client of clients) expect(await client.delete()).toBe(204);
-    expect(registry.size).toBe(0);
-    expect(store.size).toBe(0);
-    expect(store.sessionCount).toBe(0);
-    agent.destroy();
-    await expectBackTo(before);
-  });
+      const statuses = new Map<number, number>();
+      let withdrawn = 0;
+      let mostTimers = 0;
+      for (let first = 0; first < CALLS; first += CALL_BATCH) {
+        await Promise.all(
+          Array.from({ length: CALL_BATCH }, async (_, offset) => {
+            const n = first + offset;
+            const client = clients[n % CALL_SESSIONS]!;
+            const mode = modes[n % modes.length]!;
+            const response = client.call(n, 'wait_for_cancel', { mode }, mode === 'progress' ? `tok-${n}` : undefined);
+            await gates.started(n);
+            mostTimers = Math.max(mostTimers, census.count);
+            expect(await client.cancel(n)).toBe(202);
+            const answer = await response;
+            expect(await answer.finished).toBe('end');
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+            // A cancelled call is never answered.
+            expect(answer.messages().some((message) => 'result' in message || 'error' in message)).toBe(false);
+            if (mode === 'elicit') {
+              const [request, cancelled] = answer.messages();
+              expect(request).toMatchObject({ method: 'elicitation/create' });
+              expect(cancelled).toMatchObject({
+                method: 'notifications/cancelled',
+                params: { requestId: request!.id },
+              });
+              withdrawn++;
+            }
+          }),
+        );
+      }
+
+      const answered: AbortSignal[] = [];
+      for (let first = 0; first < ANSWERED_CALLS; first += CALL_BATCH) {
+        await Promise.all(
+          Array.from({ length: Math.min(CALL_BATCH, ANSWERED_CALLS - first) }, async (_, offset) => {
+            const n = CALLS + first + offset;
+            const client = clients[n % CALL_SESSIONS]!;
+            const response = await client.call(n, 'wait_for_cancel', { mode: 'elicit' });
+            answered.push((await gates.started(n)).signal);
+            await response.waitFor((c) => c.messages().some((message) => message.method === 'elicitation/create'));
+            const request = response.messages().find((message) => message.method === 'elicitation/create')!;
+            const reply = await client.post({ jsonrpc: '2.0', id: request.id, result: { action: 'decline' } });
+            expect((await reply.finished, reply.status)).toBe(202);
+            expect(await response.waitForEnd()).toBe('end');
+            expect(response.messages().at(-1)).toMatchObject({
+              id: n,
+              result: { content: [{ text: 'answered:decline' }] },
+            });
+          }),
+        );
+      }
+
+      // The census saw the calls' timers (tool timeouts, client-request timeouts) while they ran.
+      expect(mostTimers).toBeGreaterThan(before.census + CALL_BATCH);
+      const sessions = clients.map(sessionOf);
+      await waitUntil(() => sessions.every((session) => session.runningCalls === 0), 'every call ends');
+      for (const session of sessions) {
+        expect(session.runningCalls).toBe(0);
+        expect(session.pendingClientRequests).toBe(0);
+        expect(session.undeliveredMessages).toBe(0);
+        expect(session.ended).toBe(false);
+      }
+      // JSON calls are answered 202 with no body; calls that switched to SSE end their stream without a result.
+      expect(statuses.get(202)).toBe(Math.ceil(CALLS / 3));
+      expect(statuses.get(200)).toBe(CALLS - Math.ceil(CALLS / 3));
+      expect(withdrawn).toBe(Math.floor(CALLS / 3));
+
+      const cancelled = gates.cancellableSignals.filter((signal) => !answered.includes(signal));
+      expect(cancelled).toHaveLength(CALLS);
+      for (const signal of cancelled) {
+        expect(signal.aborted).toBe(true);
+        expect((signal.reason as McpCallAbortedError).kind).toBe('cancelled');
+      }
+      expect(answered).toHaveLength(ANSWERED_CALLS);
+      expect(answered.every((signal) => !signal.aborted)).toBe(true);
+      const leftListeners = gates.cancellableSignals.reduce(
+        (sum, signal) => sum + getEventListeners(signal, 'abort').length,
+        0,
+      );
+      expect(leftListeners).toBe(0);
+
+      // Every POST stream reached its client in full: none is kept.
+      await waitUntil(() => store.size === 0, `the store empties (now ${store.size})`);
+      expect(store.sessionCount).toBe(0);
+      agent.destroy();
+      await expectBackTo(before);
+
+      for (const client of clients) expect(await client.delete()).toBe(204);
+      expect(registry.size).toBe(0);
+      expect(store.size).toBe(0);
+      expect(store.sessionCount).toBe(0);
+      agent.destroy();
+      await expectBackTo(before);
+    },
+    CHURN_TIMEOUT_MS,
+  );
 });

@@ -1,4 +1,3 @@
-import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import {
   InMemoryEventStore,
@@ -13,6 +12,7 @@ import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import {
   ConnectionTracker,
+  openConnections,
   delay,
   McpHttpSession,
   waitUntil,
@@ -36,12 +36,8 @@ interface Started {
   readonly registry: McpSessionRegistry;
 }
 
-function connectionCount(app: INestApplication): Promise<number> {
-  const server = app.getHttpServer() as Server;
-  return new Promise((resolve, reject) =>
-    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
-  );
-}
+const serverConnections = (started: Started): Promise<number> =>
+  openConnections(started.app.app.getHttpServer() as Server);
 
 /** The stream and position an event id names. */
 function parseId(id: string): { stream: string; seq: number } {
@@ -291,26 +287,27 @@ describe('Resumable SSE streams (e2e)', () => {
 
   describe('closing a connection on purpose (2025-11-25)', () => {
     it.each([
-      { retryMs: undefined, expected: SSE_RETRY_MS },
-      { retryMs: 40, expected: 40 },
+      { retryMs: undefined, expected: SSE_RETRY_MS, before: 2 },
+      // Closed before anything was sent: the POST switches to SSE just to be closed.
+      { retryMs: 40, expected: 40, before: 0 },
     ])(
       'closeConnection($retryMs) writes `retry: $expected`, ends the POST; resuming it delivers the rest and the result, then ends; the store drops the stream',
-      async ({ retryMs, expected }) => {
+      async ({ retryMs, expected, before }) => {
         const started = await start();
         const client = await open(started);
         const session = sessionOf(started, client);
-        const args =
-          retryMs === undefined ? { gate: 'c', before: 2, after: 2 } : { gate: 'c', before: 2, after: 2, retryMs };
+        const args = retryMs === undefined ? { gate: 'c', before, after: 2 } : { gate: 'c', before, after: 2, retryMs };
         const post = await client.call(1, 'close_and_finish', args);
 
         expect(post.isSse).toBe(true);
         expect(await post.waitForEnd()).toBe('end');
         const records = post.records();
         expect(isPriming(records[0]!)).toBe(true);
-        expect(labels(post)).toEqual(['c:before:1', 'c:before:2']);
+        const sentBefore = Array.from({ length: before }, (_, i) => `c:before:${i + 1}`);
+        expect(labels(post)).toEqual(sentBefore);
         // The retry comes last, after every event the connection carried.
         expect(records.at(-1)).toEqual({ retry: expected });
-        expect(records.filter((record) => record.retry !== undefined)).toHaveLength(1);
+        expect(records).toHaveLength(before + 2);
         expect(post.text.endsWith(`retry: ${expected}\n\n`)).toBe(true);
         // The call goes on without its connection.
         expect(session.runningCalls).toBe(1);
@@ -322,7 +319,11 @@ describe('Resumable SSE streams (e2e)', () => {
         expect(resumed.isSse).toBe(true);
         started.gates.open('c');
         expect(await resumed.waitForEnd()).toBe('end');
-        expect(labels(resumed)).toEqual(['c:after:3', 'c:after:4', 'result#1:done:c:closed=true']);
+        expect(labels(resumed)).toEqual([
+          `c:after:${before + 1}`,
+          `c:after:${before + 2}`,
+          'result#1:done:c:closed=true',
+        ]);
         expect(await started.gates.finished('c')).toMatchObject({ closed: true, aborted: false });
         const seqs = expectIncreasingIds(resumed, 'p1');
         expect(seqs[0]).toBeGreaterThan(parseId(lastSeen).seq);
@@ -331,10 +332,11 @@ describe('Resumable SSE streams (e2e)', () => {
         // Delivered in full and finished: nothing of it is kept (no other stream of the session has events).
         await waitUntil(() => store.size === 0, 'the finished stream is dropped from the store');
         expect(store.sessionCount).toBe(0);
+        // Nothing left to come back for: 204 tells the client to stop reconnecting.
         const again = await client.get(lastSeen);
-        expect(again.status).toBe(200);
+        expect(again.status).toBe(204);
         expect(await again.waitForEnd()).toBe('end');
-        expect(again.messages()).toEqual([]);
+        expect(again.text).toBe('');
       },
     );
 
@@ -388,9 +390,10 @@ describe('Resumable SSE streams (e2e)', () => {
         await first.waitForMessages(4);
         first.close();
         await waitUntil(() => !session.hasStream, 'the server notices the cut');
-        // Sent while disconnected.
-        note(session, 'm5');
-        note(session, 'm6');
+        // Sent while disconnected, as log messages this time.
+        expect(session.log('info', 'm5')).toBe(true);
+        expect(session.log('warning', 'm6')).toBe(true);
+        expect(session.log('debug', 'below the level')).toBe(false);
         expect(session.undeliveredMessages).toBe(2);
 
         const resumed = await client.get(lastSeen);
@@ -477,7 +480,7 @@ describe('Resumable SSE streams (e2e)', () => {
         await post.waitForMessages(2);
         const lastSeen = post.lastId()!;
         post.close();
-        await waitUntil(async () => (await connectionCount(started.app.app)) === 0, 'the server sees the POST go');
+        await waitUntil(async () => (await serverConnections(started)) === 0, 'the server sees the POST go');
 
         expect(session.runningCalls).toBe(1);
         const ctx = await started.gates.reached('d');
@@ -497,18 +500,27 @@ describe('Resumable SSE streams (e2e)', () => {
       },
     );
 
-    it('a POST stream resumed while the call still runs gets the rest live, then ends with the result', async () => {
+    it('a POST stream resumed while the call still runs gets the rest live, then ends with the result, beside the GET stream', async () => {
       const started = await start();
       const client = await open(started);
+      const session = sessionOf(started, client);
       const post = await client.call(3, 'emit_then_wait', { gate: 'e', before: 1, after: 1 });
       await post.waitForMessages(1);
       const lastSeen = post.lastId()!;
       post.close();
       const resumed = await client.get(lastSeen);
       expect(resumed.status).toBe(200);
+      // Resuming a POST stream does not take the session's standalone stream: a plain GET still opens.
+      expect(session.hasStream).toBe(false);
+      const get = await client.get();
+      expect(get.status).toBe(200);
+      note(session, 'host-1');
+      await get.waitForMessages(1);
       started.gates.open('e');
       expect(await resumed.waitForEnd()).toBe('end');
       expect(labels(resumed)).toEqual(['e:after:2', 'result#3:done:e']);
+      expect(labels(get)).toEqual(['host-1']);
+      expect(get.ended).toBeUndefined();
     });
 
     it("resuming one stream never yields another stream's events", async () => {
@@ -523,10 +535,15 @@ describe('Resumable SSE streams (e2e)', () => {
       await postB.waitForMessages(2);
       note(session, 'host-2');
       const firstOfA = postA.ids()[0]!;
+      const firstOfB = postB.ids()[0]!;
       expect(parseId(firstOfA).stream).toBe('p1');
+      expect(parseId(firstOfB).stream).toBe('p2');
+      // Both POSTs go; B finishes while nobody listens, so its rest is kept for a resume.
       postA.close();
+      postB.close();
+      await waitUntil(async () => (await serverConnections(started)) === 1, 'the server sees both POSTs go');
       started.gates.open('b');
-      expect(await postB.waitForEnd()).toBe('end');
+      await started.gates.finished('b');
       note(session, 'host-3');
       await get.waitForMessages(3);
 
@@ -539,10 +556,11 @@ describe('Resumable SSE streams (e2e)', () => {
       expect(labels(resumedA)).toEqual(['a:before:1', 'a:before:2', 'a:after:3', 'result#1:done:a']);
       expectIncreasingIds(resumedA, 'p1');
 
-      // And B's stream, resumed from its first event, replays nothing of A or of the GET.
-      const resumedB = await client.get(postB.ids()[0]!);
+      // B's finished stream, from its first event: B's events only, none of A's or the GET's.
+      const resumedB = await client.get(firstOfB);
+      expect(resumedB.status).toBe(200);
       expect(await resumedB.waitForEnd()).toBe('end');
-      expect(labels(resumedB).every((text) => text.startsWith('b:') || text.startsWith('result#2:'))).toBe(true);
+      expect(labels(resumedB)).toEqual(['b:before:1', 'b:before:2', 'b:after:3', 'result#2:done:b']);
       expectIncreasingIds(resumedB, 'p2');
       await get.waitForMessages(4);
       expect(labels(get)).toEqual(['host-1', 'host-2', 'host-3', 'host-4']);
@@ -561,16 +579,13 @@ describe('Resumable SSE streams (e2e)', () => {
       postA.close();
       expect(store.size).toBeGreaterThan(0);
 
-      // A's GET position on B: B's own standalone stream, with none of A's past.
+      // A's positions are beyond anything B issued, and B has no POST stream at all: both refused.
       const onB = await b.get(getA.ids()[0]!);
-      expect(onB.status).toBe(200);
-      // A's POST stream on B: B has no such stream; nothing to replay, and the connection ends.
+      expect(onB.status).toBe(400);
       const postOnB = await b.get(postA.ids()[0]!);
-      expect(postOnB.status).toBe(200);
-      expect(await postOnB.waitForEnd()).toBe('end');
-      expect(postOnB.messages()).toEqual([]);
-      await delay(50);
+      expect(postOnB.status).toBe(400);
       expect(onB.messages()).toEqual([]);
+      expect(postOnB.messages()).toEqual([]);
 
       // A's events are intact and still A's.
       const resumedA = await a.get(postA.ids()[0]!);
@@ -593,12 +608,38 @@ describe('Resumable SSE streams (e2e)', () => {
       for (let n = 1; n <= 5; n++) note(sessionA, `a-${n}`);
       await getA.waitForMessages(5);
 
-      const onB = await b.get(getA.lastId());
+      // B never reached that position: the id is refused rather than taken as "seen up to there".
+      const refused = await b.get(getA.lastId());
+      expect(refused.status).toBe(400);
+      const onB = await b.get();
       expect(onB.status).toBe(200);
       note(sessionB, 'b-1');
       note(sessionB, 'b-2');
       await onB.waitForMessages(2, 1000);
       expect(labels(onB)).toEqual(['b-1', 'b-2']);
+    });
+
+    it("a Last-Event-ID naming a position B's POST stream never reached does not cost B its result", async () => {
+      const started = await start();
+      const a = await open(started);
+      const b = await open(started);
+      const sessionA = sessionOf(started, a);
+      const getA = await a.get();
+      for (let n = 1; n <= 8; n++) note(sessionA, `a-${n}`);
+      await getA.waitForMessages(8);
+      const post = await b.call(1, 'emit_then_wait', { gate: 'x', before: 1, after: 1 });
+      await post.waitForMessages(1);
+      post.close();
+      await waitUntil(async () => (await serverConnections(started)) === 1, 'the server sees the POST go');
+
+      // B's stream p1 exists, but B never numbered anything as far as A's last position.
+      const foreign = await b.get(`p1-${parseId(getA.lastId()!).seq}`);
+      started.gates.open('x');
+      await foreign.waitForEnd();
+      // However that resume was answered, the result reaches B: there, or on B's own resume.
+      const resumed = await b.get(post.lastId());
+      await resumed.waitForEnd();
+      expect([...labels(foreign), ...labels(resumed)]).toEqual(['x:after:2', 'result#1:done:x']);
     });
   });
 

@@ -84,7 +84,7 @@ describe('official MCP SDK client against the sample app', () => {
       version: '0.1.0',
       title: 'mcp42 sample: echo and weather',
     });
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true } });
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
     expect(client.getInstructions()).toBe(
       'Use weather_forecast for weather questions; echo returns its input unchanged.',
     );

@@ -6,7 +6,7 @@ import {
   McpSessionRegistry,
   type JsonRpcNotification,
   type McpModuleOptions,
-  type McpSession,
+  type McpSessionState as McpSession,
 } from '../../src/index.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { RecordingLogger } from '../utils/recording-logger.js';

@@ -46,8 +46,8 @@ class RecordingValidator implements jsonSchemaValidator {
   }
 }
 
-function onlyText(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as { type: string; text?: string }[];
+function onlyText(result: object): string {
+  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   expect(content).toHaveLength(1);
   expect(content[0]!.type).toBe('text');
   return content[0]!.text!;

@@ -145,7 +145,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         id: 'init-1',
         result: {
           protocolVersion: '2025-06-18',
-          capabilities: { tools: { listChanged: true } },
+          capabilities: { tools: { listChanged: true }, logging: {} },
           serverInfo: { name: 'transport-e2e', version: '1.2.3' },
         },
       });

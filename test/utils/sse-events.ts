@@ -306,7 +306,8 @@ export class McpHttpSession {
  */
 export class StalledRequest {
   private body: Buffer;
-  readonly closed: Promise<void>;
+  /** The SSE records read before the client stalled. */
+  readonly recordsBeforeStall: readonly SseRecord[];
 
   private constructor(
     readonly socket: net.Socket,
@@ -315,10 +316,19 @@ export class StalledRequest {
     rest: Buffer,
   ) {
     this.body = rest;
-    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
+    this.recordsBeforeStall = parseSse(dechunk(rest));
   }
 
-  static open(url: string, method: string, headers: Record<string, string>, body = ''): Promise<StalledRequest> {
+  /**
+   * @param readRecords SSE records to read before stalling (say, 1 to learn a priming event's id).
+   */
+  static open(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body = '',
+    readRecords = 0,
+  ): Promise<StalledRequest> {
     const { hostname, port, pathname } = new URL(url);
     return new Promise((resolve, reject) => {
       const socket = net.connect(Number(port), hostname);
@@ -327,13 +337,15 @@ export class StalledRequest {
         received = Buffer.concat([received, chunk]);
         const end = received.indexOf('\r\n\r\n');
         if (end === -1) return;
+        const rest = received.subarray(end + 4);
+        if (parseSse(dechunk(rest)).length < readRecords) return;
         // From here on nothing is read: the kernel's buffers fill, then the server's.
         socket.pause();
         socket.off('data', onData);
         socket.off('error', reject);
         const head = received.subarray(0, end).toString('latin1');
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
-        resolve(new StalledRequest(socket, status, head, received.subarray(end + 4)));
+        resolve(new StalledRequest(socket, status, head, rest));
       };
       socket.on('data', onData);
       socket.on('error', reject);
@@ -412,4 +424,11 @@ export async function waitUntil(
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await delay(5);
   }
+}
+
+/** Connections an HTTP server holds open now. */
+export function openConnections(server: http.Server): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
 }

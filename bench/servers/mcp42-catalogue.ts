@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { Injectable, Module, type CanActivate, type ExecutionContext, type Provider, type Type } from '@nestjs/common';
+import { APP_GUARD, NestFactory } from '@nestjs/core';
+import { McpModule, McpTool, McpToolRegistry } from '../../src/index.js';
+import { CATALOGUE_TOOLS, catalogueToolName, type CatalogueVariant, type ToolSchemaKind } from '../targets.js';
+import { endpointUrl, HOST } from './bench-server.js';
+import { ComplexArgs, SimpleArgs } from './catalogue-dtos.js';
+
+/** Allows everything, and counts how often it was asked, by execution context type. */
+@Injectable()
+export class AllowGuard implements CanActivate {
+  mcpChecks = 0;
+  httpChecks = 0;
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType<string>() === 'mcp') this.mcpChecks++;
+    else this.httpChecks++;
+    return true;
+  }
+}
+
+const INPUTS: Record<ToolSchemaKind, Type<object>> = { simple: SimpleArgs, complex: ComplexArgs };
+
+/**
+ * A provider with CATALOGUE_TOOLS `@McpTool()` methods, generated: what a large hand-written catalogue
+ * would declare, without 1,000 methods in the source. Provider methods (rather than `addTool`) so that
+ * global guards apply to them, as they would in an application.
+ */
+function catalogueProvider(schema: ToolSchemaKind): Type<object> {
+  class ToolCatalogue {}
+  const prototype = ToolCatalogue.prototype as Record<string, unknown>;
+  for (let index = 0; index < CATALOGUE_TOOLS; index++) {
+    const name = catalogueToolName(index);
+    Object.defineProperty(prototype, name, {
+      value: (args: { text?: string }) => `${name} got ${JSON.stringify(args)}`,
+      writable: true,
+      configurable: true,
+    });
+    McpTool({
+      description: `Tool ${index} of the benchmark catalogue: does one thing with what it is given`,
+      input: INPUTS[schema],
+    })(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
+  }
+  Injectable()(ToolCatalogue);
+  return ToolCatalogue;
+}
+
+export interface CatalogueServer {
+  readonly url: string;
+  /** The guard's counts, zero when the variant has none. */
+  guardChecks(): { mcp: number; http: number };
+  /** The definitions of the whole catalogue, page by page, as `tools/list` serves them. */
+  pages(): Promise<{ tools: unknown[]; nextCursor?: string }[]>;
+  close(): Promise<void>;
+}
+
+/** An mcp42 app serving one catalogue, created as the sample is (Express, mcp42 reads bodies itself). */
+export async function startCatalogue(variant: CatalogueVariant): Promise<CatalogueServer> {
+  const guard = new AllowGuard();
+  const providers: Provider[] = [catalogueProvider(variant.schema)];
+  if (variant.guarded) providers.push({ provide: APP_GUARD, useValue: guard });
+
+  @Module({
+    imports: [McpModule.forRoot({ name: 'mcp42-catalogue', version: '0.1.0', pageSize: variant.pageSize })],
+    providers,
+  })
+  class CatalogueModule {}
+
+  const app = await NestFactory.create(CatalogueModule, {
+    bodyParser: false,
+    logger: false,
+    forceCloseConnections: true,
+  });
+  await app.listen(0, HOST);
+  const registry = app.get(McpToolRegistry);
+  if (registry.size !== CATALOGUE_TOOLS) throw new Error(`expected ${CATALOGUE_TOOLS} tools, got ${registry.size}`);
+  return {
+    url: endpointUrl(app.getHttpServer().address()),
+    guardChecks: () => ({ mcp: guard.mcpChecks, http: guard.httpChecks }),
+    pages: async () => {
+      const pages: { tools: unknown[]; nextCursor?: string }[] = [];
+      let cursor: string | undefined;
+      do {
+        const { page, nextCursor } = await registry.page(cursor, variant.pageSize, () => true);
+        const tools = page.map((tool) => tool.definition);
+        pages.push(nextCursor === undefined ? { tools } : { tools, nextCursor });
+        cursor = nextCursor;
+      } while (cursor !== undefined);
+      return pages;
+    },
+    close: () => app.close(),
+  };
+}

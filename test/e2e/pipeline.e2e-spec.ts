@@ -1,0 +1,362 @@
+/**
+ * Tools behind Nest's own pipeline, with the official SDK client over real HTTP: interceptors,
+ * method and parameter pipes, exception filters, HTTP exceptions, a global APP_INTERCEPTOR,
+ * request-scoped tool providers, `@McpSession()` and custom parameter decorators.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Logger } from '@nestjs/common';
+import { APP_INTERCEPTOR, ContextIdFactory } from '@nestjs/core';
+import { McpModule, McpToolDefinitionError } from '../../src/index.js';
+import {
+  AuditInterceptor,
+  BodyParamTools,
+  CallJournal,
+  FixtureBearerGuard,
+  PipelineTools,
+  TenantContextIdStrategy,
+  TenantCounterTools,
+  TenantGate,
+  TenantTools,
+  UPSTREAM_SECRET,
+  type TenantView,
+} from '../fixtures/pipeline.tools.js';
+import { initError } from '../utils/bootstrap-failure.js';
+import { RecordingLogger } from '../utils/recording-logger.js';
+import { startApp, type RunningApp } from '../utils/start-app.js';
+
+const CLIENT_INFO = { name: 'pipeline-e2e', version: '1.0.0' };
+
+function onlyText(result: object): string {
+  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
+  expect(content).toHaveLength(1);
+  expect(content[0]!.type).toBe('text');
+  return content[0]!.text!;
+}
+
+/** The error a promise rejected with; fails if it resolved. */
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (value) => {
+      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
+    },
+    (reason: unknown) => reason,
+  );
+}
+
+describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
+  let running: RunningApp;
+  let journal: CallJournal;
+  const logger = new RecordingLogger();
+  const connections: { client: Client; transport: StreamableHTTPClientTransport }[] = [];
+
+  async function connect(
+    headers: Record<string, string> = {},
+    token = 'reader-token',
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const client = new Client(CLIENT_INFO);
+    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
+      requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
+    });
+    await client.connect(transport);
+    const connection = { client, transport };
+    connections.push(connection);
+    return connection;
+  }
+
+  beforeAll(async () => {
+    running = await startApp(
+      {
+        imports: [McpModule.forRoot({ name: 'pipeline-e2e', version: '1.0.0', guards: [FixtureBearerGuard] })],
+        providers: [
+          CallJournal,
+          PipelineTools,
+          TenantTools,
+          TenantGate,
+          { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+        ],
+      },
+      { logger },
+    );
+    journal = running.app.get(CallJournal);
+  });
+
+  beforeEach(() => {
+    logger.entries.length = 0;
+    journal.reset();
+  });
+
+  afterEach(async () => {
+    running.app.get(TenantGate).releaseAll();
+    await Promise.all(connections.splice(0).map(({ client }) => client.close()));
+  });
+
+  afterAll(async () => {
+    await running.close();
+    Logger.overrideLogger(false);
+  });
+
+  describe('interceptors', () => {
+    test("@UseInterceptors: sees the 'mcp' context, the tool, its validated arguments and session; maps the result", async () => {
+      const { client, transport } = await connect();
+
+      const result = await client.callTool({ name: 'timed_forecast', arguments: { city: 'Lisbon' } });
+
+      expect(result.content).toEqual([{ type: 'text', text: 'Forecast for Lisbon (timed)' }]);
+      expect(result._meta).toEqual({ 'fixture/timing': { tool: 'timed_forecast', durationMs: expect.any(Number) } });
+      expect(journal.timings).toEqual([
+        {
+          type: 'mcp',
+          tool: 'timed_forecast',
+          phase: 'call',
+          arguments: { city: 'Lisbon' },
+          argumentsAreDto: true,
+          sessionId: transport.sessionId,
+          handler: 'timedForecast',
+          className: 'PipelineTools',
+          durationMs: expect.any(Number),
+        },
+      ]);
+      expect(journal.timings[0]!.durationMs).toBeGreaterThanOrEqual(0);
+    });
+
+    test('do not run for a call whose arguments fail validation', async () => {
+      const { client } = await connect();
+      const result = await client.callTool({ name: 'timed_forecast', arguments: { city: '' } });
+      expect(result.isError).toBe(true);
+      expect(journal.timings).toEqual([]);
+    });
+
+    test("a global APP_INTERCEPTOR applies to tool calls with context type 'mcp' (and to the HTTP endpoint)", async () => {
+      const { client } = await connect();
+
+      await client.callTool({ name: 'timed_forecast', arguments: { city: 'Faro' } });
+      await client.callTool({ name: 'city_name', arguments: { city: 'faro' } });
+
+      const mcp = journal.audits.filter((audit) => audit.type === 'mcp');
+      expect(mcp).toEqual([
+        { type: 'mcp', tool: 'timed_forecast' },
+        { type: 'mcp', tool: 'city_name' },
+      ]);
+      // The endpoint's own route is an HTTP handler: the global interceptor sees its requests as such.
+      expect(journal.audits.some((audit) => audit.type === 'http')).toBe(true);
+      expect(journal.audits.every((audit) => audit.type === 'mcp' || audit.type === 'http')).toBe(true);
+    });
+  });
+
+  describe('pipes', () => {
+    test('@UsePipes at method level transforms the validated arguments the handler gets', async () => {
+      const { client } = await connect();
+
+      const result = await client.callTool({ name: 'shout_city', arguments: { city: 'lisbon' } });
+
+      expect(JSON.parse(onlyText(result))).toEqual({ city: 'LISBON', isDto: true });
+      // The pipe got the arguments after validation, as the DTO, with their metatype.
+      expect(journal.pipeCalls).toContainEqual(
+        expect.objectContaining({ metatype: 'CityArgs', value: { city: 'lisbon' } }),
+      );
+    });
+
+    test('arguments that fail validation never reach the pipe', async () => {
+      const { client } = await connect();
+      const result = await client.callTool({ name: 'shout_city', arguments: { city: 7 } });
+      expect(result.isError).toBe(true);
+      expect(onlyText(result)).toMatch(/^Invalid arguments for tool shout_city:/);
+      expect(journal.pipeCalls).toEqual([]);
+    });
+
+    test("@McpArgs('city', CityNamePipe) gives the handler the transformed property only", async () => {
+      const { client } = await connect();
+      const result = await client.callTool({ name: 'city_name', arguments: { city: '  lISBON ' } });
+      expect(JSON.parse(onlyText(result))).toEqual({ city: 'Lisbon', raw: '  lISBON ' });
+    });
+
+    test("@McpArgs('city', new CityNamePipe()) takes a pipe instance as well", async () => {
+      const { client } = await connect();
+      const result = await client.callTool({ name: 'city_name_instance', arguments: { city: ' pORTO' } });
+      expect(onlyText(result)).toBe('Porto');
+    });
+  });
+
+  describe('exception filters and exceptions', () => {
+    test('@UseFilters(DomainErrorFilter) turns a domain exception into an isError result; nothing is logged', async () => {
+      const { client } = await connect();
+
+      const result = await client.callTool({ name: 'book_trip', arguments: { outcome: 'domain' } });
+
+      expect(result).toEqual({
+        content: [{ type: 'text', text: 'book_trip refused: trips to Atlantis are not allowed' }],
+        isError: true,
+      });
+      expect(journal.filtered).toEqual(['mcp:book_trip']);
+      expect(logger.at('error')).toEqual([]);
+    });
+
+    test("a filter that returns a string answers with that text: the filter decides the call's result", async () => {
+      const { client } = await connect();
+      const result = await client.callTool({ name: 'book_trip_politely', arguments: { outcome: 'domain' } });
+      expect(result).toEqual({ content: [{ type: 'text', text: 'Sorry: trips to Atlantis are not allowed' }] });
+      expect(logger.at('error')).toEqual([]);
+    });
+
+    test('a filter catches only what it names: an HttpException < 500 is an isError result with its message', async () => {
+      const { client } = await connect();
+
+      const result = await client.callTool({ name: 'book_trip', arguments: { outcome: 'not-found' } });
+
+      expect(result).toEqual({
+        content: [{ type: 'text', text: 'Tool book_trip failed: No flights to Atlantis' }],
+        isError: true,
+      });
+      expect(journal.filtered).toEqual([]);
+      expect(logger.at('error')).toEqual([]);
+    });
+
+    test.each([
+      ['a 5xx HttpException', 'book_trip', 'unavailable'],
+      ['a plain Error', 'book_trip', 'crash'],
+      ['a domain exception no filter catches', 'book_trip_unfiltered', 'domain'],
+    ])(
+      '%s is JSON-RPC -32603 that leaks nothing, is logged with the tool named, and serving goes on',
+      async (_label, name, outcome) => {
+        const { client } = await connect();
+
+        const error = await rejectionOf(client.callTool({ name, arguments: { outcome } }));
+
+        expect(error).toBeInstanceOf(McpError);
+        expect((error as McpError).code).toBe(ErrorCode.InternalError);
+        expect((error as McpError).data).toBeUndefined();
+        for (const leak of [UPSTREAM_SECRET, 'Atlantis', 'Exception', 'Error:', ' at ']) {
+          expect((error as McpError).message).not.toContain(leak);
+        }
+        const errors = logger.at('error');
+        expect(errors.some((line) => line.includes(name))).toBe(true);
+        const detail = outcome === 'domain' ? 'trips to Atlantis are not allowed' : UPSTREAM_SECRET;
+        expect(errors.some((line) => line.includes(detail))).toBe(true);
+
+        expect(onlyText(await client.callTool({ name, arguments: { outcome: 'ok' } }))).toBe('booked');
+      },
+    );
+  });
+
+  describe('request-scoped tool providers', () => {
+    test('each call gets its own instance, with its own HTTP request (headers) and MCP session injected', async () => {
+      const alpha = await connect({ 'x-tenant': 'alpha' });
+      const beta = await connect({ 'x-tenant': 'beta' }, 'writer-token');
+      const gate = running.app.get(TenantGate);
+
+      // Both calls run at once: each must still see its own request and session.
+      const pendingAlpha = alpha.client.callTool({ name: 'tenant_probe', arguments: { hold: true } });
+      const pendingBeta = beta.client.callTool({ name: 'tenant_probe', arguments: { hold: true } });
+      await gate.whenWaiting(2);
+      gate.releaseAll();
+      const views = (await Promise.all([pendingAlpha, pendingBeta])).map(
+        (result) => JSON.parse(onlyText(result)) as TenantView,
+      );
+
+      expect(views[0]).toEqual({
+        tenant: 'alpha',
+        sessionId: alpha.transport.sessionId,
+        instance: expect.any(Number),
+        sameRequestAsContext: true,
+      });
+      expect(views[1]).toEqual({
+        tenant: 'beta',
+        sessionId: beta.transport.sessionId,
+        instance: expect.any(Number),
+        sameRequestAsContext: true,
+      });
+      expect(alpha.transport.sessionId).not.toBe(beta.transport.sessionId);
+      expect(views[0]!.instance).not.toBe(views[1]!.instance);
+    });
+
+    test('two calls of one session are two requests: two instances', async () => {
+      const { client, transport } = await connect({ 'x-tenant': 'gamma' });
+      const first = JSON.parse(onlyText(await client.callTool({ name: 'tenant_probe', arguments: {} }))) as TenantView;
+      const second = JSON.parse(onlyText(await client.callTool({ name: 'tenant_probe', arguments: {} }))) as TenantView;
+      expect([first.tenant, second.tenant]).toEqual(['gamma', 'gamma']);
+      expect([first.sessionId, second.sessionId]).toEqual([transport.sessionId, transport.sessionId]);
+      expect(second.instance).not.toBe(first.instance);
+    });
+
+    test('is listed like any other tool', async () => {
+      const { client } = await connect();
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('tenant_probe');
+    });
+  });
+
+  describe('parameter decorators', () => {
+    test('@McpSession() gives the session handle; a createParamDecorator() @CurrentUser() gives request.user', async () => {
+      const { client, transport } = await connect({}, 'writer-token');
+
+      const info = JSON.parse(onlyText(await client.callTool({ name: 'session_info', arguments: {} }))) as Record<
+        string,
+        unknown
+      >;
+
+      expect(info).toEqual({
+        id: transport.sessionId,
+        contextSessionId: transport.sessionId,
+        protocolVersion: transport.protocolVersion,
+        client: CLIENT_INFO.name,
+        owner: 'writer',
+        ended: false,
+        user: 'writer',
+      });
+    });
+
+    test('@Body() on a tool method fails bootstrap with a message naming the method', async () => {
+      const error = await initError({
+        imports: [McpModule.forRoot({ name: 'body-param', version: '1.0.0' })],
+        providers: [BodyParamTools],
+      });
+      expect(error).toBeInstanceOf(McpToolDefinitionError);
+      expect(error.message).toContain('BodyParamTools.withBody');
+      expect(error.message).toContain('@Body()');
+    });
+  });
+});
+
+describe('a durable tool provider with a ContextIdFactory strategy (SDK client, e2e)', () => {
+  let running: RunningApp;
+  const clients: Client[] = [];
+
+  async function connect(tenant: string): Promise<Client> {
+    const client = new Client(CLIENT_INFO);
+    clients.push(client);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(running.mcpUrl), { requestInit: { headers: { 'x-tenant': tenant } } }),
+    );
+    return client;
+  }
+
+  const count = async (client: Client): Promise<unknown> =>
+    JSON.parse(onlyText(await client.callTool({ name: 'tenant_counter', arguments: {} })));
+
+  beforeAll(async () => {
+    ContextIdFactory.apply(new TenantContextIdStrategy());
+    running = await startApp({
+      imports: [McpModule.forRoot({ name: 'durable-e2e', version: '1.0.0' })],
+      providers: [TenantCounterTools],
+    });
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await running.close();
+    ContextIdFactory.apply(undefined as never);
+  });
+
+  test('is shared by the requests of one tenant, across sessions, and gets the strategy payload as REQUEST', async () => {
+    const alpha1 = await connect('alpha');
+    const alpha2 = await connect('alpha');
+    const beta = await connect('beta');
+
+    expect(await count(alpha1)).toEqual({ payload: { tenant: 'alpha' }, calls: 1 });
+    expect(await count(alpha2)).toEqual({ payload: { tenant: 'alpha' }, calls: 2 });
+    expect(await count(beta)).toEqual({ payload: { tenant: 'beta' }, calls: 1 });
+    expect(await count(alpha1)).toEqual({ payload: { tenant: 'alpha' }, calls: 3 });
+  });
+});
