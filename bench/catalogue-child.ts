@@ -39,9 +39,10 @@ export class CatalogueChild {
     return this.ask({ type: 'usage' }, 'usage');
   }
 
-  /** Median ms the child takes to JSON.stringify one full listing (every page), over `runs` runs. */
-  async serializeMs(runs: number): Promise<number> {
-    return (await this.ask({ type: 'serialize', runs }, 'serialize')).ms;
+  /** Medians of `runs` in-process listings: computing every page, and encoding every page's response. */
+  async profile(runs: number): Promise<{ listMs: number; encodeMs: number }> {
+    const { listMs, encodeMs } = await this.ask({ type: 'profile', runs }, 'profile');
+    return { listMs, encodeMs };
   }
 
   /** Closes the server and waits for the process to end; kills it if it does not within 5 s. */

@@ -1,9 +1,10 @@
 /**
  * Child process entry of a catalogue server (tools/list benchmark): starts it, tells the parent its
- * URL and the CPU its bootstrap took, then reports its CPU use and guard counts, times the encoding of
- * one full listing, and stops when asked.
+ * URL and the CPU its bootstrap took, then reports its CPU use and guard counts, times one listing
+ * in-process (computing the pages, encoding them), and stops when asked.
  */
-import { startCatalogue } from './servers/mcp42-catalogue.js';
+import { encodeResponse } from '../src/protocol/json-rpc.codec.js';
+import { startCatalogue, type CatalogueServer } from './servers/mcp42-catalogue.js';
 import type { CatalogueCommand, CatalogueReport, CatalogueVariant } from './targets.js';
 
 function report(message: CatalogueReport): void {
@@ -15,16 +16,27 @@ function cpuMicros(): number {
   return user + system;
 }
 
-/** Median time of `runs` encodings of every page, each as the JSON-RPC response the server sends. */
-function serializeMs(pages: readonly object[], runs: number): number {
+/** The median time of `runs` runs of `work`, after a few unmeasured ones. */
+async function medianMs(runs: number, work: () => unknown): Promise<number> {
+  for (let run = 0; run < 3; run++) await work();
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
-    for (const result of pages) JSON.stringify({ jsonrpc: '2.0', id: 1, result });
+    await work();
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)]!;
+}
+
+/** One full listing, computed, then encoded as the responses the server sends (by the same function). */
+async function profile(server: CatalogueServer, runs: number): Promise<CatalogueReport> {
+  const listMs = await medianMs(runs, () => server.listPages());
+  const pages = await server.listPages();
+  const encodeMs = await medianMs(runs, () => {
+    for (const result of pages) encodeResponse({ jsonrpc: '2.0', id: 1, result });
+  });
+  return { type: 'profile', listMs, encodeMs };
 }
 
 async function main(): Promise<void> {
@@ -36,8 +48,8 @@ async function main(): Promise<void> {
     if (command.type === 'usage') {
       const { mcp, http } = server.guardChecks();
       report({ type: 'usage', cpuMicros: cpuMicros(), mcpGuardChecks: mcp, httpGuardChecks: http });
-    } else if (command.type === 'serialize') {
-      void server.pages().then((pages) => report({ type: 'serialize', ms: serializeMs(pages, command.runs) }));
+    } else if (command.type === 'profile') {
+      void profile(server, command.runs).then(report);
     } else if (command.type === 'stop') {
       void server.close().finally(() => process.disconnect());
     }

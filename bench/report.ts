@@ -79,43 +79,38 @@ export interface CatalogueResults {
 const MB = 1024 * 1024;
 
 /**
- * The tools/list tables: one listing on an idle server (wire size, time, encoding), then load
- * (per request and per listing, bytes per second, server CPU per listing), then complex / simple
- * ratios, the CPU the extra bytes cost, and the cost of a global guard per listing.
+ * The tools/list tables: one listing (in the server's process without HTTP, split into computing and
+ * encoding; then over HTTP on an idle server), then load (per request and per listing, bytes per
+ * second, server CPU per listing), then complex / simple ratios, what the extra bytes cost, and what
+ * a global guard costs per listing.
  */
 export function formatCatalogueResults({ settings, figures }: CatalogueResults): string {
   const label = (variant: CatalogueVariant): string => pad(catalogueLabel(variant), 34);
   const lines = [
     `tools/list of ${CATALOGUE_TOOLS} tools, every page walked by following nextCursor; each catalogue server in its own process`,
     ...Object.entries(TOOL_SCHEMAS).map(([kind, shape]) => `  ${pad(kind, 8)} tools: input DTO with ${shape}`),
-    `one listing: pages fetched one after the other on one idle keep-alive connection (median, >= ${settings.listingSeconds} s of listings);`,
-    '  CPU: what the server process (user + system) spent per listing meanwhile',
-    `stringify: JSON.stringify of every page of one listing, in the server's process (median)`,
+    'one listing in the server process, no HTTP (medians): list = every page computed (McpServer.listTools: paging,',
+    "  every tool's visibility check); encode = every page's response encoded (encodeResponse: JSON.stringify)",
+    `one listing over HTTP: pages fetched one after the other on one idle keep-alive connection (median, >= ${settings.listingSeconds} s`,
+    '  of listings); CPU = what the server process (user + system) spent per listing meanwhile',
     '',
     `${pad('catalogue', 34)}${'pages'.padStart(6)}${'KB/listing'.padStart(12)}${'boot CPU s'.padStart(12)}` +
-      `${'listing ms'.padStart(12)}${'CPU ms'.padStart(8)}${'stringify ms'.padStart(14)}  guard runs/listing`,
+      `${'list ms'.padStart(9)}${'encode ms'.padStart(11)}${'HTTP ms'.padStart(9)}${'CPU ms'.padStart(8)}  guard runs/listing`,
   ];
-  for (const {
-    variant,
-    pages,
-    listingBytes,
-    bootCpuMs,
-    listingMs,
-    listingCpuMs,
-    serializeMs,
-    guardChecks,
-  } of figures) {
+  for (const figure of figures) {
+    const { variant, guardChecks } = figure;
     const guard = variant.guarded ? `${guardChecks.tools} tools + ${guardChecks.route} route` : '-';
     lines.push(
-      `${label(variant)}${String(pages).padStart(6)}${num(listingBytes / 1024, 1, 12)}${num(bootCpuMs / 1000, 1, 12)}` +
-        `${num(listingMs, 2, 12)}${num(listingCpuMs, 2, 8)}${num(serializeMs, 2, 14)}  ${guard}`,
+      `${label(variant)}${String(figure.pages).padStart(6)}${num(figure.listingBytes / 1024, 1, 12)}` +
+        `${num(figure.bootCpuMs / 1000, 1, 12)}${num(figure.listMs, 2, 9)}${num(figure.encodeMs, 2, 11)}` +
+        `${num(figure.listingMs, 2, 9)}${num(figure.listingCpuMs, 2, 8)}  ${guard}`,
     );
   }
   lines.push(
     '',
     `load: ${settings.connections} connections each walking all pages over and over, pipelining ${settings.pipelining}, ` +
-      `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per catalogue (in ${settings.rounds} turns); ` +
-      'p50/p99 per request (one page); server CPU: its process, user + system (100% = one core busy)',
+      `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per catalogue (in ${settings.rounds} turns);`,
+    '  p50/p99 per request (one page); server CPU: its process, user + system (100% = one core busy)',
     '',
     `${pad('catalogue', 34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}` +
       `${'requests'.padStart(10)}${'listings/s'.padStart(12)}${'MB/s'.padStart(8)}` +
@@ -148,28 +143,29 @@ export function formatCatalogueResults({ settings, figures }: CatalogueResults):
     const perExtraMb = (complexMs: number, simpleMs: number): string => ((complexMs - simpleMs) / extraMb).toFixed(1);
     lines.push(
       `complex / simple, pageSize ${pageSize}: bytes ${ratio(complex.listingBytes, simple.listingBytes)}` +
-        `   one listing ${ratio(complex.listingMs, simple.listingMs)}` +
-        `   server CPU/listing ${ratio(complex.listingCpuMs, simple.listingCpuMs)} idle, ` +
+        ` | in-process: list ${ratio(complex.listMs, simple.listMs)}, encode ${ratio(complex.encodeMs, simple.encodeMs)}` +
+        ` | HTTP: one listing ${ratio(complex.listingMs, simple.listingMs)}, server CPU/listing ` +
+        `${ratio(complex.listingCpuMs, simple.listingCpuMs)} idle, ` +
         `${ratio(complex.load.cpuMsPerListing, simple.load.cpuMsPerListing)} under load` +
-        `   listings/s ${ratio(complex.load.listingsPerSec, simple.load.listingsPerSec)}` +
-        `   MB/s ${ratio(complex.load.bytesPerSec, simple.load.bytesPerSec)}`,
-      `  server CPU per extra MB of the complex listing (${extraMb.toFixed(2)} MB more): ` +
+        ` | listings/s ${ratio(complex.load.listingsPerSec, simple.load.listingsPerSec)}` +
+        `, MB/s ${ratio(complex.load.bytesPerSec, simple.load.bytesPerSec)}`,
+      `  server CPU per extra MB (the complex listing is ${extraMb.toFixed(2)} MB larger): ` +
         `${perExtraMb(complex.listingCpuMs, simple.listingCpuMs)} ms idle, ` +
-        `${perExtraMb(complex.load.cpuMsPerListing, simple.load.cpuMsPerListing)} ms under load; ` +
-        `JSON.stringify alone ${perExtraMb(complex.serializeMs, simple.serializeMs)} ms`,
+        `${perExtraMb(complex.load.cpuMsPerListing, simple.load.cpuMsPerListing)} ms under load, ` +
+        `of which encoding ${perExtraMb(complex.encodeMs, simple.encodeMs)} ms`,
     );
   }
   for (const schema of Object.keys(TOOL_SCHEMAS) as ToolSchemaKind[]) {
     const open = find(schema, 100, false);
     const guarded = find(schema, 100, true);
     if (!open || !guarded) continue;
-    const idleMs = guarded.listingCpuMs - open.listingCpuMs;
+    const listMs = guarded.listMs - open.listMs;
     lines.push(
-      `global guard on every tool, ${schema}, pageSize 100: server CPU/listing ${signed(idleMs, 2)} ms idle ` +
-        `(${signed((idleMs * 1000) / CATALOGUE_TOOLS, 2)} µs per tool), ` +
+      `global guard on every tool, ${schema}, pageSize 100: list ${signed(listMs, 2)} ms in-process ` +
+        `(${signed((listMs * 1000) / CATALOGUE_TOOLS, 2)} µs per tool)` +
+        ` | HTTP: server CPU/listing ${signed(guarded.listingCpuMs - open.listingCpuMs, 2)} ms idle, ` +
         `${signed(guarded.load.cpuMsPerListing - open.load.cpuMsPerListing, 2)} ms under load` +
-        `   one listing ${signed(guarded.listingMs - open.listingMs, 2)} ms` +
-        `   listings/s ${ratio(guarded.load.listingsPerSec, open.load.listingsPerSec)}`,
+        ` | listings/s ${ratio(guarded.load.listingsPerSec, open.load.listingsPerSec)}`,
     );
   }
   return lines.join('\n');

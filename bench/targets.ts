@@ -57,7 +57,7 @@ export const catalogueLabel = ({ schema, pageSize, guarded }: CatalogueVariant):
 
 /** Parent → catalogue child. */
 export type CatalogueCommand =
-  { readonly type: 'usage' } | { readonly type: 'serialize'; readonly runs: number } | { readonly type: 'stop' };
+  { readonly type: 'usage' } | { readonly type: 'profile'; readonly runs: number } | { readonly type: 'stop' };
 
 /** Catalogue child → parent. */
 export type CatalogueReport =
@@ -70,5 +70,9 @@ export type CatalogueReport =
       readonly mcpGuardChecks: number;
       readonly httpGuardChecks: number;
     }
-  /** Median ms to JSON.stringify every page of one full listing, as the server encodes them. */
-  | { readonly type: 'serialize'; readonly ms: number };
+  /**
+   * Medians, in ms, of one full listing inside the server's process, without HTTP: `listMs` to compute
+   * every page (McpServer.listTools: paging and each tool's visibility check), `encodeMs` to encode
+   * every page's response (the server's encodeResponse: JSON.stringify).
+   */
+  | { readonly type: 'profile'; readonly listMs: number; readonly encodeMs: number };

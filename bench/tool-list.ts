@@ -9,8 +9,8 @@ import { CATALOGUE_TOOLS, catalogueLabel, catalogueToolName, type CatalogueVaria
 /** Full listings timed one after the other, after LISTING_WARMUP unmeasured ones. */
 const LISTING_WARMUP = 2;
 const LISTING_MIN_SAMPLES = 5;
-/** Encodings of one full listing the child times in-process (the median is reported). */
-const SERIALIZE_RUNS = 15;
+/** In-process listings the child times (medians are reported). */
+const PROFILE_RUNS = 15;
 
 /** What the walk checks in the first tool's inputSchema, so that a catalogue is the one it claims to be. */
 const SCHEMA_SHAPE = { simple: { properties: 1, defs: 0 }, complex: { properties: 40, defs: 5 } } as const;
@@ -40,8 +40,10 @@ export interface CatalogueFigures {
   readonly listingMs: number;
   /** CPU the server's process spent per listing meanwhile (user + system): one listing's own cost, without contention. */
   readonly listingCpuMs: number;
-  /** Median time the server's process takes to JSON.stringify one full listing, measured in the child. */
-  readonly serializeMs: number;
+  /** Median time to compute every page in the server's process (McpServer.listTools), without HTTP. */
+  readonly listMs: number;
+  /** Median time to encode every page's response there (JSON.stringify), without HTTP. */
+  readonly encodeMs: number;
   readonly guardChecks: GuardChecks;
   readonly load: CatalogueLoadFigures;
 }
@@ -203,7 +205,7 @@ export async function runCatalogues(
         listingBytes: listing.answers.reduce((sum, answer) => sum + Buffer.byteLength(answer), 0),
         listingMs,
         listingCpuMs,
-        serializeMs: await child.serializeMs(SERIALIZE_RUNS),
+        ...(await child.profile(PROFILE_RUNS)),
         guardChecks,
         load: load.figures(),
       });

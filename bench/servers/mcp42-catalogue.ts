@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { Injectable, Module, type CanActivate, type ExecutionContext, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD, NestFactory } from '@nestjs/core';
-import { McpModule, McpTool, McpToolRegistry } from '../../src/index.js';
+import { McpModule, McpTool, McpToolRegistry, type ListToolsResult } from '../../src/index.js';
+import type { McpCallContext } from '../../src/server/mcp-call-context.js';
+import { McpServer } from '../../src/server/mcp.server.js';
 import { CATALOGUE_TOOLS, catalogueToolName, type CatalogueVariant, type ToolSchemaKind } from '../targets.js';
 import { endpointUrl, HOST } from './bench-server.js';
 import { ComplexArgs, SimpleArgs } from './catalogue-dtos.js';
@@ -49,8 +51,8 @@ export interface CatalogueServer {
   readonly url: string;
   /** The guard's counts, zero when the variant has none. */
   guardChecks(): { mcp: number; http: number };
-  /** The definitions of the whole catalogue, page by page, as `tools/list` serves them. */
-  pages(): Promise<{ tools: unknown[]; nextCursor?: string }[]>;
+  /** Every page of the catalogue, computed as `tools/list` computes them, without HTTP. */
+  listPages(): Promise<ListToolsResult[]>;
   close(): Promise<void>;
 }
 
@@ -74,17 +76,19 @@ export async function startCatalogue(variant: CatalogueVariant): Promise<Catalog
   await app.listen(0, HOST);
   const registry = app.get(McpToolRegistry);
   if (registry.size !== CATALOGUE_TOOLS) throw new Error(`expected ${CATALOGUE_TOOLS} tools, got ${registry.size}`);
+  const server = app.get(McpServer);
+  // A stand-in for a request's context: the guards here read nothing from the request or the session.
+  const context = { session: {}, httpRequest: {}, headers: {} } as unknown as McpCallContext;
   return {
     url: endpointUrl(app.getHttpServer().address()),
     guardChecks: () => ({ mcp: guard.mcpChecks, http: guard.httpChecks }),
-    pages: async () => {
-      const pages: { tools: unknown[]; nextCursor?: string }[] = [];
+    listPages: async () => {
+      const pages: ListToolsResult[] = [];
       let cursor: string | undefined;
       do {
-        const { page, nextCursor } = await registry.page(cursor, variant.pageSize, () => true);
-        const tools = page.map((tool) => tool.definition);
-        pages.push(nextCursor === undefined ? { tools } : { tools, nextCursor });
-        cursor = nextCursor;
+        const page = await server.listTools(cursor, context);
+        pages.push(page);
+        cursor = page.nextCursor;
       } while (cursor !== undefined);
       return pages;
     },

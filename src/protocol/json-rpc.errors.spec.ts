@@ -20,6 +20,7 @@ describe('ErrorCode', () => {
       InvalidParams: -32602,
       InternalError: -32603,
       ServerError: -32000,
+      RequestTimeout: -32001,
       ResourceNotFound: -32002,
     });
   });

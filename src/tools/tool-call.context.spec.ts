@@ -413,14 +413,34 @@ describe('ToolCallContext requests to the client', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
-  it('stops sending on the channel once the call has its result: the withdrawal of a late request is not sent', async () => {
-    jest.useFakeTimers();
+  it('withdraws the requests a call left waiting when it gets its result, then sends nothing more', async () => {
     const { ctx, channel } = makeContext({ capabilities: { roots: {} } });
-    const pending = rejection(ctx.listRoots({ timeoutMs: 50 }));
+    const pending = rejection(ctx.listRoots({ timeoutMs: 60_000 }));
     ctx.finish();
-    jest.advanceTimersByTime(50);
-    expect((await pending).code).toBe(-32001);
-    expect(channel.sent).toHaveLength(1);
+    const error = await pending;
+    expect(error).toBeInstanceOf(McpClientRequestError);
+    expect(error.message).toMatch(/has its result/);
+    // The request, then its withdrawal with the same id; nothing after that.
+    expect(channel.sent).toHaveLength(2);
+    const [request, withdrawal] = channel.sent as { id?: unknown; method: string; params?: { requestId?: unknown } }[];
+    expect(withdrawal!.method).toBe('notifications/cancelled');
+    expect(withdrawal!.params!.requestId).toBe(request!.id);
+    expect(ctx.log.info('late')).toBe(false);
+    expect(channel.sent).toHaveLength(2);
+  });
+
+  it('a request nobody awaits does not become an unhandled rejection when it is withdrawn', async () => {
+    const { ctx } = makeContext({ capabilities: { roots: {} } });
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      void ctx.listRoots({ timeoutMs: 60_000 });
+      ctx.finish();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
   });
 
   it('fails at once when the channel refuses the request', async () => {

@@ -38,6 +38,8 @@ export interface ToolCallSettings {
 export class ToolCallContext implements McpContext {
   private finished = false;
   private lastProgress = -Infinity;
+  /** Aborts when the call has its result: requests to the client it left waiting are withdrawn then. */
+  private readonly answered = new AbortController();
   private logFunction: McpLogFunction | undefined;
 
   constructor(
@@ -82,8 +84,13 @@ export class ToolCallContext implements McpContext {
     return this.logFunction;
   }
 
-  /** The call has its result: nothing more may be sent for it. */
+  /** The call has its result: nothing more may be sent for it, and what it still awaits is withdrawn. */
   finish(): void {
+    if (this.finished) return;
+    // Aborted before the flag is set, so the withdrawals still go out on the call's stream.
+    this.answered.abort(
+      new McpClientRequestError('Withdrawn: the call that sent this request has its result', ErrorCode.InvalidRequest),
+    );
     this.finished = true;
   }
 
@@ -105,26 +112,26 @@ export class ToolCallContext implements McpContext {
     return this.sendRelated(McpMethod.Progress, params);
   }
 
-  async elicit(params: ElicitRequestParams, options?: McpClientRequestOptions): Promise<ElicitResult> {
-    return (await this.requestClient(
+  elicit(params: ElicitRequestParams, options?: McpClientRequestOptions): Promise<ElicitResult> {
+    return this.requestClient(
       McpMethod.ElicitationCreate,
       params as unknown as JsonRpcParams,
       elicitResultProblem,
       options,
-    )) as ElicitResult;
+    ) as Promise<ElicitResult>;
   }
 
-  async sample(params: CreateMessageRequestParams, options?: McpClientRequestOptions): Promise<CreateMessageResult> {
-    return (await this.requestClient(
+  sample(params: CreateMessageRequestParams, options?: McpClientRequestOptions): Promise<CreateMessageResult> {
+    return this.requestClient(
       McpMethod.SamplingCreateMessage,
       params as JsonRpcParams,
       createMessageResultProblem,
       options,
-    )) as CreateMessageResult;
+    ) as Promise<CreateMessageResult>;
   }
 
-  async listRoots(options?: McpClientRequestOptions): Promise<ListRootsResult> {
-    return (await this.requestClient(McpMethod.RootsList, {}, listRootsResultProblem, options)) as ListRootsResult;
+  listRoots(options?: McpClientRequestOptions): Promise<ListRootsResult> {
+    return this.requestClient(McpMethod.RootsList, {}, listRootsResultProblem, options) as Promise<ListRootsResult>;
   }
 
   closeConnection(retryMs?: number): boolean {
@@ -142,11 +149,26 @@ export class ToolCallContext implements McpContext {
     return this.call.channel.send(notificationMessage(method, params));
   }
 
-  private async requestClient(
+  /**
+   * A request to the client, as a promise already marked handled: a tool that fires one and never
+   * awaits it must not bring the process down with an unhandled rejection when it is withdrawn.
+   */
+  private requestClient(
     method: string,
     params: JsonRpcParams,
     problemOf: (result: unknown) => string | undefined,
     options: McpClientRequestOptions = {},
+  ): Promise<unknown> {
+    const request = this.sendClientRequest(method, params, problemOf, options);
+    request.catch(() => undefined);
+    return request;
+  }
+
+  private async sendClientRequest(
+    method: string,
+    params: JsonRpcParams,
+    problemOf: (result: unknown) => string | undefined,
+    options: McpClientRequestOptions,
   ): Promise<unknown> {
     const { session, channel } = this.call;
     const missing = missingClientCapability(method, params, session.clientCapabilities);
@@ -165,7 +187,9 @@ export class ToolCallContext implements McpContext {
     const result = await session.requestClient(method, params, {
       send: (message) => !this.finished && channel.send(message),
       timeoutMs: options.timeoutMs ?? this.settings.clientRequestTimeoutMs,
-      signal: options.signal ? AbortSignal.any([this.signal, options.signal]) : this.signal,
+      signal: AbortSignal.any(
+        options.signal ? [this.signal, this.answered.signal, options.signal] : [this.signal, this.answered.signal],
+      ),
     });
     const problem = problemOf(result);
     if (problem !== undefined) {

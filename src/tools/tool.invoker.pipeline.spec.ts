@@ -294,11 +294,24 @@ describe('McpToolInvoker: the pipeline', () => {
       ]);
     });
 
-    it('logs one line without the stack when the pipeline reported the failure already', async () => {
+    it('logs the stack of a 5xx HttpException even when the pipeline ran: Nest does not log intrinsic exceptions', async () => {
       const f = setup();
       f.add(
         'forecast',
         fakeTarget(() => Promise.reject(new InternalServerErrorException('boom')), { reportsErrors: true }),
+      );
+      expect((await rejection(f.invoker.call({ name: 'forecast' }, 1, f.call))).code).toBe(-32603);
+      const lines = f.errors();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]![0]).toBe('Tool forecast (FakeTools.forecast) failed; answered with an internal error');
+      expect(String(lines[0]![1])).toContain('InternalServerErrorException: boom');
+    });
+
+    it('logs one line without the stack when the pipeline reported the failure already', async () => {
+      const f = setup();
+      f.add(
+        'forecast',
+        fakeTarget(() => Promise.reject(new Error('boom')), { reportsErrors: true }),
       );
       expect((await rejection(f.invoker.call({ name: 'forecast' }, 1, f.call))).code).toBe(-32603);
       const lines = f.errors();
