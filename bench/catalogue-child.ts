@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import type { CatalogueCommand, CatalogueReport, CatalogueVariant } from './targets.js';
+import type { CatalogueCommand, CatalogueReport, CatalogueVariant, ProfileRuns } from './targets.js';
 
 const SCRIPT = new URL('./catalogue-process.js', import.meta.url);
 const STOP_TIMEOUT_MS = 5_000;
@@ -39,8 +39,8 @@ export class CatalogueChild {
     return this.ask({ type: 'usage' }, 'usage');
   }
 
-  /** Medians of `runs` in-process listings: computing every page, and encoding every page's response. */
-  async profile(runs: number): Promise<{ listMs: number; encodeMs: number }> {
+  /** Medians of in-process listings: computing every page, and encoding every page's response. */
+  async profile(runs: ProfileRuns): Promise<{ listMs: number; encodeMs: number }> {
     const { listMs, encodeMs } = await this.ask({ type: 'profile', runs }, 'profile');
     return { listMs, encodeMs };
   }

@@ -5,7 +5,7 @@
  */
 import { encodeResponse } from '../src/protocol/json-rpc.codec.js';
 import { startCatalogue, type CatalogueServer } from './servers/mcp42-catalogue.js';
-import type { CatalogueCommand, CatalogueReport, CatalogueVariant } from './targets.js';
+import type { CatalogueCommand, CatalogueReport, CatalogueVariant, ProfileRuns } from './targets.js';
 
 function report(message: CatalogueReport): void {
   process.send!(message);
@@ -30,10 +30,10 @@ async function medianMs(runs: number, work: () => unknown): Promise<number> {
 }
 
 /** One full listing, computed, then encoded as the responses the server sends (by the same function). */
-async function profile(server: CatalogueServer, runs: number): Promise<CatalogueReport> {
-  const listMs = await medianMs(runs, () => server.listPages());
+async function profile(server: CatalogueServer, runs: ProfileRuns): Promise<CatalogueReport> {
+  const listMs = await medianMs(runs.list, () => server.listPages());
   const pages = await server.listPages();
-  const encodeMs = await medianMs(runs, () => {
+  const encodeMs = await medianMs(runs.encode, () => {
     for (const result of pages) encodeResponse({ jsonrpc: '2.0', id: 1, result });
   });
   return { type: 'profile', listMs, encodeMs };

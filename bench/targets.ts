@@ -55,9 +55,15 @@ export const CATALOGUE_VARIANTS: readonly CatalogueVariant[] = [
 export const catalogueLabel = ({ schema, pageSize, guarded }: CatalogueVariant): string =>
   `${schema}, pageSize ${pageSize}${guarded ? ', APP_GUARD' : ''}`;
 
+/** How many in-process listings the child times: computing the pages, encoding them. */
+export interface ProfileRuns {
+  readonly list: number;
+  readonly encode: number;
+}
+
 /** Parent → catalogue child. */
 export type CatalogueCommand =
-  { readonly type: 'usage' } | { readonly type: 'profile'; readonly runs: number } | { readonly type: 'stop' };
+  { readonly type: 'usage' } | { readonly type: 'profile'; readonly runs: ProfileRuns } | { readonly type: 'stop' };
 
 /** Catalogue child → parent. */
 export type CatalogueReport =

@@ -39,7 +39,7 @@ export class McpExplorer implements OnModuleInit {
     const instance: unknown = wrapper.instance;
     const prototype = instance ? Object.getPrototypeOf(instance) : (wrapper.metatype?.prototype as unknown);
     if (!prototype || typeof prototype !== 'object') return;
-    const classRef = (prototype as { constructor: Function }).constructor;
+    const classRef = (prototype as { constructor: abstract new (...args: never[]) => unknown }).constructor;
     const isStatic = wrapper.isDependencyTreeStatic() && !wrapper.isTransient;
 
     for (const methodName of this.scanner.getAllMethodNames(prototype)) {

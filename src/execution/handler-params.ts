@@ -4,15 +4,18 @@ import { MCP_HANDLER_PARAMS_METADATA } from '../mcp.constants.js';
 import { McpParamType } from './mcp-param-type.js';
 import type { McpParamsMetadata } from './mcp-param.metadata.js';
 
+/** Any class, as decorators see one: abstract or not, whatever its constructor takes. */
+type AnyClass = abstract new (...args: never[]) => unknown;
+
 const MCP_TYPES: ReadonlySet<string> = new Set(Object.values(McpParamType).map(String));
 
 /** The class parameter decorators of `methodName` stored their metadata on (as Nest finds it). */
-export function paramsHostOf(classRef: Function, methodName: string): Function {
+export function paramsHostOf(classRef: AnyClass, methodName: string): AnyClass {
   const ctor = (classRef.prototype as { constructor?: unknown } | undefined)?.constructor;
   return typeof ctor === 'function' &&
     (ctor.prototype as Record<string, unknown>)[methodName] ===
       (classRef.prototype as Record<string, unknown>)[methodName]
-    ? ctor
+    ? (ctor as AnyClass)
     : classRef;
 }
 
@@ -26,7 +29,7 @@ export function paramsHostOf(classRef: Function, methodName: string): Function {
  *   has no body, query or response of its own.
  * @returns the metadata key the pipeline reads.
  */
-export function prepareHandlerParams(classRef: Function, methodName: string, owner: string): string {
+export function prepareHandlerParams(classRef: AnyClass, methodName: string, owner: string): string {
   const host = paramsHostOf(classRef, methodName);
   const route = (Reflect.getMetadata(ROUTE_ARGS_METADATA, host, methodName) ?? {}) as McpParamsMetadata;
   const merged: McpParamsMetadata = {};

@@ -118,7 +118,10 @@ function guardProbe(method: Method): Method {
 function withControllerHosts(base: ExternalContextCreator, modules: ModulesContainer): ExternalContextCreator {
   return Object.create(base, {
     getContextModuleKey: {
-      value(this: ExternalContextCreator, classRef: Function | undefined): string {
+      value(
+        this: ExternalContextCreator,
+        classRef: Parameters<ExternalContextCreator['getContextModuleKey']>[0],
+      ): string {
         const key = base.getContextModuleKey.call(this, classRef);
         if (key || !classRef) return key;
         for (const [moduleKey, moduleRef] of modules.entries()) {

@@ -7,7 +7,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AppModule } from '../../sample-app/app.module.js';
-import { ECHO_TOOL_DEFINITION, WEATHER_FORECAST_TOOL_DEFINITION } from '../fixtures/sample-tool-definitions.js';
+import {
+  ECHO_TOOL_DEFINITION,
+  REFRESH_FORECASTS_TOOL_DEFINITION,
+  SAMPLE_TOOL_NAMES,
+  WEATHER_FORECAST_TOOL_DEFINITION,
+  WEATHER_SUMMARY_TOOL_DEFINITION,
+} from '../fixtures/sample-tool-definitions.js';
 import { MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 
 /** What a tool result's content looks like to these tests. */
@@ -81,12 +87,12 @@ describe('official MCP SDK client against the sample app', () => {
 
     expect(client.getServerVersion()).toEqual({
       name: 'mcp42-sample',
-      version: '0.1.0',
+      version: '0.2.0',
       title: 'mcp42 sample: echo and weather',
     });
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
     expect(client.getInstructions()).toBe(
-      'Use weather_forecast for weather questions; echo returns its input unchanged.',
+      'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
     );
     expect(transport.sessionId).toMatch(UUID);
     expect(transport.protocolVersion).toBe('2025-11-25');
@@ -100,17 +106,19 @@ describe('official MCP SDK client against the sample app', () => {
     expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
   });
 
-  test('lists echo and weather_forecast with exactly the advertised schemas and annotations', async () => {
+  test('lists the sample tools with exactly the advertised schemas and annotations, the admin one hidden', async () => {
     const { client } = await connect();
     const { tools, nextCursor } = await client.listTools();
 
     expect(nextCursor).toBeUndefined();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'weather_forecast']);
+    // Without a token nobody holds the weather:admin scope, so clear_forecast_cache is not listed.
+    expect(tools.map((tool) => tool.name).sort()).toEqual(SAMPLE_TOOL_NAMES);
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
     expect(byName.get('echo')).toEqual(ECHO_TOOL_DEFINITION);
-
     expect(byName.get('weather_forecast')).toEqual(WEATHER_FORECAST_TOOL_DEFINITION);
+    expect(byName.get('weather_summary')).toEqual(WEATHER_SUMMARY_TOOL_DEFINITION);
+    expect(byName.get('refresh_forecasts')).toEqual(REFRESH_FORECASTS_TOOL_DEFINITION);
   });
 
   test.each([
@@ -265,7 +273,7 @@ describe('official MCP SDK client against the sample app', () => {
 
       expect(transport.protocolVersion).toBe(version);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'weather_forecast']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(SAMPLE_TOOL_NAMES);
       const result = await client.callTool({ name: 'echo', arguments: { text: `hello ${version} 🌍` } });
       expect(result.content).toEqual([{ type: 'text', text: `hello ${version} 🌍` }]);
       await expect(client.ping()).resolves.toEqual({});

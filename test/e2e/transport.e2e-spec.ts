@@ -5,7 +5,11 @@ import { EchoTools } from '../../sample-app/echo.tools.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
 import { WeatherTools } from '../../sample-app/weather.tools.js';
 import { LATEST_PROTOCOL_VERSION, McpModule, McpTool, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/index.js';
-import { ECHO_TOOL_DEFINITION, WEATHER_FORECAST_TOOL_DEFINITION } from '../fixtures/sample-tool-definitions.js';
+import {
+  ECHO_TOOL_DEFINITION,
+  WEATHER_FORECAST_TOOL_DEFINITION,
+  WEATHER_SUMMARY_TOOL_DEFINITION,
+} from '../fixtures/sample-tool-definitions.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 
@@ -562,9 +566,10 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       expect(res.status).toBe(200);
       expect(res.body.id).toBe(1);
       const tools = res.body.result.tools as { name: string }[];
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'explode', 'weather_forecast']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'explode', 'weather_forecast', 'weather_summary']);
       expect(tools.find((tool) => tool.name === 'echo')).toEqual(ECHO_TOOL_DEFINITION);
       expect(tools.find((tool) => tool.name === 'weather_forecast')).toEqual(WEATHER_FORECAST_TOOL_DEFINITION);
+      expect(tools.find((tool) => tool.name === 'weather_summary')).toEqual(WEATHER_SUMMARY_TOOL_DEFINITION);
       expect(tools.find((tool) => tool.name === 'explode')).toEqual({
         name: 'explode',
         description: 'Always fails with an unexpected error',
