@@ -164,8 +164,8 @@ async function prepare(
 
 /**
  * tools/list on catalogue servers of CATALOGUE_TOOLS tools, one process each, all started up front:
- * each is checked and timed alone, then put under load in turns (rounds) like the echo targets, and
- * finally asked how long encoding one listing takes it.
+ * each is checked and one listing timed alone, then all are put under load in turns (rounds) like the
+ * echo targets, and finally each times one listing inside its own process, computing and encoding apart.
  */
 export async function runCatalogues(
   variants: readonly CatalogueVariant[],

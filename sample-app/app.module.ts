@@ -21,6 +21,10 @@ export interface SampleAppConfig {
 @Module({})
 export class AppModule {
   static register(config: SampleAppConfig = {}): DynamicModule {
+    if (config.adminToken && config.adminToken === config.bearerToken) {
+      // The first matching grant wins: the admin scope would silently never be granted.
+      throw new Error('The admin token must differ from the bearer token');
+    }
     const grants: BearerTokenGrant[] = [];
     if (config.bearerToken) grants.push({ token: config.bearerToken, scopes: ['weather:read'] });
     if (config.adminToken) grants.push({ token: config.adminToken, scopes: ['weather:read', 'weather:admin'] });

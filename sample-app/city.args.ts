@@ -10,7 +10,7 @@ export class CityArgs {
   @Length(1, 100)
   city!: string;
 
-  @JSONSchema({ description: 'Number of days to forecast (1 to 7); 1 when omitted' })
+  @JSONSchema({ description: 'Number of days (1 to 7); each tool says how many it covers when omitted' })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -11,7 +11,7 @@ export class WeatherTools {
   @McpTool({
     name: 'weather_forecast',
     title: 'Weather forecast',
-    description: 'Daily weather forecast for a city: condition and high/low temperature per day',
+    description: 'Daily weather forecast for a city: condition and high/low temperature per day (1 day unless told)',
     input: CityArgs,
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
@@ -28,7 +28,7 @@ export class WeatherTools {
   @McpTool({
     name: 'weather_summary',
     title: 'Weather summary',
-    description: 'Summary of the forecast for a city over some days, as structured data',
+    description: 'Summary of the forecast for a city over some days (3 unless told), as structured data',
     input: CityArgs,
     output: ForecastSummary,
     annotations: { readOnlyHint: true, openWorldHint: false },

@@ -1,15 +1,23 @@
 /**
  * The built sample application as `npm start` runs it: `node dist/sample-app/main.js` in a process
- * of its own, configured by PORT and MCP_BEARER_TOKEN, talked to over real HTTP.
+ * of its own, configured by PORT, MCP_BEARER_TOKEN and MCP_ADMIN_TOKEN, talked to over real HTTP.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ECHO_TOOL_DEFINITION, WEATHER_FORECAST_TOOL_DEFINITION } from '../fixtures/sample-tool-definitions.js';
+import {
+  CLEAR_FORECAST_CACHE_TOOL_DEFINITION,
+  ECHO_TOOL_DEFINITION,
+  REFRESH_FORECASTS_TOOL_DEFINITION,
+  SAMPLE_TOOL_NAMES,
+  WEATHER_FORECAST_TOOL_DEFINITION,
+  WEATHER_SUMMARY_TOOL_DEFINITION,
+} from '../fixtures/sample-tool-definitions.js';
 import { httpExchange } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
 
@@ -18,6 +26,28 @@ const MAIN = fileURLToPath(new URL('../../dist/sample-app/main.js', import.meta.
 /** How long the sample may take to start, or to exit when it must. */
 const START_TIMEOUT_MS = 10_000;
 const READY_LINE = /MCP endpoint: http:\/\/127\.0\.0\.1:\d+\/mcp/;
+/** The sources `dist/sample-app/main.js` is built from (spec files are not part of the build). */
+const SOURCE_DIRS = ['src', 'sample-app'].map((dir) => join(ROOT, dir));
+
+/** The newest modification time of a built source file under `dir`. */
+function newestSourceMtime(dir: string): number {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !/\.(e2e-)?spec\.ts$/.test(file))
+    .reduce((newest, file) => Math.max(newest, statSync(join(dir, file)).mtimeMs), 0);
+}
+
+/** Whether dist is missing or older than a source it is built from: it would test code that is gone. */
+function distIsStale(): boolean {
+  if (!existsSync(MAIN)) return true;
+  const built = statSync(MAIN).mtimeMs;
+  return SOURCE_DIRS.some((dir) => newestSourceMtime(dir) > built);
+}
+
+/** The sample's environment: a token left undefined is unset, not inherited. */
+interface SampleEnv {
+  readonly bearerToken?: string;
+  readonly adminToken?: string;
+}
 
 /** A free TCP port on 127.0.0.1: listen on port 0, note the port, close. */
 function freePort(): Promise<number> {
@@ -58,14 +88,16 @@ class SampleProcess {
     });
   }
 
-  /** Starts the built sample on a free port; `token` undefined leaves MCP_BEARER_TOKEN unset. */
-  static async start(token: string | undefined): Promise<SampleProcess> {
+  /** Starts the built sample on a free port; a token left undefined is unset in its environment. */
+  static async start({ bearerToken, adminToken }: SampleEnv): Promise<SampleProcess> {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), NO_COLOR: '1' };
     // Jest's own flags are not the sample's; and an inherited token must not change the scenario.
     delete env.NODE_OPTIONS;
     delete env.MCP_BEARER_TOKEN;
-    if (token !== undefined) env.MCP_BEARER_TOKEN = token;
+    delete env.MCP_ADMIN_TOKEN;
+    if (bearerToken !== undefined) env.MCP_BEARER_TOKEN = bearerToken;
+    if (adminToken !== undefined) env.MCP_ADMIN_TOKEN = adminToken;
     const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     return new SampleProcess(child, port);
   }
@@ -142,7 +174,17 @@ function externalIPv4(): string | undefined {
 }
 
 beforeAll(() => {
-  if (!existsSync(MAIN)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore', timeout: 120_000 });
+  // A fresh checkout (CI) has no dist: one build here. A dist older than its sources is rebuilt too,
+  // or these tests would pass or fail on code that no longer exists.
+  if (distIsStale()) {
+    try {
+      execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+    } catch (error) {
+      // tsc reports its errors on stdout, which the error's own message leaves out.
+      const stdout = (error as { stdout?: Buffer }).stdout?.toString('utf8') ?? '';
+      throw new Error(`npm run build failed:\n${stdout}`, { cause: error });
+    }
+  }
   expect(existsSync(MAIN)).toBe(true);
 }, 130_000);
 
@@ -153,8 +195,8 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
     await Promise.all(running.splice(0).map((sample) => sample.stop()));
   });
 
-  async function start(token: string | undefined): Promise<SampleProcess> {
-    const sample = await SampleProcess.start(token);
+  async function start(env: SampleEnv): Promise<SampleProcess> {
+    const sample = await SampleProcess.start(env);
     running.push(sample);
     return sample;
   }
@@ -164,7 +206,7 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
     let sample: SampleProcess | undefined;
 
     beforeAll(async () => {
-      sample = await SampleProcess.start(undefined);
+      sample = await SampleProcess.start({});
       await sample.waitForOutput(READY_LINE);
     }, START_TIMEOUT_MS + 2000);
 
@@ -184,12 +226,15 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
       const transport = new StreamableHTTPClientTransport(new URL(sample!.url));
       await client.connect(transport);
       try {
-        expect(client.getServerVersion()).toMatchObject({ name: 'mcp42-sample', version: '0.1.0' });
+        expect(client.getServerVersion()).toMatchObject({ name: 'mcp42-sample', version: '0.2.0' });
         const { tools } = await client.listTools();
         const byName = new Map(tools.map((tool) => [tool.name, tool]));
-        expect([...byName.keys()].sort()).toEqual(['echo', 'weather_forecast']);
+        // No token, so no weather:admin scope: clear_forecast_cache is hidden.
+        expect([...byName.keys()].sort()).toEqual(SAMPLE_TOOL_NAMES);
         expect(byName.get('echo')).toEqual(ECHO_TOOL_DEFINITION);
         expect(byName.get('weather_forecast')).toEqual(WEATHER_FORECAST_TOOL_DEFINITION);
+        expect(byName.get('weather_summary')).toEqual(WEATHER_SUMMARY_TOOL_DEFINITION);
+        expect(byName.get('refresh_forecasts')).toEqual(REFRESH_FORECASTS_TOOL_DEFINITION);
         expect(await client.callTool({ name: 'echo', arguments: { text: 'from a child process ✓' } })).toEqual({
           content: [{ type: 'text', text: 'from a child process ✓' }],
         });
@@ -207,15 +252,15 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
     });
   });
 
-  describe('with MCP_BEARER_TOKEN=secret', () => {
-    it('answers 401 with WWW-Authenticate: Bearer without the token, 200 with it', async () => {
-      const sample = await start('secret');
+  describe('with MCP_BEARER_TOKEN=secret and MCP_ADMIN_TOKEN=admin-secret', () => {
+    it('answers 401 with WWW-Authenticate: Bearer without a token, 200 with either, and lists by scope', async () => {
+      const sample = await start({ bearerToken: 'secret', adminToken: 'admin-secret' });
       await sample.waitForOutput(READY_LINE);
       expect(sample.text).toMatch(/bearer token required/);
       expect(sample.text).not.toMatch(/WITHOUT authentication/);
       const body = JSON.stringify(initializeRequest());
 
-      for (const authorization of [undefined, 'Bearer wrong', 'secret']) {
+      for (const authorization of [undefined, 'Bearer wrong', 'secret', 'admin-secret', 'Bearer admin-secretx']) {
         const headers = { ...MCP_POST_HEADERS, ...(authorization ? { authorization } : {}) };
         const refused = await httpExchange(sample.url, 'POST', headers, body);
         expect(refused.status).toBe(401);
@@ -223,39 +268,72 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
         expect(refused.headers['mcp-session-id']).toBeUndefined();
       }
 
-      const accepted = await httpExchange(
-        sample.url,
-        'POST',
-        { ...MCP_POST_HEADERS, authorization: 'Bearer secret' },
-        body,
-      );
-      expect(accepted.status).toBe(200);
-      expect(accepted.headers['www-authenticate']).toBeUndefined();
-      const sessionId = accepted.headers['mcp-session-id'];
-      expect(typeof sessionId).toBe('string');
-      expect(JSON.parse(accepted.text)).toMatchObject({
-        jsonrpc: '2.0',
-        id: 0,
-        result: { protocolVersion: '2025-06-18' },
-      });
+      /** The tools a session opened with `token` is given. */
+      const toolsFor = async (token: string): Promise<{ name: string }[]> => {
+        const authorization = `Bearer ${token}`;
+        const accepted = await httpExchange(sample.url, 'POST', { ...MCP_POST_HEADERS, authorization }, body);
+        expect(accepted.status).toBe(200);
+        expect(accepted.headers['www-authenticate']).toBeUndefined();
+        const sessionId = accepted.headers['mcp-session-id'];
+        expect(typeof sessionId).toBe('string');
+        expect(JSON.parse(accepted.text)).toMatchObject({
+          jsonrpc: '2.0',
+          id: 0,
+          result: { protocolVersion: '2025-06-18' },
+        });
 
-      const listed = await httpExchange(
-        sample.url,
-        'POST',
-        { ...MCP_POST_HEADERS, authorization: 'Bearer secret', 'mcp-session-id': sessionId as string },
-        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        const listed = await httpExchange(
+          sample.url,
+          'POST',
+          { ...MCP_POST_HEADERS, authorization, 'mcp-session-id': sessionId as string },
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        );
+        expect(listed.status).toBe(200);
+        return (JSON.parse(listed.text) as { result: { tools: { name: string }[] } }).result.tools;
+      };
+      const names = (tools: { name: string }[]): string[] => tools.map((tool) => tool.name).sort();
+
+      expect(names(await toolsFor('secret'))).toEqual(SAMPLE_TOOL_NAMES);
+      // Only the admin token grants weather:admin: main.ts hands MCP_ADMIN_TOKEN to the module.
+      const adminTools = await toolsFor('admin-secret');
+      expect(names(adminTools)).toEqual(['clear_forecast_cache', ...SAMPLE_TOOL_NAMES]);
+      expect(adminTools.find((tool) => tool.name === 'clear_forecast_cache')).toEqual(
+        CLEAR_FORECAST_CACHE_TOOL_DEFINITION,
       );
-      expect(listed.status).toBe(200);
-      expect((JSON.parse(listed.text) as { result: { tools: unknown[] } }).result.tools).toHaveLength(2);
     });
   });
 
-  describe('with MCP_BEARER_TOKEN set to the empty string', () => {
-    it('refuses to start: exits with code 1 and an error line', async () => {
-      const sample = await start('');
+  describe('refusing a misconfiguration: exit code 1, an error line, never listening', () => {
+    const cases: [string, SampleEnv, RegExp][] = [
+      ['MCP_BEARER_TOKEN set to the empty string', { bearerToken: '' }, /ERROR.*MCP_BEARER_TOKEN is set but empty/],
+      [
+        'MCP_ADMIN_TOKEN set to the empty string',
+        { bearerToken: 'secret', adminToken: '' },
+        /ERROR.*MCP_ADMIN_TOKEN is set but empty/,
+      ],
+      [
+        'MCP_ADMIN_TOKEN without MCP_BEARER_TOKEN',
+        { adminToken: 'admin-secret' },
+        /ERROR.*MCP_ADMIN_TOKEN needs MCP_BEARER_TOKEN/,
+      ],
+    ];
+    const samples = new Map<string, SampleProcess>();
+
+    // Each process takes a second or two just to load its modules: they start together, not one per test.
+    beforeAll(async () => {
+      const started = await Promise.all(cases.map(([, env]) => SampleProcess.start(env)));
+      cases.forEach(([label], index) => samples.set(label, started[index]!));
+    });
+
+    afterAll(async () => {
+      await Promise.all([...samples.values()].map((sample) => sample.stop()));
+    });
+
+    it.each(cases)('%s', async (label, _env, errorLine) => {
+      const sample = samples.get(label)!;
       const exit = await within(sample.exited, START_TIMEOUT_MS);
       expect(exit).toEqual({ code: 1, signal: null });
-      expect(sample.text).toMatch(/ERROR.*MCP_BEARER_TOKEN is set but empty/);
+      expect(sample.text).toMatch(errorLine);
       expect(sample.text).not.toMatch(/MCP endpoint/);
       expect(await tryConnect('127.0.0.1', sample.port)).toBe('ECONNREFUSED');
     });
