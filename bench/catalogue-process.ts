@@ -54,6 +54,8 @@ async function main(): Promise<void> {
       void server.close().finally(() => process.disconnect());
     }
   });
+  // A parent that dies without asking (an error, a closed pipe) must not leave the server running.
+  process.once('disconnect', () => void server.close().finally(() => process.exit(0)));
   report({ type: 'ready', url: server.url, bootCpuMs });
 }
 

@@ -39,6 +39,8 @@ async function main(): Promise<void> {
       void server.close().finally(() => process.disconnect());
     }
   });
+  // A parent that dies (a pipe closed on it, Ctrl-C) must not leave this server running.
+  process.once('disconnect', () => void server.close().finally(() => process.exit(0)));
   report({ type: 'ready', url: server.url });
 }
 

@@ -123,6 +123,18 @@ describe('NO_ARGUMENTS_SCHEMA', () => {
 });
 
 describe('DtoJsonSchemaConverter', () => {
+  it('converts a class once per converter: tools sharing a DTO share the conversion', () => {
+    class SharedArgs {
+      @IsString()
+      city!: string;
+    }
+    const converter = new DtoJsonSchemaConverter();
+    const first = converter.toSchema(SharedArgs);
+    expect(converter.toSchema(SharedArgs)).toBe(first);
+    expect(new DtoJsonSchemaConverter().toSchema(SharedArgs)).not.toBe(first);
+    expect(new DtoJsonSchemaConverter().toSchema(SharedArgs)).toEqual(first);
+  });
+
   let converter: DtoJsonSchemaConverter;
 
   beforeEach(() => {

@@ -21,7 +21,20 @@ export const NO_ARGUMENTS_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'obje
  * two different classes that share a name get distinct definitions.
  */
 export class DtoJsonSchemaConverter {
+  /** Per converter (one per application): tools sharing a DTO share its conversion. */
+  private readonly converted = new WeakMap<Type<object>, JsonSchemaObject>();
+
+  /** The schema of `dto`, converted once per class; callers copy it before changing anything. */
   toSchema(dto: Type<object>): JsonSchemaObject {
+    let schema = this.converted.get(dto);
+    if (!schema) {
+      schema = this.convert(dto);
+      this.converted.set(dto, schema);
+    }
+    return schema;
+  }
+
+  private convert(dto: Type<object>): JsonSchemaObject {
     const names = new Map<DtoClass, string>();
     const defs: Record<string, Record<string, unknown>> = {};
     const root = closeObject({ ...this.describe(dto, names, defs), type: 'object' }) as JsonSchemaObject;

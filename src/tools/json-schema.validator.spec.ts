@@ -519,3 +519,26 @@ describe('schemas sharing one factory', () => {
     expect(Reflect.get(factory, 'ajv2020')).not.toBe(Reflect.get(other, 'ajv2020'));
   });
 });
+
+describe('JsonSchemaValidatorFactory.compileShared', () => {
+  it('compiles each distinct schema text once, and keeps different schemas apart', () => {
+    const factory = new JsonSchemaValidatorFactory();
+    const compile = jest.spyOn(factory, 'compile');
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const first = factory.compileShared(schema);
+    const again = factory.compileShared(structuredClone(schema));
+    const other = factory.compileShared({ type: 'object', properties: { city: { type: 'number' } } });
+    expect(again).toBe(first);
+    expect(other).not.toBe(first);
+    expect(compile).toHaveBeenCalledTimes(2);
+    expect(first({ city: 'Oslo' })).toEqual({ ok: true });
+    expect(other({ city: 'Oslo' }).ok).toBe(false);
+  });
+
+  it('does not share across factories (one per application)', () => {
+    const schema = { type: 'object' };
+    expect(new JsonSchemaValidatorFactory().compileShared(schema)).not.toBe(
+      new JsonSchemaValidatorFactory().compileShared(schema),
+    );
+  });
+});

@@ -50,6 +50,22 @@ const AJV_OPTIONS: Options = {
 export class JsonSchemaValidatorFactory {
   private ajv2020: Ajv2020 | undefined;
   private ajvDraft07: Ajv | undefined;
+  /** Validators by schema text: tools that share a schema share its (costly) compilation. */
+  private readonly byText = new Map<string, SchemaValidator>();
+
+  /**
+   * {@link compile}, once per distinct schema text for this factory.
+   * @throws as {@link compile} does.
+   */
+  compileShared(schema: object): SchemaValidator {
+    const text = JSON.stringify(schema);
+    let validator = this.byText.get(text);
+    if (!validator) {
+      validator = this.compile(schema);
+      this.byText.set(text, validator);
+    }
+    return validator;
+  }
 
   /**
    * Compiles `schema`, which is neither changed nor retained beyond the validator.

@@ -51,7 +51,7 @@ function compileOrFail(
   role: string,
 ): SchemaValidator {
   try {
-    return validators.compile(schema);
+    return validators.compileShared(schema);
   } catch (error) {
     throw new McpToolDefinitionError(
       `@McpTool() on ${owner}: the ${role} schema cannot be used: ${error instanceof Error ? error.message : String(error)}`,
