@@ -27,6 +27,7 @@ export const MCP_OPTION_DEFAULTS = {
   sseRetryMs: 1_000,
   maxStoredEvents: 1_000,
   storedEventMaxAgeMs: 5 * 60 * 1000,
+  maxStoredEventChars: 4 * 1024 * 1024,
 } as const satisfies Partial<McpModuleOptions>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
@@ -50,6 +51,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
       new InMemoryEventStore({
         maxEventsPerSession: merged.maxStoredEvents,
         maxEventAgeMs: merged.storedEventMaxAgeMs,
+        maxCharsPerSession: merged.maxStoredEventChars,
       }),
   };
   validateMcpOptions(resolved);

@@ -25,6 +25,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'eventStore',
   'maxStoredEvents',
   'storedEventMaxAgeMs',
+  'maxStoredEventChars',
 ]);
 
 /** A host name as `allowedHosts` takes it: no scheme, no port, no path (IPv6 in brackets). */
@@ -47,6 +48,7 @@ export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'tit
     'outboxLimit',
     'maxStoredEvents',
     'storedEventMaxAgeMs',
+    'maxStoredEventChars',
     'pageSize',
   ] as const) {
     if (!Number.isFinite(options[key]) || options[key] <= 0) {

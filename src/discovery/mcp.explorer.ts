@@ -55,7 +55,7 @@ export class McpExplorer implements OnModuleInit {
           options,
           methodName,
           owner,
-          this.pipelines.forScoped(wrapper.token, methodName, paramsKey, wrapper.id),
+          this.pipelines.forScoped(wrapper.token, methodName, paramsKey, wrapper.id, wrapper.isDependencyTreeDurable()),
         );
       }
     }

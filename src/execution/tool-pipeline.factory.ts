@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { HttpException, Injectable, Logger } from '@nestjs/common';
+import { REQUEST_CONTEXT_ID } from '@nestjs/core/router/request/request-constants.js';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef, ModulesContainer, type ContextId } from '@nestjs/core';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
@@ -18,6 +19,7 @@ type Method = (...args: unknown[]) => unknown;
  */
 @Injectable()
 export class ToolPipelineFactory {
+  private readonly logger = new Logger('McpTools');
   private readonly params = new McpParamsFactory();
   private readonly contexts: ExternalContextCreator;
 
@@ -38,17 +40,20 @@ export class ToolPipelineFactory {
     inquirerId?: string,
   ): ToolTarget {
     const method = (Object.getPrototypeOf(instance) as Record<string, Method>)[methodName]!;
-    const execute = this.contexts.create(
-      instance,
-      method,
-      methodName,
-      paramsMetadataKey,
-      this.params,
-      contextId,
-      inquirerId,
-      { guards: false, interceptors: true, filters: true },
-      MCP_CONTEXT_TYPE,
-    );
+    // Built on first call: listing needs the guards only.
+    let execute: ((...args: unknown[]) => Promise<unknown>) | undefined;
+    const createExecute = (): ((...args: unknown[]) => Promise<unknown>) =>
+      this.contexts.create(
+        instance,
+        method,
+        methodName,
+        paramsMetadataKey,
+        this.params,
+        contextId,
+        inquirerId,
+        { guards: false, interceptors: true, filters: true },
+        MCP_CONTEXT_TYPE,
+      );
     const guard = this.contexts.create(
       instance,
       guardProbe(method),
@@ -64,12 +69,15 @@ export class ToolPipelineFactory {
       canActivate: async (args: McpExecutionArgs) => {
         try {
           return (await guard(...args)) === true;
-        } catch {
-          // A guard that throws (UnauthorizedException, or a bug) denies, as it does for HTTP routes.
+        } catch (error) {
+          // A guard that throws denies, as it does for HTTP routes. An HttpException is a refusal; anything
+          // else is a broken guard (or one written for HTTP only), which would hide tools without a word.
+          if (error instanceof HttpException) this.logger.debug(`A guard of ${methodName} refused: ${error.message}`);
+          else this.logger.error(`A guard of ${methodName} failed; the tool is denied`, errorText(error));
           return false;
         }
       },
-      execute: (args: McpExecutionArgs) => execute(...args),
+      execute: (args: McpExecutionArgs) => (execute ??= createExecute())(...args),
       reportsErrors: true,
     };
   }
@@ -84,13 +92,38 @@ export class ToolPipelineFactory {
     methodName: string,
     paramsMetadataKey: string,
     inquirerId: string,
+    durable: boolean,
   ): (request: unknown) => Promise<ToolTarget> {
-    return async (request) => {
-      const contextId = ContextIdFactory.getByRequest(request as object);
-      this.moduleRef.registerRequestByContextId(request, contextId);
-      const instance = await this.moduleRef.resolve<unknown, object>(token as never, contextId, { strict: false });
-      return this.forInstance(instance, methodName, paramsMetadataKey, contextId, inquirerId);
+    // One instance and one pipeline per HTTP request, however many tools of the class it lists or calls.
+    const perRequest = new WeakMap<object, Promise<ToolTarget>>();
+    return (request) => {
+      const key = request as object;
+      let target = perRequest.get(key);
+      if (!target) {
+        const contextId = this.contextIdOf(key, durable);
+        target = this.moduleRef
+          .resolve<unknown, object>(token as never, contextId, { strict: false })
+          .then((instance) => this.forInstance(instance, methodName, paramsMetadataKey, contextId, inquirerId));
+        perRequest.set(key, target);
+      }
+      return target;
     };
+  }
+
+  /**
+   * The DI context of an HTTP request, pinned on the request as Nest's router does, so that every
+   * request-scoped provider of the request (tools, guards, `MCP_SESSION`) shares it.
+   */
+  private contextIdOf(request: object, durable: boolean): ContextId {
+    const contextId = ContextIdFactory.getByRequest(request);
+    if (!(request as Record<symbol, unknown>)[REQUEST_CONTEXT_ID]) {
+      Object.defineProperty(request, REQUEST_CONTEXT_ID, { value: contextId, enumerable: false });
+      this.moduleRef.registerRequestByContextId(
+        durable ? contextId.payload : Object.assign(request, contextId.payload),
+        contextId,
+      );
+    }
+    return contextId;
   }
 }
 
@@ -131,4 +164,8 @@ function withControllerHosts(base: ExternalContextCreator, modules: ModulesConta
       },
     },
   }) as ExternalContextCreator;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

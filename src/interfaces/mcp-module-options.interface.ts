@@ -32,7 +32,9 @@ export interface McpModuleOptions {
    */
   maxSessions?: number;
   /**
-   * Server-to-client messages a session may hold undelivered; past it the session is ended.
+   * Server-to-client messages a session may hold undelivered: events its connections hold back
+   * because the client does not read (past it the session ends), and messages waiting for a GET
+   * stream (past it the oldest are dropped).
    * @default 1000
    */
   outboxLimit?: number;
@@ -103,6 +105,12 @@ export interface McpModuleOptions {
    * @default 1000
    */
   maxStoredEvents?: number;
+  /**
+   * Characters of event data the default event store keeps per session, oldest dropped first
+   * (ignored with a custom `eventStore`): large results must not make a session's history unbounded.
+   * @default 4194304
+   */
+  maxStoredEventChars?: number;
   /**
    * Age past which the default event store drops an event (ignored with a custom `eventStore`).
    * @default 300000 (5 minutes)

@@ -14,6 +14,7 @@ import type {
 import { McpSessionRegistry } from '../session/session.registry.js';
 import { McpToolInvoker } from '../tools/tool.invoker.js';
 import { McpToolRegistry } from '../tools/tool.registry.js';
+import { CursorSeal } from './cursor-seal.js';
 import type { McpCallContext } from './mcp-call-context.js';
 
 /**
@@ -25,6 +26,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
   private readonly logger = new Logger('McpServer');
   readonly dispatcher: McpDispatcher<McpCallContext>;
   private readonly pageSize: number;
+  private readonly cursors = new CursorSeal();
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -37,11 +39,14 @@ export class McpServer implements McpServerPort<McpCallContext> {
   }
 
   async listTools(cursor: string | undefined, context: McpCallContext): Promise<ListToolsResult> {
-    const { page, nextCursor } = await this.tools.page(cursor, this.pageSize, (tool) =>
-      this.invoker.isVisible(tool, context),
+    const sessionId = context.session.id;
+    const { page, nextCursor } = await this.tools.page(
+      cursor === undefined ? undefined : this.cursors.open(cursor, sessionId),
+      this.pageSize,
+      (tool) => this.invoker.isVisible(tool, context),
     );
     const tools = page.map((tool) => tool.definition);
-    return nextCursor === undefined ? { tools } : { tools, nextCursor };
+    return nextCursor === undefined ? { tools } : { tools, nextCursor: this.cursors.seal(nextCursor, sessionId) };
   }
 
   callTool(params: CallToolParams, context: McpCallContext, requestId: RequestId): Promise<CallToolResult> {

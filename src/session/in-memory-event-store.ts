@@ -6,6 +6,11 @@ export interface InMemoryEventStoreOptions {
   readonly maxEventsPerSession: number;
   /** Events older than this (milliseconds) are dropped. */
   readonly maxEventAgeMs: number;
+  /**
+   * Characters of event data kept per session at most (results can be large); the oldest go first.
+   * @default unlimited
+   */
+  readonly maxCharsPerSession?: number;
   /** The clock, for tests. */
   readonly now?: () => number;
 }
@@ -16,11 +21,13 @@ interface Entry extends McpStoredEvent {
 
 /**
  * The default {@link McpEventStore}: per session, the most recent events in memory, bounded by
- * count and by age. Old events are dropped as new ones arrive and when replayed, so it needs no
+ * count, by size and by age. Old events are dropped as new ones arrive and when replayed, so it needs no
  * timer; a session's events go when the session ends.
  */
 export class InMemoryEventStore implements McpEventStore {
   private readonly sessions = new Map<string, Entry[]>();
+  /** Characters of data kept, per session. */
+  private readonly chars = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly options: InMemoryEventStoreOptions) {
@@ -47,13 +54,14 @@ export class InMemoryEventStore implements McpEventStore {
       this.sessions.set(sessionId, events);
     }
     events.push({ streamId: event.streamId, seq: event.seq, data: event.data, at: now });
-    this.prune(events, now);
+    this.chars.set(sessionId, (this.chars.get(sessionId) ?? 0) + event.data.length);
+    this.prune(sessionId, events, now);
   }
 
   replay(sessionId: string, streamId: string, afterSeq: number): readonly McpStoredEvent[] {
     const events = this.sessions.get(sessionId);
     if (!events) return [];
-    this.prune(events, this.now());
+    this.prune(sessionId, events, this.now());
     return events
       .filter((event) => event.streamId === streamId && event.seq > afterSeq)
       .map(({ streamId: stream, seq, data }) => ({ streamId: stream, seq, data }));
@@ -63,18 +71,35 @@ export class InMemoryEventStore implements McpEventStore {
     const events = this.sessions.get(sessionId);
     if (!events) return;
     const kept = events.filter((event) => event.streamId !== streamId);
-    if (kept.length === 0) this.sessions.delete(sessionId);
-    else if (kept.length !== events.length) this.sessions.set(sessionId, kept);
+    if (kept.length === 0) this.deleteSession(sessionId);
+    else if (kept.length !== events.length) {
+      this.sessions.set(sessionId, kept);
+      this.chars.set(
+        sessionId,
+        kept.reduce((sum, event) => sum + event.data.length, 0),
+      );
+    }
   }
 
   deleteSession(sessionId: string): void {
     this.sessions.delete(sessionId);
+    this.chars.delete(sessionId);
   }
 
-  private prune(events: Entry[], now: number): void {
+  private prune(sessionId: string, events: Entry[], now: number): void {
     const oldest = now - this.options.maxEventAgeMs;
-    let drop = Math.max(0, events.length - this.options.maxEventsPerSession);
-    while (drop < events.length && events[drop]!.at < oldest) drop++;
-    if (drop > 0) events.splice(0, drop);
+    const maxChars = this.options.maxCharsPerSession ?? Infinity;
+    let chars = this.chars.get(sessionId) ?? 0;
+    let drop = 0;
+    while (
+      drop < events.length &&
+      (events.length - drop > this.options.maxEventsPerSession || events[drop]!.at < oldest || chars > maxChars)
+    ) {
+      chars -= events[drop]!.data.length;
+      drop++;
+    }
+    if (drop === 0) return;
+    events.splice(0, drop);
+    this.chars.set(sessionId, chars);
   }
 }

@@ -42,10 +42,10 @@ export interface McpSessionInit {
  * the requests it was sent and awaits answers to, and its SSE streams.
  *
  * Messages that belong to no call go on the standalone stream (GET). Messages sent while no GET
- * connection is attached, or while the attached one cannot take more, wait in a backlog; together
- * with what every connection of the session holds back because of TCP backpressure, they are
- * bounded by `outboxLimit`: going past it ends the session, so a client that stops reading costs
- * bounded memory rather than all of it.
+ * connection is attached wait in a backlog of at most `outboxLimit` (the oldest are dropped: a
+ * client need not open a GET stream at all). What the session's connections hold back because of
+ * TCP backpressure is bounded by `outboxLimit` too, and going past it ends the session: a client that
+ * stops reading costs bounded memory rather than all of it.
  *
  * Kept small on purpose (the per-idle-session heap cost is measured by the benchmark): collections
  * are created on first use.
@@ -72,7 +72,10 @@ export class McpSession implements StreamHost, McpSessionHandle {
   private postStreams: Map<string, SessionStream> | undefined;
   private postStreamCount = 0;
   private seq = 0;
-  private undelivered = 0;
+  /** Messages waiting for a GET stream. */
+  private queued = 0;
+  /** Events written to connections that their sockets hold back. */
+  private heldBack = 0;
   private inflight: Map<RequestId, AbortController> | undefined;
   private clientRequests: ClientRequests | undefined;
   private endReason: SessionEndReason | undefined;
@@ -125,7 +128,12 @@ export class McpSession implements StreamHost, McpSessionHandle {
 
   /** Messages sent but not yet handed to a connection's socket. */
   get undeliveredMessages(): number {
-    return this.undelivered;
+    return this.queued + this.heldBack;
+  }
+
+  /** The most messages the GET stream's backlog keeps (the outbox limit). */
+  get backlogLimit(): number {
+    return this.outboxLimit;
   }
 
   /** Whether streams open with a priming event and may be closed on purpose (2025-11-25 and later). */
@@ -225,9 +233,10 @@ export class McpSession implements StreamHost, McpSessionHandle {
   pendingCounter(): (count: number) => void {
     let reported = 0;
     return (count) => {
-      const delta = count - reported;
+      if (this.ended) return;
+      this.heldBack += count - reported;
       reported = count;
-      this.backlogChanged(delta);
+      if (this.heldBack > this.outboxLimit) this.end('overflow');
     };
   }
 
@@ -298,7 +307,8 @@ export class McpSession implements StreamHost, McpSessionHandle {
       for (const stream of this.postStreams.values()) stream.finish();
       this.postStreams.clear();
     }
-    this.undelivered = 0;
+    this.queued = 0;
+    this.heldBack = 0;
     this.guardStore(() => this.store.deleteSession(this.id));
     this.onEnd(this, reason);
   }
@@ -315,7 +325,9 @@ export class McpSession implements StreamHost, McpSessionHandle {
 
   async stored(streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]> {
     try {
-      return await this.store.replay(this.id, streamId, afterSeq);
+      const events = await this.store.replay(this.id, streamId, afterSeq);
+      if (Array.isArray(events)) return events;
+      throw new TypeError(`McpEventStore.replay must return an array, got ${typeof events}`);
     } catch (error) {
       this.onStoreError(error);
       return [];
@@ -323,9 +335,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
   }
 
   backlogChanged(delta: number): void {
-    if (this.ended) return;
-    this.undelivered += delta;
-    if (this.undelivered > this.outboxLimit) this.end('overflow');
+    if (!this.ended) this.queued += delta;
   }
 
   /** A failing store must not take the session (or the process, through an unhandled rejection) down. */

@@ -12,16 +12,22 @@ export interface StreamHost {
   keep(event: McpStoredEvent): void;
   /** The stored events of a stream after a position, for a resume. */
   stored(streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]>;
-  /** Messages waiting in a backlog changed by `delta`; the session bounds the total. */
+  /** Messages waiting in a backlog changed by `delta`. */
   backlogChanged(delta: number): void;
+  /** The most messages a backlog keeps; past it the oldest are dropped. */
+  readonly backlogLimit: number;
 }
 
 /** How a message fared: written to a connection, kept for a resume only, queued for the next connection, or dropped. */
 export type SendOutcome = 'delivered' | 'stored' | 'queued' | 'unserializable' | 'closed';
 
-/** An event as a connection receives it: `replayed` when it comes from the event store. */
+/**
+ * An event as a connection receives it: `replayed` when it comes from the event store; with `retry`,
+ * not an event but the order to tell the client when to reconnect, before the connection ends.
+ */
 export interface StreamEvent extends McpStoredEvent {
   readonly replayed?: boolean;
+  readonly retry?: number;
 }
 
 /** An event with empty data: it only gives the client an id to resume from (SSE polling). */
@@ -35,13 +41,13 @@ export const isPrimingEvent = (event: McpStoredEvent): boolean => event.data ===
  * An event gets its position when it is handed to a connection, or to the store alone while a
  * POST stream has none, and is kept in the event store before it is written: positions follow
  * the order the client sees, so resuming after one replays exactly what came after it. The
- * standalone stream queues what is sent while no connection is attached (a backlog the session
- * bounds) and hands it to the next connection.
+ * standalone stream queues what is sent while no connection is attached (a backlog bounded by
+ * dropping its oldest messages) and hands it to the next connection.
  */
 export class SessionStream {
   private readonly live = new Subject<McpStoredEvent>();
   private backlog: string[] | undefined;
-  private releaseConnection: (() => void) | undefined;
+  private releaseConnection: ((retryMs?: number) => void) | undefined;
   private isFinished = false;
 
   constructor(
@@ -89,8 +95,12 @@ export class SessionStream {
       this.stamp(data);
       return 'stored';
     }
-    (this.backlog ??= []).push(data);
-    this.host.backlogChanged(1);
+    const backlog = (this.backlog ??= []);
+    // A client is free never to open a GET stream: what waits for one is kept within bounds by
+    // dropping the oldest, not by ending the session (which is for readers that stall).
+    if (backlog.length >= this.host.backlogLimit) backlog.shift();
+    else this.host.backlogChanged(1);
+    backlog.push(data);
     return 'queued';
   }
 
@@ -116,7 +126,10 @@ export class SessionStream {
         last = event.seq;
         subscriber.next(event);
       };
-      const release = (): void => subscriber.complete();
+      const release = (retryMs?: number): void => {
+        if (retryMs !== undefined) subscriber.next({ streamId: this.id, seq: last, data: '', retry: retryMs });
+        subscriber.complete();
+      };
       this.releaseConnection = release;
       if (prime && afterSeq === undefined) emit({ streamId: this.id, seq: this.host.nextSeq(), data: '' });
       const subscription = this.live.subscribe({
@@ -132,13 +145,17 @@ export class SessionStream {
       } else {
         void this.host.stored(this.id, afterSeq!).then((replayed) => {
           if (subscriber.closed) return;
-          // The store may already hold some of what arrived meanwhile: positions drop the repeats.
-          for (const event of replayed) emit({ ...event, replayed: true });
-          for (const event of backlog) emit(event);
-          for (const event of arrivedMeanwhile) emit(event);
-          catchingUp = false;
-          arrivedMeanwhile.length = 0;
-          if (completedWhileCatchingUp || this.isFinished) subscriber.complete();
+          try {
+            // The store may already hold some of what arrived meanwhile: positions drop the repeats.
+            for (const event of replayed) emit({ ...event, replayed: true });
+            for (const event of backlog) emit(event);
+            for (const event of arrivedMeanwhile) emit(event);
+            catchingUp = false;
+            arrivedMeanwhile.length = 0;
+            if (completedWhileCatchingUp || this.isFinished) subscriber.complete();
+          } catch (error) {
+            subscriber.error(error);
+          }
         });
       }
 
@@ -149,9 +166,12 @@ export class SessionStream {
     });
   }
 
-  /** Detaches the current connection (it completes); later events wait for the next one. */
-  detach(): void {
-    this.releaseConnection?.();
+  /**
+   * Detaches the current connection (it completes); later events wait for the next one.
+   * @param retryMs tells the client, before the connection ends, how long to wait before resuming.
+   */
+  detach(retryMs?: number): void {
+    this.releaseConnection?.(retryMs);
   }
 
   /** No more events: the attached connection completes once it has written what it holds. */

@@ -32,6 +32,9 @@ const AJV_OPTIONS: Options = {
   logger: false,
 };
 
+/** Distinct schemas whose validators {@link JsonSchemaValidatorFactory.compileShared} keeps. */
+const MAX_SHARED_VALIDATORS = 1_000;
+
 /**
  * Compiles raw JSON Schemas (a tool's `inputSchema`, an `outputSchema`) into validators, in the
  * 2020-12 dialect or in draft-07.
@@ -62,6 +65,8 @@ export class JsonSchemaValidatorFactory {
     let validator = this.byText.get(text);
     if (!validator) {
       validator = this.compile(schema);
+      // Bounded: an app that keeps adding tools with new schemas at run time must not keep every one.
+      if (this.byText.size >= MAX_SHARED_VALIDATORS) this.byText.delete(this.byText.keys().next().value!);
       this.byText.set(text, validator);
     }
     return validator;

@@ -27,6 +27,9 @@ import type {
 } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
 
+/** The longest delay Node's timers honour. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** What a call context needs beyond the call itself. */
 export interface ToolCallSettings {
   readonly clientRequestTimeoutMs: number;
@@ -38,8 +41,11 @@ export interface ToolCallSettings {
 export class ToolCallContext implements McpContext {
   private finished = false;
   private lastProgress = -Infinity;
-  /** Aborts when the call has its result: requests to the client it left waiting are withdrawn then. */
-  private readonly answered = new AbortController();
+  /**
+   * Aborts when the call has its result: requests to the client it left waiting are withdrawn then.
+   * Created with the first such request: most calls send none, and a controller per call is not free.
+   */
+  private answered: AbortController | undefined;
   private logFunction: McpLogFunction | undefined;
 
   constructor(
@@ -88,7 +94,7 @@ export class ToolCallContext implements McpContext {
   finish(): void {
     if (this.finished) return;
     // Aborted before the flag is set, so the withdrawals still go out on the call's stream.
-    this.answered.abort(
+    this.answered?.abort(
       new McpClientRequestError('Withdrawn: the call that sent this request has its result', ErrorCode.InvalidRequest),
     );
     this.finished = true;
@@ -178,17 +184,23 @@ export class ToolCallContext implements McpContext {
         ErrorCode.MethodNotFound,
       );
     }
+    const timeoutMs = options.timeoutMs ?? this.settings.clientRequestTimeoutMs;
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+      // Node runs a timer past 2^31 - 1 ms after 1 ms: such a request would time out at once.
+      throw new RangeError(`timeoutMs must be a whole number from 1 to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`);
+    }
     if (this.finished || !channel) {
       throw new McpClientRequestError(
         `${method} cannot be sent: the call already has its result`,
         ErrorCode.InvalidRequest,
       );
     }
+    const answered = (this.answered ??= new AbortController());
     const result = await session.requestClient(method, params, {
       send: (message) => !this.finished && channel.send(message),
-      timeoutMs: options.timeoutMs ?? this.settings.clientRequestTimeoutMs,
+      timeoutMs,
       signal: AbortSignal.any(
-        options.signal ? [this.signal, this.answered.signal, options.signal] : [this.signal, this.answered.signal],
+        options.signal ? [this.signal, answered.signal, options.signal] : [this.signal, answered.signal],
       ),
     });
     const problem = problemOf(result);

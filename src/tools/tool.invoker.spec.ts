@@ -131,7 +131,7 @@ describe('McpToolInvoker: outcomes', () => {
     expect(f.session.isRunning('r1')).toBe(false);
   });
 
-  it('answers an unknown or disabled tool with an isError result, without registering a call', async () => {
+  it('answers an unknown or disabled tool with an isError result, leaving no call registered', async () => {
     const f = setup();
     const handler = f.add('hidden', () => 'x');
     f.registry.disableTool('hidden');
@@ -142,7 +142,8 @@ describe('McpToolInvoker: outcomes', () => {
       });
     }
     expect(handler).not.toHaveBeenCalled();
-    expect(f.session.beginCall).not.toHaveBeenCalled();
+    // Registered and released at once, like any call: an id in use is refused alike for every tool name.
+    expect(f.session.isRunning(1)).toBe(false);
   });
 
   it('refuses a request id already used by a running call, leaving that call alone', async () => {

@@ -19,6 +19,11 @@ import { McpToolRegistry } from './tool.registry.js';
 /** Stands for "the signal aborted first" in a race with the handler. */
 const ABORTED = Symbol('aborted');
 
+/** How far a call got: whether its failure went through Nest's exception handler (which logs). */
+interface CallProgress {
+  reported: boolean;
+}
+
 /**
  * Runs `tools/call`: finds the tool, asks its guards, validates its arguments, runs it through its
  * Nest pipeline with an {@link McpContext}, and maps what it returns. Failures a model can act on
@@ -68,52 +73,80 @@ export class McpToolInvoker {
 
   /** Whether the caller of `call` may see `tool` in `tools/list` (its guards let it through). */
   async isVisible(tool: RegisteredTool, call: McpCallContext): Promise<boolean> {
-    const target = await tool.target(call.httpRequest);
-    return target.canActivate(executionArgs(this.invocation('list', tool.definition.name, call, undefined, undefined)));
+    try {
+      const target = await tool.target(call.httpRequest);
+      return await target.canActivate(
+        executionArgs(this.invocation('list', tool.definition.name, call, undefined, undefined)),
+      );
+    } catch (error) {
+      // A request-scoped provider that cannot be built hides its tools; the rest of the list is served.
+      this.logger.error(
+        `Tool ${tool.definition.name} (${tool.owner}) could not be prepared for tools/list; it is left out`,
+        error instanceof Error ? error.stack : String(error),
+      );
+      return false;
+    }
   }
 
   async call(params: CallToolParams, requestId: RequestId, call: McpCallContext): Promise<CallToolResult> {
-    const tool = this.registry.get(params.name);
-    if (!tool) return unknownTool(params.name);
     const { session } = call;
+    // Checked and registered before the tool is even looked up, and before anything awaits: a second call
+    // with the same id (say, in one batch) is refused alike for hidden and unknown tools, and a
+    // cancellation that arrives while guards or validation run finds the call.
     if (session.isRunning(requestId)) {
       throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running call`);
     }
-
-    // Registered before anything awaits, so a second call with the same id (say, in one batch) is
-    // refused, and a cancellation that arrives while guards or validation run finds the call.
     const controller = session.beginCall(requestId);
+    const tool = this.registry.get(params.name);
+    if (!tool) {
+      session.endCall(requestId, controller);
+      return unknownTool(params.name);
+    }
     const { signal } = controller;
     const timer = tool.timeoutMs === undefined ? undefined : startTimeout(controller, tool);
     const context = new ToolCallContext(call, requestId, params.name, params._meta, signal, this.settings);
-    const raw = params.arguments ?? {};
-    let target: ToolTarget | undefined;
+    const progress: CallProgress = { reported: false };
     try {
-      target = await tool.target(call.httpRequest);
-      const invocation = this.invocation('call', params.name, call, raw, context);
-      if (!(await target.canActivate(executionArgs(invocation)))) {
-        this.logger.debug(`Call of ${params.name} denied by its guards`);
-        return unknownTool(params.name);
-      }
-      const checked = await this.checkArguments(tool, raw);
-      if (signal.aborted) return this.abortedResult(tool, requestId, signal);
-      if (!checked.ok) return checked.result;
-      const run = target;
-      const value = await untilAborted(
-        () => run.execute(executionArgs({ ...invocation, arguments: checked.value })),
+      // Guards, validation and the handler all race the signal: a hung guard does not outlast a
+      // cancellation, the tool's timeout or the session.
+      const outcome = await untilAborted(
+        () => this.run(tool, params, call, context, progress),
         signal,
         (late) => this.reportLateFailure(tool, late),
       );
-      if (value === ABORTED || signal.aborted) return this.abortedResult(tool, requestId, signal);
-      return this.toResult(tool, value);
+      if (outcome === ABORTED || signal.aborted) return this.abortedResult(tool, requestId, signal);
+      return outcome as CallToolResult;
     } catch (error) {
       if (error instanceof RequestCancelledError) throw error;
-      return this.failureResult(tool, error, signal, requestId, target?.reportsErrors ?? false);
+      return this.failureResult(tool, error, signal, requestId, progress.reported);
     } finally {
       context.finish();
       if (timer) clearTimeout(timer);
       session.endCall(requestId, controller);
     }
+  }
+
+  /** Guards, argument validation, then the pipeline; stops early once the call's signal aborted. */
+  private async run(
+    tool: RegisteredTool,
+    params: CallToolParams,
+    call: McpCallContext,
+    context: ToolCallContext,
+    progress: CallProgress,
+  ): Promise<CallToolResult | typeof ABORTED> {
+    const raw = params.arguments ?? {};
+    const target = await tool.target(call.httpRequest);
+    const invocation = this.invocation('call', params.name, call, raw, context);
+    if (!(await target.canActivate(executionArgs(invocation)))) {
+      this.logger.debug(`Call of ${params.name} denied by its guards`);
+      return unknownTool(params.name);
+    }
+    const checked = await this.checkArguments(tool, raw);
+    if (!checked.ok) return checked.result;
+    if (context.signal.aborted) return ABORTED;
+    progress.reported = target.reportsErrors;
+    const value = await target.execute(executionArgs({ ...invocation, arguments: checked.value }));
+    return this.toResult(tool, value);
   }
 
   private toResult(tool: RegisteredTool, value: unknown): CallToolResult {

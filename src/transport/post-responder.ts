@@ -4,7 +4,7 @@ import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types
 import type { CallChannel } from '../server/call-channel.js';
 import type { McpSession } from '../session/mcp-session.js';
 import type { SessionStream } from '../session/session-stream.js';
-import { writeEmpty, writeJsonText } from './http-responses.js';
+import { writeJsonText } from './http-responses.js';
 import { SseWriter } from './sse.writer.js';
 import { pumpToConnection } from './stream-pump.js';
 
@@ -35,7 +35,6 @@ export class PostResponder implements CallChannel {
   /** Serialised responses waiting for the last one (JSON mode). */
   private readonly collected: string[] = [];
   private stream: SessionStream | undefined;
-  private writer: SseWriter | undefined;
   private remaining: number;
 
   /**
@@ -83,9 +82,9 @@ export class PostResponder implements CallChannel {
   closeConnection(retryMs = this.settings.retryMs): boolean {
     if (this.done || this.session.ended || !this.session.pollingStreams) return false;
     const stream = this.switchToStream();
-    if (!stream.attached || !this.writer) return false;
-    this.writer.retry(retryMs);
-    stream.detach();
+    // The connection now may be a resuming GET rather than this POST: the stream tells whichever it is.
+    if (!stream.attached) return false;
+    stream.detach(retryMs);
     return true;
   }
 
@@ -113,8 +112,10 @@ export class PostResponder implements CallChannel {
       writeJsonText(this.res, 200, this.batch ? `[${this.collected.join(',')}]` : this.collected[0]!, this.headers);
       return;
     }
-    // Every request was cancelled: nothing may be said about them, and the POST must still end.
-    writeEmpty(this.res, 202, this.headers);
+    // Every request was cancelled: nothing may be said about them, yet a POST of requests must be
+    // answered as JSON or SSE. An event stream without events (and without an id to resume from) it is.
+    const empty = new SseWriter(this.res, 0);
+    if (empty.open(this.headers)) empty.end();
   }
 
   private switchToStream(): SessionStream {
@@ -123,7 +124,6 @@ export class PostResponder implements CallChannel {
     this.stream = stream;
     const writer = new SseWriter(this.res, this.settings.keepAliveMs, this.session.pendingCounter());
     if (writer.open(this.headers)) {
-      this.writer = writer;
       pumpToConnection(stream.attach(undefined, this.session.pollingStreams), writer, this.res, {
         onDelivered: () => this.session.forgetPostStream(stream.id),
         streamFinished: () => stream.finished,

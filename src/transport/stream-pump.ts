@@ -34,10 +34,13 @@ export function pumpToConnection(
   let delivered = false;
   const subscription = events.subscribe({
     next: (event) => {
+      if (event.retry !== undefined) return writer.retry(event.retry);
       const id = formatEventId(event.streamId, event.seq);
       if (isPrimingEvent(event)) writer.prime(id);
       else writer.sendEncoded(event.data, id, !event.replayed);
     },
+    // The stream could not catch up (its store failed): end the connection; the client may resume.
+    error: () => writer.end(),
     complete: () => {
       delivered = hooks.streamFinished?.() ?? true;
       writer.end();
