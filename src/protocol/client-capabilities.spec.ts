@@ -56,6 +56,32 @@ describe('missingClientCapability: sampling and roots', () => {
     expect(missingClientCapability('sampling/createMessage', {}, { roots: {}, elicitation: {} })).toBe('sampling');
   });
 
+  it('needs sampling.tools to offer tools (even an empty list), and sampling alone without', () => {
+    const withTools = { tools: [] };
+    expect(missingClientCapability('sampling/createMessage', withTools, { sampling: {} })).toBe('sampling.tools');
+    expect(missingClientCapability('sampling/createMessage', withTools, { sampling: { tools: true } })).toBe(
+      'sampling.tools',
+    );
+    expect(missingClientCapability('sampling/createMessage', withTools, { sampling: { tools: {} } })).toBeUndefined();
+    expect(missingClientCapability('sampling/createMessage', withTools, {})).toBe('sampling');
+    expect(missingClientCapability('sampling/createMessage', {}, { sampling: { context: {} } })).toBeUndefined();
+  });
+
+  it.each(['thisServer', 'allServers'])('needs sampling.context for includeContext %s', (includeContext) => {
+    const params = { includeContext };
+    expect(missingClientCapability('sampling/createMessage', params, { sampling: {} })).toBe('sampling.context');
+    expect(missingClientCapability('sampling/createMessage', params, { sampling: { tools: {} } })).toBe(
+      'sampling.context',
+    );
+    expect(missingClientCapability('sampling/createMessage', params, { sampling: { context: {} } })).toBeUndefined();
+  });
+
+  it('asks no sampling.context for includeContext none', () => {
+    expect(missingClientCapability('sampling/createMessage', { includeContext: 'none' }, { sampling: {} })).toBe(
+      undefined,
+    );
+  });
+
   it('needs roots for roots/list', () => {
     expect(missingClientCapability('roots/list', {}, { roots: {} })).toBeUndefined();
     expect(missingClientCapability('roots/list', {}, { roots: { listChanged: true } })).toBeUndefined();

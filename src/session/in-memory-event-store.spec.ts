@@ -37,6 +37,39 @@ describe('InMemoryEventStore', () => {
     expect(store.replay('s', 'p2', 0)).toStrictEqual([]);
   });
 
+  it('keeps at most maxCharsPerSession characters of data per session, dropping the oldest events', () => {
+    const store = new InMemoryEventStore({ maxEventsPerSession: 100, maxEventAgeMs: 60_000, maxCharsPerSession: 10 });
+    store.append('s', event('g', 1, 'aaaa'));
+    store.append('s', event('p1', 2, 'bbbb'));
+    store.append('other', event('g', 1, 'cccccccc'));
+    expect(store.replay('s', 'g', 0)).toStrictEqual([event('g', 1, 'aaaa')]);
+    // 4 + 4 + 4 > 10: the oldest goes, whatever its stream.
+    store.append('s', event('g', 3, 'dddd'));
+    expect(store.replay('s', 'g', 0)).toStrictEqual([event('g', 3, 'dddd')]);
+    expect(store.replay('s', 'p1', 0)).toStrictEqual([event('p1', 2, 'bbbb')]);
+    // Exactly at the bound is kept.
+    store.append('s', event('g', 4, 'ee'));
+    expect(store.replay('s', 'p1', 0)).toStrictEqual([event('p1', 2, 'bbbb')]);
+    // One event larger than the bound leaves nothing (not even itself) behind.
+    store.append('s', event('g', 5, 'x'.repeat(11)));
+    expect(store.replay('s', 'g', 0)).toStrictEqual([]);
+    expect(store.replay('s', 'p1', 0)).toStrictEqual([]);
+    // Other sessions have their own bound.
+    expect(store.replay('other', 'g', 0)).toStrictEqual([event('g', 1, 'cccccccc')]);
+  });
+
+  it('counts characters again after deleteStream: the space of a deleted stream is free', () => {
+    const store = new InMemoryEventStore({ maxEventsPerSession: 100, maxEventAgeMs: 60_000, maxCharsPerSession: 10 });
+    store.append('s', event('g', 1, 'aaaa'));
+    store.append('s', event('p1', 2, 'bbbbbb'));
+    store.deleteStream('s', 'p1');
+    store.append('s', event('g', 3, 'cccccc'));
+    expect(store.replay('s', 'g', 0)).toStrictEqual([event('g', 1, 'aaaa'), event('g', 3, 'cccccc')]);
+    store.deleteSession('s');
+    store.append('s', event('g', 4, 'x'.repeat(10)));
+    expect(store.replay('s', 'g', 0)).toStrictEqual([event('g', 4, 'x'.repeat(10))]);
+  });
+
   it('keeps sessions apart: a replay never crosses into another session', () => {
     const { store } = storeWith(10, 60_000);
     store.append('a', event('g', 1, 'from a'));

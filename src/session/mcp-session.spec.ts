@@ -161,17 +161,30 @@ describe('McpSession', () => {
       expect(onEnd).not.toHaveBeenCalled();
     });
 
-    it('ends the session with reason "overflow" when the backlog passes outboxLimit, calling onEnd once', () => {
+    it('drops the oldest queued message when the backlog passes outboxLimit, keeping the newest and the session', () => {
       const { session, onEnd } = makeSession({ outboxLimit: 3 });
-      for (const n of [1, 2, 3]) session.send(note(n));
-      expect(session.send(note(4))).toBe(false);
+      for (const n of [1, 2, 3, 4, 5]) expect(session.send(note(n))).toBe(true);
+      expect(session.ended).toBe(false);
+      expect(onEnd).not.toHaveBeenCalled();
+      expect(session.undeliveredMessages).toBe(3);
+      const { received } = listen(session);
+      expect(received).toEqual([note(3), note(4), note(5)]);
+      expect(session.undeliveredMessages).toBe(0);
+    });
+
+    it('ends the session with reason "overflow" when held-back events pass outboxLimit, calling onEnd once', () => {
+      const { session, onEnd } = makeSession({ outboxLimit: 3 });
+      const report = session.pendingCounter();
+      report(4);
       expect(session.ended).toBe(true);
       expect(session.endedBecause).toBe('overflow');
       expect(onEnd).toHaveBeenCalledTimes(1);
       expect(onEnd).toHaveBeenCalledWith(session, 'overflow');
+      report(5);
       expect(session.send(note(5))).toBe(false);
       expect(onEnd).toHaveBeenCalledTimes(1);
-      // The dropped backlog is not delivered to a stream attached afterwards.
+      expect(session.undeliveredMessages).toBe(0);
+      // Nothing is delivered to a stream attached afterwards.
       const late = listen(session);
       expect(late.received).toEqual([]);
       expect(late.completed()).toBe(true);
@@ -213,7 +226,7 @@ describe('McpSession', () => {
       expect(session.endedBecause).toBe('overflow');
     });
 
-    it('adds the connection pending count to the backlog', () => {
+    it('counts queued and held-back messages as undelivered, but only held-back ones end the session', () => {
       const { session } = makeSession({ outboxLimit: 3 });
       const { sub } = listen(session);
       const report = session.pendingCounter();
@@ -226,7 +239,10 @@ describe('McpSession', () => {
       const again = makeSession({ outboxLimit: 3 }).session;
       again.send(note(1));
       again.send(note(2));
-      again.pendingCounter()(2);
+      again.pendingCounter()(3);
+      expect(again.undeliveredMessages).toBe(5);
+      expect(again.ended).toBe(false);
+      again.pendingCounter()(1);
       expect(again.endedBecause).toBe('overflow');
     });
 
@@ -584,6 +600,31 @@ describe('McpSession streams and the event store', () => {
     expect(onStoreError).toHaveBeenCalledWith(boom);
   });
 
+  it.each([
+    ['undefined', undefined],
+    ['an object', { events: [] }],
+    ['a string', 'g-1'],
+  ])('treats a replay that returns %s as no events, telling onStoreError', async (_label, returned) => {
+    const { session, store, onStoreError } = makeSession();
+    (store as { replay: unknown }).replay = () => returned;
+    await expect(session.stored('g', 0)).resolves.toEqual([]);
+    expect(onStoreError).toHaveBeenCalledTimes(1);
+    expect(onStoreError.mock.calls[0]![0]).toBeInstanceOf(TypeError);
+    expect(String(onStoreError.mock.calls[0]![0])).toContain('McpEventStore.replay must return an array');
+  });
+
+  it('resumes live after a replay that returned no array, without crashing', async () => {
+    const { session, store, onStoreError } = makeSession();
+    (store as { replay: unknown }).replay = () => Promise.resolve(null);
+    const resumed = listen(session, session.resumeStream('g', 0));
+    await settle();
+    session.send(note(1));
+    expect(resumed.received).toEqual([note(1)]);
+    expect(resumed.completed()).toBe(false);
+    expect(onStoreError).toHaveBeenCalledTimes(1);
+    expect(session.ended).toBe(false);
+  });
+
   it('resumes the standalone stream live even when the store fails', async () => {
     const { session, store, onStoreError } = makeSession();
     const boom = new Error('replay failed');
@@ -664,8 +705,7 @@ describe('McpSession.end', () => {
   it('ends on overflow while calls run, aborting them as session-ended', () => {
     const { session } = makeSession({ outboxLimit: 1 });
     const call = session.beginCall(1);
-    session.send(note(1));
-    session.send(note(2));
+    session.pendingCounter()(2);
     expect(session.endedBecause).toBe('overflow');
     expect((call.signal.reason as McpCallAbortedError).kind).toBe('session-ended');
     expect((call.signal.reason as Error).message).toBe('MCP session ended (overflow)');

@@ -325,9 +325,17 @@ export class McpSession implements StreamHost, McpSessionHandle {
 
   async stored(streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]> {
     try {
-      const events = await this.store.replay(this.id, streamId, afterSeq);
-      if (Array.isArray(events)) return events;
-      throw new TypeError(`McpEventStore.replay must return an array, got ${typeof events}`);
+      const events: unknown = await this.store.replay(this.id, streamId, afterSeq);
+      if (!Array.isArray(events)) {
+        throw new TypeError(`McpEventStore.replay must return an array, got ${typeof events}`);
+      }
+      const valid = events.filter(isStoredEvent);
+      if (valid.length !== events.length) {
+        this.onStoreError(
+          new TypeError('McpEventStore.replay returned entries that are not events; they were skipped'),
+        );
+      }
+      return valid;
     } catch (error) {
       this.onStoreError(error);
       return [];
@@ -347,6 +355,18 @@ export class McpSession implements StreamHost, McpSessionHandle {
       this.onStoreError(error);
     }
   }
+}
+
+function isStoredEvent(value: unknown): value is McpStoredEvent {
+  const event = value as Partial<McpStoredEvent> | null;
+  return (
+    typeof event === 'object' &&
+    event !== null &&
+    typeof event.streamId === 'string' &&
+    Number.isSafeInteger(event.seq) &&
+    typeof event.data === 'string' &&
+    event.data !== ''
+  );
 }
 
 function delivered(outcome: SendOutcome): boolean {

@@ -16,6 +16,7 @@ class FakeHost implements StreamHost {
   seq = 0;
   readonly kept: McpStoredEvent[] = [];
   readonly backlogDeltas: number[] = [];
+  backlogLimit = 1000;
   replay: (streamId: string, afterSeq: number) => Promise<readonly McpStoredEvent[]> = async (streamId, afterSeq) =>
     this.kept.filter((event) => event.streamId === streamId && event.seq > afterSeq);
 
@@ -64,7 +65,44 @@ function connect(stream: SessionStream, afterSeq?: number, prime?: boolean): Con
 /** Lets pending promise callbacks (an asynchronous replay) run. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+describe('SessionStream: a catch-up that fails', () => {
+  it('errors the connection when reading the replayed events throws', async () => {
+    const host = new FakeHost();
+    const broken = {
+      [Symbol.iterator](): Iterator<McpStoredEvent> {
+        throw new TypeError('not readable');
+      },
+    };
+    host.replay = async () => broken as unknown as readonly McpStoredEvent[];
+    const stream = new SessionStream('g', host, true);
+    let failure: unknown;
+    stream.attach(0).subscribe({ error: (error: unknown) => (failure = error) });
+    await settle();
+    expect(failure).toBeInstanceOf(TypeError);
+    // The stream goes on: the next connection takes what is sent.
+    host.replay = async () => [];
+    const next = connect(stream, 0);
+    await settle();
+    stream.send(note(1));
+    expect(next.events.map((event) => event.data)).toEqual([data(1)]);
+  });
+});
+
 describe('SessionStream with a backlog (the standalone stream)', () => {
+  it('keeps the newest backlogLimit messages, dropping the oldest, and counts only what it keeps', () => {
+    const host = new FakeHost();
+    host.backlogLimit = 2;
+    const stream = new SessionStream('g', host, true);
+    expect([1, 2, 3, 4].map((n) => stream.send(note(n)))).toEqual(['queued', 'queued', 'queued', 'queued']);
+    expect(stream.queued).toBe(2);
+    expect(host.backlog).toBe(2);
+    const connection = connect(stream);
+    expect(connection.events.map((event) => event.data)).toEqual([data(3), data(4)]);
+    expect(host.backlog).toBe(0);
+    // The dropped messages never got a position nor reached the store.
+    expect(host.kept.map((event) => event.data)).toEqual([data(3), data(4)]);
+  });
+
   it('queues what is sent without a connection, then hands it, in order, to the next connection before live events', () => {
     const host = new FakeHost();
     const stream = new SessionStream('g', host, true);

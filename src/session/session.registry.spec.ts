@@ -73,10 +73,14 @@ describe('McpSessionRegistry', () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     registry = makeRegistry({ outboxLimit: 2 });
     const session = registry.create(handshake);
-    session.send(notificationMessage('a'));
-    session.send(notificationMessage('b'));
+    // The GET backlog keeps the newest two; it does not end the session.
+    for (const method of ['a', 'b', 'c']) session.send(notificationMessage(method));
     expect(session.ended).toBe(false);
-    session.send(notificationMessage('c'));
+    expect(session.undeliveredMessages).toBe(2);
+    const report = session.pendingCounter();
+    report(2);
+    expect(session.ended).toBe(false);
+    report(3);
     expect(session.endedBecause).toBe('overflow');
     expect(registry.get(session.id)).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);
@@ -302,13 +306,14 @@ describe('McpSessionRegistry', () => {
 
     it('skips ended sessions and counts only those it reached', () => {
       registry = makeRegistry({ outboxLimit: 1 });
-      const full = registry.create(handshake);
-      full.send(notificationMessage('first'));
-      const open = registry.create(handshake);
-      connected(open);
-      // `full` overflows on this one and ends: it was not reached.
+      const first = registry.create(handshake);
+      const second = registry.create(handshake);
+      // Ends `second` while the notification goes round: it was not reached.
+      first.attachStream().subscribe(() => second.end('deleted'));
       expect(registry.notifyAll('notifications/custom')).toBe(1);
-      expect(full.endedBecause).toBe('overflow');
+      expect(second.ended).toBe(true);
+      // A full backlog drops its oldest message: the session is still reached.
+      first.send(notificationMessage('more'));
       expect(registry.notifyAll('notifications/custom')).toBe(1);
     });
 

@@ -269,6 +269,51 @@ describe('ToolCallContext requests to the client', () => {
     },
   );
 
+  it.each([
+    ['tools', { ...SAMPLE, tools: [{ name: 'lookup', inputSchema: { type: 'object' as const } }] }, 'sampling.tools'],
+    ['includeContext thisServer', { ...SAMPLE, includeContext: 'thisServer' as const }, 'sampling.context'],
+    ['includeContext allServers', { ...SAMPLE, includeContext: 'allServers' as const }, 'sampling.context'],
+  ])('sample with %s needs the client capability %s, sending nothing', async (_label, params, capability) => {
+    const { ctx, channel } = makeContext({ capabilities: { sampling: {} } });
+    const error = await rejection(ctx.sample(params as typeof SAMPLE));
+    expect(error.code).toBe(-32601);
+    expect(error.message).toBe(
+      `The client cannot take sampling/createMessage: it did not declare the "${capability}" capability`,
+    );
+    expect(channel.sent).toEqual([]);
+  });
+
+  it('sample with tools and context is sent when the client declared both', () => {
+    const { ctx, channel } = makeContext({ capabilities: { sampling: { tools: {}, context: {} } } });
+    void ctx
+      .sample({ ...SAMPLE, includeContext: 'thisServer', tools: [{ name: 'lookup', inputSchema: { type: 'object' } }] })
+      .catch(() => undefined);
+    expect(lastRequest(channel).method).toBe('sampling/createMessage');
+    ctx.finish();
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Infinity, 2 ** 31])(
+    'refuses timeoutMs %s with a RangeError, sending nothing',
+    async (timeoutMs) => {
+      const { ctx, channel } = makeContext({ capabilities: { roots: {}, elicitation: {}, sampling: {} } });
+      for (const ask of [
+        () => ctx.listRoots({ timeoutMs }),
+        () => ctx.elicit(FORM, { timeoutMs }),
+        () => ctx.sample(SAMPLE, { timeoutMs }),
+      ]) {
+        await expect(ask()).rejects.toThrow(RangeError);
+      }
+      expect(channel.sent).toEqual([]);
+    },
+  );
+
+  it('takes the largest timeoutMs a timer honours (2^31 - 1)', () => {
+    const { ctx, channel } = makeContext({ capabilities: { roots: {} } });
+    void ctx.listRoots({ timeoutMs: 2 ** 31 - 1 }).catch(() => undefined);
+    expect(lastRequest(channel).method).toBe('roots/list');
+    ctx.finish();
+  });
+
   it('a URL elicitation needs elicitation.url', async () => {
     const { ctx } = makeContext({ capabilities: { elicitation: {} } });
     const error = await rejection(

@@ -2,7 +2,6 @@ import { HttpException, Inject, Injectable, IntrinsicException, Logger } from '@
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import { executionArgs, type McpInvocation } from '../execution/mcp-invocation.js';
-import type { ToolTarget } from '../execution/tool-target.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
@@ -18,6 +17,9 @@ import { McpToolRegistry } from './tool.registry.js';
 
 /** Stands for "the signal aborted first" in a race with the handler. */
 const ABORTED = Symbol('aborted');
+
+/** How long tools/list waits for one tool's guards. */
+const LIST_GUARD_TIMEOUT_MS = 10_000;
 
 /** How far a call got: whether its failure went through Nest's exception handler (which logs). */
 interface CallProgress {
@@ -73,11 +75,23 @@ export class McpToolInvoker {
 
   /** Whether the caller of `call` may see `tool` in `tools/list` (its guards let it through). */
   async isVisible(tool: RegisteredTool, call: McpCallContext): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
     try {
       const target = await tool.target(call.httpRequest);
-      return await target.canActivate(
+      const verdict = target.canActivate(
         executionArgs(this.invocation('list', tool.definition.name, call, undefined, undefined)),
       );
+      // A guard that never settles must not hang every tools/list: past the bound the tool is left out.
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => {
+          this.logger.error(
+            `The guards of ${tool.definition.name} did not answer within ${LIST_GUARD_TIMEOUT_MS} ms; it is left out`,
+          );
+          resolve(false);
+        }, LIST_GUARD_TIMEOUT_MS);
+        timer.unref();
+      });
+      return await Promise.race([verdict, late]);
     } catch (error) {
       // A request-scoped provider that cannot be built hides its tools; the rest of the list is served.
       this.logger.error(
@@ -85,6 +99,8 @@ export class McpToolInvoker {
         error instanceof Error ? error.stack : String(error),
       );
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -7,6 +7,7 @@ import { notificationMessage, requestMessage, successResponse } from '../protoco
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import type { ProtocolVersion } from '../protocol/protocol-version.js';
 import type { McpStoredEvent } from '../session/event-store.interface.js';
+import type { StreamEvent } from '../session/session-stream.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';
 import { McpSession } from '../session/mcp-session.js';
 import { PostResponder, type PostResponderSettings } from './post-responder.js';
@@ -393,17 +394,21 @@ describe('PostResponder and the session stream', () => {
     expect(second.chunks).toEqual([frame(log, 'p2-2'), frame(r2, 'p2-4')]);
   });
 
-  it('answers 202 with no body when every request was cancelled', () => {
-    const { res, post } = responder(2, true);
-    post.respond(undefined);
-    expect(res.headersSent).toBe(false);
-    post.respond(undefined);
-    expect(post.done).toBe(true);
-    expect(res.statusCode).toBe(202);
-    expect(res.headers['mcp-session-id']).toBe('sid-1');
-    expect(res.body).toBe('');
-    expect(res.writableEnded).toBe(true);
-  });
+  it.each(['2025-06-18', '2025-11-25'] as const)(
+    'answers an event stream without events when every request was cancelled (%s: no priming either)',
+    (version) => {
+      const { res, post } = responder(2, true, 0, version);
+      post.respond(undefined);
+      expect(res.headersSent).toBe(false);
+      post.respond(undefined);
+      expect(post.done).toBe(true);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/event-stream');
+      expect(res.headers['mcp-session-id']).toBe('sid-1');
+      expect(res.chunks).toEqual([]);
+      expect(res.writableEnded).toBe(true);
+    },
+  );
 
   it('leaves a cancelled request out of a batch answer', () => {
     const { res, post } = responder(3, true);
@@ -516,6 +521,24 @@ describe('PostResponder.closeConnection (SSE polling)', () => {
       [4, r1],
     ]);
     expect(completed).toBe(true);
+  });
+
+  it('tells a connection that resumed the stream when to come back, and ends that connection', async () => {
+    const { res, post, session } = responder(1, false, 0, '2025-11-25');
+    post.send(progress);
+    post.closeConnection(100);
+    const written = [...res.chunks];
+    const events: StreamEvent[] = [];
+    let completed = false;
+    session
+      .resumeStream('p1', 2)!
+      .subscribe({ next: (event) => events.push(event), complete: () => (completed = true) });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(post.closeConnection(300)).toBe(true);
+    expect(events).toEqual([expect.objectContaining({ streamId: 'p1', retry: 300 })]);
+    expect(completed).toBe(true);
+    // The POST's own connection, long gone, got nothing more.
+    expect(res.chunks).toEqual(written);
   });
 
   it.each(['2025-06-18', '2025-03-26', '2024-11-05'] as const)(

@@ -55,6 +55,25 @@ describe('pumpToConnection', () => {
     expect(res.writableEnded).toBe(false);
   });
 
+  it('writes a retry event as a lone retry field, and the stream goes on', () => {
+    const res = new FinishingResponse();
+    const events = pumped(res);
+    events.next({ streamId: 'p1', seq: 4, data: '', retry: 250 } as McpStoredEvent);
+    events.next({ streamId: 'p1', seq: 5, data: '{}' });
+    expect(res.chunks).toEqual(['retry: 250\n\n', 'id: p1-5\nevent: message\ndata: {}\n\n']);
+  });
+
+  it('ends the response, without reporting delivery, when the stream errors (a catch-up that failed)', () => {
+    const res = new FinishingResponse();
+    const { hooks: given, delivered } = hooks();
+    const events = pumped(res, given);
+    events.next({ streamId: 'g', seq: 1, data: '{}' });
+    events.error(new TypeError('bad replay'));
+    expect(res.writableEnded).toBe(true);
+    expect(res.endCalls).toBe(1);
+    expect(delivered).not.toHaveBeenCalled();
+  });
+
   it('ends the response when the stream completes', () => {
     const res = new FinishingResponse();
     const events = pumped(res);

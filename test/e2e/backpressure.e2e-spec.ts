@@ -7,7 +7,7 @@ import { startApp, type RunningApp } from '../utils/start-app.js';
 
 /**
  * Backpressure over real sockets: a client that stops reading its GET or POST SSE stream makes the
- * server hold messages back; once more than `outboxLimit` are undelivered the session ends
+ * server hold messages back; once more than `outboxLimit` are held back the session ends
  * ('overflow'), so the server never buffers without bound, and other sessions are unaffected.
  */
 
@@ -54,7 +54,15 @@ describe('Backpressure (e2e)', () => {
     running = await startApp(
       {
         imports: [
-          McpModule.forRoot({ name: 'backpressure-e2e', version: '1.0.0', outboxLimit: OUTBOX_LIMIT, keepAliveMs: 0 }),
+          McpModule.forRoot({
+            name: 'backpressure-e2e',
+            version: '1.0.0',
+            outboxLimit: OUTBOX_LIMIT,
+            keepAliveMs: 0,
+            // What the kernel buffers on loopback varies (megabytes): the store must keep all of it for the
+            // resume test, whatever its size.
+            maxStoredEventChars: 2 ** 30,
+          }),
         ],
         providers: [ResumableGates, ResumableTools],
       },

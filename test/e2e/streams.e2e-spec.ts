@@ -355,30 +355,29 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     expect(app.app.get(McpSessionRegistry).get(sessionId)).toBeUndefined();
   });
 
-  it('ends a session whose outbox overflows (no stream attached); another session is unaffected', async () => {
+  it('keeps the newest outboxLimit messages for a session without a stream, dropping the oldest; the session lives', async () => {
     const app = await start({ outboxLimit: 3 });
-    const victim = await initialize(app);
+    const sessionId = await initialize(app);
     const bystander = await initialize(app);
-    const session = sessionOf(app, victim);
+    const session = sessionOf(app, sessionId);
     const other = sessionOf(app, bystander);
     other.send(note(100));
 
-    expect([1, 2, 3].map((n) => session.send(note(n)))).toEqual([true, true, true]);
-    expect(session.send(note(4))).toBe(false);
-    expect(session.ended).toBe(true);
-    expect(session.endedBecause).toBe('overflow');
+    expect([1, 2, 3, 4, 5].map((n) => session.send(note(n)))).toEqual([true, true, true, true, true]);
+    expect(session.ended).toBe(false);
+    expect(session.undeliveredMessages).toBe(3);
 
-    const gone = await ping(app, victim);
-    expect(gone.status).toBe(404);
-    const gets = await openStream(app, victim);
-    expect(gets.status).toBe(404);
-
-    const alive = await ping(app, bystander);
+    const alive = await ping(app, sessionId);
     expect(alive.status).toBe(200);
-    expect(alive.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-    const stream = await openStream(app, bystander);
-    await stream.waitFor((s) => s.messages().length === 1);
-    expect(stream.messages()).toEqual([note(100)]);
+    const stream = await openStream(app, sessionId);
+    expect(stream.status).toBe(200);
+    await stream.waitFor((s) => s.messages().length === 3);
+    expect(stream.messages()).toEqual([note(3), note(4), note(5)]);
+    expect(session.undeliveredMessages).toBe(0);
+
+    const otherStream = await openStream(app, bystander);
+    await otherStream.waitFor((s) => s.messages().length === 1);
+    expect(otherStream.messages()).toEqual([note(100)]);
   });
 
   it('does not count messages a reading stream already received against outboxLimit', async () => {
