@@ -68,7 +68,8 @@ export class McpSession implements StreamHost, McpSessionHandle {
   private readonly onEnd: McpSessionInit['onEnd'];
   private readonly onStoreError: McpSessionInit['onStoreError'];
   private readonly onUnserializable: McpSessionInit['onUnserializable'];
-  private readonly standalone: SessionStream;
+  /** Created on first use: most sessions never get a GET stream or a message outside a call. */
+  private standaloneStream: SessionStream | undefined;
   private postStreams: Map<string, SessionStream> | undefined;
   private postStreamCount = 0;
   private seq = 0;
@@ -93,7 +94,6 @@ export class McpSession implements StreamHost, McpSessionHandle {
     this.onEnd = init.onEnd;
     this.onStoreError = init.onStoreError;
     this.onUnserializable = init.onUnserializable;
-    this.standalone = new SessionStream(STANDALONE_STREAM_ID, this, true);
   }
 
   /** Whether the session has ended; an ended session answers 404 and sends nothing. */
@@ -108,7 +108,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
 
   /** Whether a standalone (GET) SSE stream is attached. */
   get hasStream(): boolean {
-    return this.standalone.attached;
+    return this.standaloneStream?.attached ?? false;
   }
 
   /** Whether calls are running. */
@@ -302,7 +302,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
     this.clientRequests?.rejectAll(
       new McpClientRequestError(`The MCP session ended (${reason}) before the client answered`, ErrorCode.ServerError),
     );
-    this.standalone.finish();
+    this.standaloneStream?.finish();
     if (this.postStreams) {
       for (const stream of this.postStreams.values()) stream.finish();
       this.postStreams.clear();
@@ -311,6 +311,15 @@ export class McpSession implements StreamHost, McpSessionHandle {
     this.heldBack = 0;
     this.guardStore(() => this.store.deleteSession(this.id));
     this.onEnd(this, reason);
+  }
+
+  private get standalone(): SessionStream {
+    if (!this.standaloneStream) {
+      this.standaloneStream = new SessionStream(STANDALONE_STREAM_ID, this, true);
+      // Asked for after the end: a stream that has already said all it will say.
+      if (this.ended) this.standaloneStream.finish();
+    }
+    return this.standaloneStream;
   }
 
   // StreamHost

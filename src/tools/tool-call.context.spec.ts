@@ -9,6 +9,7 @@ import type { CallChannel } from '../server/call-channel.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';
 import { McpSession } from '../session/mcp-session.js';
+import { JsonSchemaValidatorFactory } from './json-schema.validator.js';
 import { ToolCallContext } from './tool-call.context.js';
 
 /** A POST's channel stand-in: keeps what the call sends and answers closeConnection as told. */
@@ -73,6 +74,7 @@ function makeContext(
   jest.spyOn(logger, 'debug').mockImplementation(debug);
   const ctx = new ToolCallContext(call, 'req-1', 'weather', options.meta, controller.signal, {
     clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 60_000,
+    validators: new JsonSchemaValidatorFactory(),
     logger,
   });
   return { ctx, session, channel: channel ?? new FakeChannel(), controller, debug };
@@ -512,5 +514,54 @@ describe('ToolCallContext.closeConnection', () => {
     expect(ctx.closeConnection(10)).toBe(false);
     expect(channel.closeCalls).toEqual([]);
     expect(makeContext({ channel: null }).ctx.closeConnection()).toBe(false);
+  });
+});
+
+describe('ToolCallContext.elicit: the answer is checked against the form it asked with', () => {
+  const form = {
+    message: 'Who are you?',
+    requestedSchema: {
+      type: 'object' as const,
+      properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } },
+      required: ['name'],
+    },
+  };
+
+  async function answer(result: unknown): Promise<unknown> {
+    const { ctx, session, channel } = makeContext({ capabilities: { elicitation: {} } });
+    const pending = ctx.elicit(form);
+    const request = channel.sent[0] as JsonRpcRequest;
+    session.settleClientRequest({ jsonrpc: '2.0', id: request.id, result } as never);
+    return pending;
+  }
+
+  it('resolves with an accepted form that matches', async () => {
+    await expect(answer({ action: 'accept', content: { name: 'Ada', age: 36 } })).resolves.toEqual({
+      action: 'accept',
+      content: { name: 'Ada', age: 36 },
+    });
+  });
+
+  it('refuses an accepted form that does not match, naming the problem (-32602)', async () => {
+    const error = (await answer({ action: 'accept', content: { age: -1 } }).catch(
+      (e: unknown) => e,
+    )) as McpClientRequestError;
+    expect(error).toBeInstanceOf(McpClientRequestError);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/requestedSchema/);
+    expect(error.message).toMatch(/name/);
+  });
+
+  it('does not check declined or cancelled answers', async () => {
+    await expect(answer({ action: 'decline' })).resolves.toEqual({ action: 'decline' });
+    await expect(answer({ action: 'cancel' })).resolves.toEqual({ action: 'cancel' });
+  });
+
+  it('rejects before sending anything when the tool asks with a schema that does not compile', async () => {
+    const { ctx, channel } = makeContext({ capabilities: { elicitation: {} } });
+    await expect(
+      ctx.elicit({ message: 'x', requestedSchema: { type: 'object', properties: { a: { type: 'nope' } } } }),
+    ).rejects.toThrow();
+    expect(channel.sent).toHaveLength(0);
   });
 });

@@ -26,6 +26,7 @@ import type {
   ProgressToken,
 } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
+import type { JsonSchemaValidatorFactory, SchemaValidator } from './json-schema.validator.js';
 
 /** The longest delay Node's timers honour. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -33,6 +34,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** What a call context needs beyond the call itself. */
 export interface ToolCallSettings {
   readonly clientRequestTimeoutMs: number;
+  /** Compiles the schemas elicitation answers are checked against (shared, bounded). */
+  readonly validators: JsonSchemaValidatorFactory;
   /** For reports the context drops (late or non-growing progress): worth a debug line, not more. */
   readonly logger: Logger;
 }
@@ -119,10 +122,17 @@ export class ToolCallContext implements McpContext {
   }
 
   elicit(params: ElicitRequestParams, options?: McpClientRequestOptions): Promise<ElicitResult> {
+    // The form's schema is the tool's own: a broken one is a bug to report before asking anybody.
+    let checkContent: SchemaValidator | undefined;
+    try {
+      checkContent = params.mode === 'url' ? undefined : this.settings.validators.compileShared(params.requestedSchema);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
+    }
     return this.requestClient(
       McpMethod.ElicitationCreate,
       params as unknown as JsonRpcParams,
-      elicitResultProblem,
+      (result) => elicitResultProblem(result) ?? submittedContentProblem(result as ElicitResult, checkContent),
       options,
     ) as Promise<ElicitResult>;
   }
@@ -223,4 +233,11 @@ export class ToolCallContext implements McpContext {
     }
     return log;
   }
+}
+
+/** An accepted form must match the schema it was asked with (both sides SHOULD check, says the spec). */
+function submittedContentProblem(result: ElicitResult, check: SchemaValidator | undefined): string | undefined {
+  if (!check || result.action !== 'accept' || result.content === undefined) return undefined;
+  const verdict = check(result.content);
+  return verdict.ok ? undefined : `content does not match requestedSchema: ${verdict.problems.join('; ')}`;
 }

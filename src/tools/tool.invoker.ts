@@ -49,7 +49,11 @@ export class McpToolInvoker {
     private readonly registry: McpToolRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
   ) {
-    this.settings = { clientRequestTimeoutMs: options.clientRequestTimeoutMs, logger: this.logger };
+    this.settings = {
+      clientRequestTimeoutMs: options.clientRequestTimeoutMs,
+      validators: registry.schemaValidators,
+      logger: this.logger,
+    };
     this.scopesOf = options.scopesOf;
   }
 

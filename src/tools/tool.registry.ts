@@ -160,6 +160,14 @@ export class McpToolRegistry {
   }
 
   /**
+   * The JSON Schema validators of this application (tool schemas, elicitation forms).
+   * @internal
+   */
+  get schemaValidators(): JsonSchemaValidatorFactory {
+    return this.validators;
+  }
+
+  /**
    * The converter for DTO classes, shared by discovery and {@link addTool}.
    * @internal
    */
