@@ -711,3 +711,14 @@ describe('McpSession.end', () => {
     expect((call.signal.reason as Error).message).toBe('MCP session ended (overflow)');
   });
 });
+
+describe('McpSession replays of finished streams', () => {
+  it('lets one connection at a time replay a stream, per stream', () => {
+    const { session } = makeSession();
+    expect(session.beginReplay('p1')).toBe(true);
+    expect(session.beginReplay('p1')).toBe(false);
+    expect(session.beginReplay('p2')).toBe(true);
+    session.endReplay('p1');
+    expect(session.beginReplay('p1')).toBe(true);
+  });
+});

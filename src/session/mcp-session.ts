@@ -72,6 +72,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
   private standaloneStream: SessionStream | undefined;
   private postStreams: Map<string, SessionStream> | undefined;
   private postStreamCount = 0;
+  private replaying: Set<string> | undefined;
   private seq = 0;
   /** Messages waiting for a GET stream. */
   private queued = 0;
@@ -199,6 +200,21 @@ export class McpSession implements StreamHost, McpSessionHandle {
   hasIssued(streamId: string, seq: number): boolean {
     if (seq > this.seq) return false;
     return streamId === STANDALONE_STREAM_ID || Number(streamId.slice(1)) <= this.postStreamCount;
+  }
+
+  /**
+   * Claims the replay of a finished POST stream for one connection.
+   * @returns false when another connection replays it now.
+   */
+  beginReplay(streamId: string): boolean {
+    if (this.replaying?.has(streamId)) return false;
+    (this.replaying ??= new Set()).add(streamId);
+    return true;
+  }
+
+  /** The connection replaying `streamId` closed. */
+  endReplay(streamId: string): void {
+    this.replaying?.delete(streamId);
   }
 
   /** Whether a POST stream of this session is still running (it can be resumed live). */

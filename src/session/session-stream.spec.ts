@@ -419,3 +419,23 @@ describe('SessionStream connections', () => {
     expect(resumed.completed).toBe(true);
   });
 });
+
+describe('SessionStream catch-up bound', () => {
+  it('gives up a resume whose store is too slow while more than backlogLimit events arrive', async () => {
+    const host = new FakeHost();
+    host.backlogLimit = 3;
+    let release: (events: readonly McpStoredEvent[]) => void = () => undefined;
+    host.replay = () => new Promise((resolve) => (release = resolve));
+    const stream = new SessionStream('g', host, true);
+    let failed: unknown;
+    const received: McpStoredEvent[] = [];
+    stream.attach(0).subscribe({ next: (event) => received.push(event), error: (error: unknown) => (failed = error) });
+    for (let n = 1; n <= 4; n++) stream.send(notificationMessage('notifications/message', { n }));
+    expect(failed).toBeInstanceOf(Error);
+    expect(received).toEqual([]);
+    expect(stream.attached).toBe(false);
+    release([]);
+    // Everything stayed in the store: a later resume gets it all.
+    expect(host.kept).toHaveLength(4);
+  });
+});

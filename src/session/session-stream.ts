@@ -133,7 +133,13 @@ export class SessionStream {
       this.releaseConnection = release;
       if (prime && afterSeq === undefined) emit({ streamId: this.id, seq: this.host.nextSeq(), data: '' });
       const subscription = this.live.subscribe({
-        next: (event) => (catchingUp ? arrivedMeanwhile.push(event) : emit(event)),
+        next: (event) => {
+          if (!catchingUp) return emit(event);
+          arrivedMeanwhile.push(event);
+          // A store slow to replay must not let this buffer grow without end: the connection gives up,
+          // and the client resumes again (everything is in the store).
+          if (arrivedMeanwhile.length > this.host.backlogLimit) subscriber.error(new Error('catch-up overflow'));
+        },
         complete: () => (catchingUp ? (completedWhileCatchingUp = true) : subscriber.complete()),
       });
       // Queued messages get their positions now, as they go to this connection.

@@ -160,9 +160,15 @@ export class StreamableHttpTransport {
     if (!events) {
       // A POST stream that finished: only its kept events remain. With none left, 204 tells the client
       // (as it tells any EventSource) that there is nothing to come back for.
-      const replay = await session.stored(resumeFrom!.streamId, resumeFrom!.seq);
+      const streamId = resumeFrom!.streamId;
+      // One replay of a finished stream at a time: parallel ones would each buffer all of it.
+      if (!session.beginReplay(streamId)) {
+        return writeTransportError(res, 409, 'Conflict: this stream is being replayed already');
+      }
+      res.once('close', () => session.endReplay(streamId));
+      const replay = await session.stored(streamId, resumeFrom!.seq);
       if (replay.length === 0) return writeEmpty(res, 204, { [MCP_SESSION_ID_HEADER]: session.id });
-      events = from(replay);
+      events = from(replay.map((event) => ({ ...event, replayed: true })));
     }
     // An async guard may have let the client give up already: a stream attached now would never see
     // its 'close', and would keep the session from ever idling out.
