@@ -1,5 +1,4 @@
 import { SetMetadata } from '@nestjs/common';
-import { ENTRY_PROVIDER_WATERMARK } from '@nestjs/common/constants.js';
 import { MCP_TOOL_METADATA } from '../mcp.constants.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 
@@ -18,13 +17,4 @@ import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js
  * forecast(args: CityArgs, ctx: McpContext) { return `Sunny in ${args.city}`; }
  * ```
  */
-export function McpTool(options: McpToolOptions): MethodDecorator {
-  const setOptions = SetMetadata(MCP_TOOL_METADATA, options);
-  return (target, key, descriptor) => {
-    setOptions(target, key, descriptor);
-    // A class holding tools is an entry point of requests, as a controller is: Nest then gives it
-    // the request-scoped and transient global enhancers a controller would get. Without the mark a
-    // request-scoped APP_GUARD would be skipped for its tools, silently.
-    Reflect.defineMetadata(ENTRY_PROVIDER_WATERMARK, true, target.constructor);
-  };
-}
+export const McpTool = (options: McpToolOptions): MethodDecorator => SetMetadata(MCP_TOOL_METADATA, options);

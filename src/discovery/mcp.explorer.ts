@@ -48,8 +48,12 @@ export class McpExplorer implements OnModuleInit {
       const owner = `${classRef.name}.${methodName}`;
       const paramsKey = prepareHandlerParams(classRef, methodName, owner);
       if (isStatic && instance) {
-        const target = this.pipelines.forInstance(instance, methodName, paramsKey);
-        this.tools.define(options, methodName, owner, () => target);
+        this.tools.define(
+          options,
+          methodName,
+          owner,
+          this.pipelines.forStatic(instance, methodName, paramsKey, wrapper.id),
+        );
       } else {
         this.tools.define(
           options,

@@ -8,6 +8,9 @@ import type { ToolTarget } from './tool-target.js';
 
 type Method = (...args: unknown[]) => unknown;
 
+/** How Nest names the providers behind `APP_GUARD`, `APP_INTERCEPTOR`, `APP_PIPE` and `APP_FILTER`. */
+const GLOBAL_ENHANCER_TOKEN = /^APP_(GUARD|INTERCEPTOR|PIPE|FILTER) \(UUID: /;
+
 /**
  * Puts tool methods behind Nest's own pipeline, with Nest's `ExternalContextCreator` (as GraphQL
  * resolvers and microservice handlers are): guards, interceptors, pipes and exception filters
@@ -23,12 +26,61 @@ export class ToolPipelineFactory {
   private readonly params = new McpParamsFactory();
   private readonly contexts: ExternalContextCreator;
 
+  /** Tokens of the request-scoped global enhancers (`APP_GUARD` with `Scope.REQUEST`...), found once. */
+  private scopedGlobalEnhancers: string[] | undefined;
+  /** Per HTTP request, the stand-in that durable trees are resolved with (see {@link forScoped}). */
+  private readonly durableKeys = new WeakMap<object, object>();
+
   constructor(
     contexts: ExternalContextCreator,
-    modules: ModulesContainer,
+    private readonly modules: ModulesContainer,
     private readonly moduleRef: ModuleRef,
   ) {
     this.contexts = withControllerHosts(contexts, modules);
+  }
+
+  /**
+   * The pipeline of a method of a static provider. Built once, at bootstrap, unless the application
+   * has request-scoped global enhancers: Nest gives those to controllers per request, and so does
+   * this, per HTTP request, without making the provider itself request-scoped.
+   */
+  forStatic(
+    instance: object,
+    methodName: string,
+    paramsMetadataKey: string,
+    inquirerId: string,
+  ): (request: unknown) => ToolTarget | Promise<ToolTarget> {
+    const shared = this.forInstance(instance, methodName, paramsMetadataKey, undefined, inquirerId);
+    const tokens = this.requestScopedGlobalEnhancers();
+    if (tokens.length === 0) return () => shared;
+    const perRequest = new WeakMap<object, Promise<ToolTarget>>();
+    return (request) => {
+      const key = request as object;
+      let target = perRequest.get(key);
+      if (!target) {
+        const contextId = this.contextIdOf(key, false);
+        target = Promise.all(tokens.map((token) => this.moduleRef.resolve(token, contextId, { strict: false }))).then(
+          () => this.forInstance(instance, methodName, paramsMetadataKey, contextId, inquirerId),
+        );
+        perRequest.set(key, target);
+      }
+      return target;
+    };
+  }
+
+  private requestScopedGlobalEnhancers(): string[] {
+    this.scopedGlobalEnhancers ??= [...this.modules.values()].flatMap((moduleRef) =>
+      [...moduleRef.injectables.entries()]
+        .filter(
+          ([token, wrapper]) =>
+            typeof token === 'string' &&
+            GLOBAL_ENHANCER_TOKEN.test(token) &&
+            !wrapper.isTransient &&
+            !wrapper.isDependencyTreeStatic(),
+        )
+        .map(([token]) => token as string),
+    );
+    return this.scopedGlobalEnhancers;
   }
 
   /** The pipeline of a method of a static provider: built once, at bootstrap. */
@@ -97,7 +149,9 @@ export class ToolPipelineFactory {
     // One instance and one pipeline per HTTP request, however many tools of the class it lists or calls.
     const perRequest = new WeakMap<object, Promise<ToolTarget>>();
     return (request) => {
-      const key = request as object;
+      // A durable tree gets the strategy's payload as REQUEST, a request-scoped one the request: in one
+      // HTTP request (a batch, a listing) both kinds may meet, so each kind gets its own DI context.
+      const key = durable ? this.durableKeyOf(request as object) : (request as object);
       let target = perRequest.get(key);
       if (!target) {
         const contextId = this.contextIdOf(key, durable);
@@ -110,6 +164,18 @@ export class ToolPipelineFactory {
     };
   }
 
+  /** A stand-in for the request that reads through to it, with no DI context pinned yet. */
+  private durableKeyOf(request: object): object {
+    let key = this.durableKeys.get(request);
+    if (!key) {
+      key = Object.create(request, {
+        [REQUEST_CONTEXT_ID]: { value: undefined, writable: true, configurable: true },
+      }) as object;
+      this.durableKeys.set(request, key);
+    }
+    return key;
+  }
+
   /**
    * The DI context of an HTTP request, pinned on the request as Nest's router does, so that every
    * request-scoped provider of the request (tools, guards, `MCP_SESSION`) shares it.
@@ -117,7 +183,7 @@ export class ToolPipelineFactory {
   private contextIdOf(request: object, durable: boolean): ContextId {
     const contextId = ContextIdFactory.getByRequest(request);
     if (!(request as Record<symbol, unknown>)[REQUEST_CONTEXT_ID]) {
-      Object.defineProperty(request, REQUEST_CONTEXT_ID, { value: contextId, enumerable: false });
+      Object.defineProperty(request, REQUEST_CONTEXT_ID, { value: contextId, enumerable: false, writable: false });
       this.moduleRef.registerRequestByContextId(
         durable ? contextId.payload : Object.assign(request, contextId.payload),
         contextId,

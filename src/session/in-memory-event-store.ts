@@ -91,9 +91,12 @@ export class InMemoryEventStore implements McpEventStore {
     const maxChars = this.options.maxCharsPerSession ?? Infinity;
     let chars = this.chars.get(sessionId) ?? 0;
     let drop = 0;
+    // The size bound never drops the newest event, however large: it may be a result nothing else holds.
     while (
       drop < events.length &&
-      (events.length - drop > this.options.maxEventsPerSession || events[drop]!.at < oldest || chars > maxChars)
+      (events.length - drop > this.options.maxEventsPerSession ||
+        events[drop]!.at < oldest ||
+        (chars > maxChars && drop < events.length - 1))
     ) {
       chars -= events[drop]!.data.length;
       drop++;

@@ -127,7 +127,9 @@ export class ToolCallContext implements McpContext {
     try {
       checkContent = params.mode === 'url' ? undefined : this.settings.validators.compileShared(params.requestedSchema);
     } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
+      const refused = Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
+      refused.catch(() => undefined); // as for every request: never an unhandled rejection
+      return refused;
     }
     return this.requestClient(
       McpMethod.ElicitationCreate,

@@ -161,6 +161,8 @@ export class StreamableHttpTransport {
       // A POST stream that finished: only its kept events remain. With none left, 204 tells the client
       // (as it tells any EventSource) that there is nothing to come back for.
       const streamId = resumeFrom!.streamId;
+      // Gone already (an async guard let the client give up): its 'close' would never release the claim.
+      if (raw.destroyed || res.destroyed || res.writableEnded) return;
       // One replay of a finished stream at a time: parallel ones would each buffer all of it.
       if (!session.beginReplay(streamId)) {
         return writeTransportError(res, 409, 'Conflict: this stream is being replayed already');

@@ -360,3 +360,67 @@ describe('a durable tool provider with a ContextIdFactory strategy (SDK client, 
     expect(await count(alpha1)).toEqual({ payload: { tenant: 'alpha' }, calls: 3 });
   });
 });
+
+describe('durable and request-scoped tool providers met in one HTTP request (raw HTTP batch, e2e)', () => {
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    ContextIdFactory.apply(new TenantContextIdStrategy());
+    running = await startApp({
+      imports: [McpModule.forRoot({ name: 'mixed-scopes-e2e', version: '1.0.0' })],
+      providers: [TenantCounterTools, TenantTools, TenantGate, CallJournal],
+    });
+  });
+
+  afterAll(async () => {
+    await running.close();
+    ContextIdFactory.apply(undefined as never);
+  });
+
+  async function post(body: unknown, sessionId?: string): Promise<Response> {
+    return fetch(running.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-tenant': 'alpha',
+        ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  }
+
+  test.each([
+    ['durable first', ['tenant_counter', 'tenant_probe']],
+    ['request-scoped first', ['tenant_probe', 'tenant_counter']],
+  ])('%s: each gets its own REQUEST (the payload, the HTTP request)', async (_order, names) => {
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'mixed', version: '1' } },
+    });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
+    const answer = await post(
+      names.map((name, index) => ({
+        jsonrpc: '2.0',
+        id: index + 1,
+        method: 'tools/call',
+        params: { name, arguments: {} },
+      })),
+      sessionId,
+    );
+    const results = (await answer.json()) as {
+      id: number;
+      result?: { content: { text: string }[] };
+      error?: unknown;
+    }[];
+    const byName = new Map(results.map((entry) => [names[entry.id - 1], entry]));
+    expect(byName.get('tenant_probe')?.error).toBeUndefined();
+    expect((JSON.parse(byName.get('tenant_probe')!.result!.content[0]!.text) as TenantView).tenant).toBe('alpha');
+    expect(JSON.parse(byName.get('tenant_counter')!.result!.content[0]!.text)).toMatchObject({
+      payload: { tenant: 'alpha' },
+    });
+  });
+});

@@ -117,6 +117,26 @@ class UnbuildableTools {
   }
 }
 
+/** A plain singleton that another singleton injects: tools must not turn it request-scoped. */
+@Injectable()
+class SingletonTools {
+  static initialised = 0;
+
+  onModuleInit(): void {
+    SingletonTools.initialised++;
+  }
+
+  @McpTool({ name: 'singleton_tool', description: 'from a singleton' })
+  run(): string {
+    return 'singleton';
+  }
+}
+
+@Injectable()
+class Scheduler {
+  constructor(readonly tools: SingletonTools) {}
+}
+
 const ALL_VISIBLE = ['alpha', 'zeta', 'hung_guard', 'hung_guard_timed', 'scoped_one', 'scoped_two', 'scoped_three'];
 
 describe('tool access (e2e)', () => {
@@ -184,6 +204,31 @@ describe('tool access (e2e)', () => {
       const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
       expect(denied).toEqual({ content: [{ type: 'text', text: 'Unknown tool: secret' }], isError: true });
       expect(unknown).toEqual({ content: [{ type: 'text', text: 'Unknown tool: no_such_tool' }], isError: true });
+    });
+
+    it('leaves the tool provider a singleton: its lifecycle hooks run and singletons can inject it', async () => {
+      const app = await startApp(
+        {
+          imports: [McpModule.forRoot({ name: 'singleton-e2e', version: '1.0.0' })],
+          providers: [SingletonTools, Scheduler, { provide: APP_GUARD, useClass: AdminOnlyGuard }],
+        },
+        { logger },
+      );
+      try {
+        expect(SingletonTools.initialised).toBe(1);
+        const scheduler = app.app.get(Scheduler);
+        expect(scheduler.tools).toBe(app.app.get(SingletonTools));
+        const client = await connect(app);
+        const before = AdminOnlyGuard.built;
+        expect(await client.callTool({ name: 'singleton_tool', arguments: {} })).toEqual({
+          content: [{ type: 'text', text: 'singleton' }],
+        });
+        // The request-scoped global guard still ran for the tool.
+        expect(AdminOnlyGuard.built).toBeGreaterThan(before);
+      } finally {
+        await Promise.all(clients.splice(0).map((client) => client.close()));
+        await app.close();
+      }
     });
 
     it('lets the requests it accepts see and call the tool, building the guard per HTTP request', async () => {
