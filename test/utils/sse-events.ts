@@ -1,74 +1,26 @@
-import http from 'node:http';
+import type http from 'node:http';
 import net from 'node:net';
+import { HttpExchange, SseParser, type SseEvent } from './sse-reader.js';
 
 /**
  * Raw HTTP helpers for the SSE e2e tests: every SSE field the server writes (`id`, `event`,
  * `data`, `retry`) is kept, in order, so tests can assert on ids, priming events and `retry` lines,
- * which higher-level clients hide.
+ * which higher-level clients hide. The parsing itself is {@link SseParser}'s.
  */
 
 /** One SSE block as written: any of its fields. Comment-only blocks (keep-alives) are not records. */
-export interface SseRecord {
-  readonly id?: string;
-  readonly event?: string;
-  /** `undefined` when the block had no `data` line (a lone `retry`), `''` for a priming event. */
-  readonly data?: string;
-  readonly retry?: number;
-}
+export type SseRecord = SseEvent;
 
 /** The complete SSE blocks of `text` (a trailing partial block is left out). */
-export function parseSse(text: string): SseRecord[] {
-  const records: SseRecord[] = [];
-  for (const block of text.split('\n\n').slice(0, -1)) {
-    const record: { id?: string; event?: string; data?: string; retry?: number } = {};
-    let fields = 0;
-    for (const line of block.split('\n')) {
-      if (line === '' || line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const name = colon === -1 ? line : line.slice(0, colon);
-      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      fields++;
-      if (name === 'id') record.id = value;
-      else if (name === 'event') record.event = value;
-      else if (name === 'data') record.data = record.data === undefined ? value : `${record.data}\n${value}`;
-      else if (name === 'retry') record.retry = Number(value);
-    }
-    if (fields > 0) records.push(record);
-  }
-  return records;
-}
+export const parseSse = (text: string): SseRecord[] => SseParser.parse(text);
 
 /** How a response ended: `end` when the server finished it, `aborted` when the connection broke. */
 export type SseEnd = 'end' | 'aborted';
 
 /** One HTTP exchange read as it arrives: an SSE stream, or any other (short) answer. */
-export class SseConnection {
-  private buffer = '';
-  private readonly listeners = new Set<() => void>();
-  private endedAs: SseEnd | undefined;
-  /** Settles when the response is over. */
-  readonly finished: Promise<SseEnd>;
-
-  private constructor(
-    private readonly req: http.ClientRequest,
-    readonly res: http.IncomingMessage,
-  ) {
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      this.notify();
-    });
-    this.finished = new Promise((resolve) => {
-      const done = (how: SseEnd): void => {
-        this.endedAs ??= how;
-        resolve(this.endedAs);
-        this.notify();
-      };
-      res.on('end', () => done('end'));
-      res.on('aborted', () => done('aborted'));
-      res.on('error', () => done('aborted'));
-      res.on('close', () => done(res.complete ? 'end' : 'aborted'));
-    });
+export class SseConnection extends HttpExchange<SseEnd> {
+  private constructor(req: http.ClientRequest, res: http.IncomingMessage) {
+    super(req, res, (how) => (how === 'error' ? 'aborted' : how), 3000);
   }
 
   /**
@@ -83,42 +35,21 @@ export class SseConnection {
     agent: http.Agent | false = false,
     timeoutMs = 3000,
   ): Promise<SseConnection> {
-    return new Promise((resolve, reject) => {
-      const req = http.request(url, { method, headers, agent }, (res) => {
-        req.setTimeout(0);
-        resolve(new SseConnection(req, res));
-      });
-      req.on('error', reject);
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${url} did not answer`)));
-      req.end(body);
-    });
-  }
-
-  get status(): number {
-    return this.res.statusCode ?? 0;
-  }
-
-  get headers(): http.IncomingHttpHeaders {
-    return this.res.headers;
+    return HttpExchange.send((req, res) => new SseConnection(req, res), url, method, headers, body, agent, timeoutMs);
   }
 
   get isSse(): boolean {
-    return /^text\/event-stream\b/.test(this.headers['content-type'] ?? '');
-  }
-
-  /** Everything received so far. */
-  get text(): string {
-    return this.buffer;
+    return this.isEventStream;
   }
 
   /** How the response ended, once it has. */
   get ended(): SseEnd | undefined {
-    return this.endedAs;
+    return this.finishedAs;
   }
 
   /** Every complete SSE block so far. */
   records(): SseRecord[] {
-    return parseSse(this.buffer);
+    return [...this.parser.events];
   }
 
   /** The ids of every block that carried one, in order. */
@@ -141,27 +72,6 @@ export class SseConnection {
     return this.ids().at(-1);
   }
 
-  /** Resolves once `predicate` holds; rejects with what arrived after `timeoutMs`. */
-  waitFor(predicate: (connection: SseConnection) => boolean, timeoutMs = 3000): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (!predicate(this)) return;
-        cleanup();
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`condition not met within ${timeoutMs} ms; received:\n${this.buffer.slice(0, 4000)}`));
-      }, timeoutMs);
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        this.listeners.delete(check);
-      };
-      this.listeners.add(check);
-      check();
-    });
-  }
-
   /** Resolves once at least `count` messages arrived. */
   waitForMessages(count: number, timeoutMs?: number): Promise<void> {
     return this.waitFor((connection) => connection.messages().length >= count, timeoutMs);
@@ -170,23 +80,19 @@ export class SseConnection {
   /** Resolves with how the response ended; rejects if it is still open after `timeoutMs`. */
   async waitForEnd(timeoutMs = 3000): Promise<SseEnd> {
     await this.waitFor((connection) => connection.ended !== undefined, timeoutMs);
-    return this.endedAs!;
+    return this.finishedAs!;
   }
 
   /** The whole (non-SSE) body, parsed, once the response ended. */
   async json(): Promise<unknown> {
     await this.finished;
-    return this.buffer === '' ? undefined : (JSON.parse(this.buffer) as unknown);
+    return this.raw === '' ? undefined : (JSON.parse(this.raw) as unknown);
   }
 
   /** Drops the connection, as a client that goes away does. */
-  close(): void {
-    this.req.destroy();
+  override close(): void {
+    super.close();
     this.res.destroy();
-  }
-
-  private notify(): void {
-    for (const listener of [...this.listeners]) listener();
   }
 }
 

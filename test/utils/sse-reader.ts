@@ -4,7 +4,7 @@ import http from 'node:http';
 export interface SseEvent {
   readonly id?: string;
   readonly event?: string;
-  /** The `data:` lines joined with `\n`; absent when the block had none (a lone `retry:`). */
+  /** The `data:` lines joined with `\n`; absent when the block had none (a lone `retry:`), `''` for a priming event. */
   readonly data?: string;
   readonly retry?: number;
 }
@@ -36,6 +36,11 @@ export class SseParser {
     }
     this.events.push(...completed);
     return completed;
+  }
+
+  /** The complete events of a whole text (a trailing partial event is left out). */
+  static parse(text: string): SseEvent[] {
+    return new SseParser().push(text);
   }
 
   private line(line: string): SseEvent | undefined {
@@ -92,19 +97,22 @@ export type Finish = 'end' | 'aborted' | 'error';
 
 /**
  * One HTTP exchange read as it arrives, whatever the answer is (JSON, an SSE stream, an empty 202):
- * the raw text is kept, and parsed as SSE when the response is `text/event-stream`.
+ * the raw text is kept, and parsed as SSE when the response is `text/event-stream`. Subclasses give
+ * tests their vocabulary; `End` is how they name the ways a response finishes.
  */
-export class HttpStream {
+export abstract class HttpExchange<End extends string> {
   /** How the response finished, once it did. */
-  readonly finished: Promise<Finish>;
-  private raw = '';
-  private finishedAs: Finish | undefined;
-  private readonly parser = new SseParser();
+  readonly finished: Promise<End>;
+  protected raw = '';
+  protected finishedAs: End | undefined;
+  protected readonly parser = new SseParser();
   private readonly listeners = new Set<() => void>();
 
-  private constructor(
-    private readonly req: http.ClientRequest,
+  protected constructor(
+    protected readonly req: http.ClientRequest,
     readonly res: http.IncomingMessage,
+    ending: (how: Finish) => End,
+    private readonly waitTimeoutMs: number,
   ) {
     res.setEncoding('utf8');
     const sse = this.isEventStream;
@@ -115,7 +123,7 @@ export class HttpStream {
     });
     this.finished = new Promise((resolve) => {
       const done = (how: Finish): void => {
-        this.finishedAs ??= how;
+        this.finishedAs ??= ending(how);
         resolve(this.finishedAs);
         this.notify();
       };
@@ -126,12 +134,27 @@ export class HttpStream {
     });
   }
 
-  /** Sends a request with exactly these headers (no shared agent); resolves once the response headers arrive. */
-  static open(url: string, method: string, headers: Record<string, string>, body?: string): Promise<HttpStream> {
+  /**
+   * Sends a request with exactly these headers and builds the exchange as soon as the response head
+   * arrives, so no event of the response can come before its listeners.
+   * @param timeoutMs how long the response head may take; it no longer applies once the head arrived.
+   */
+  protected static send<T>(
+    build: (req: http.ClientRequest, res: http.IncomingMessage) => T,
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    agent: http.Agent | false,
+    timeoutMs: number,
+  ): Promise<T> {
     return new Promise((resolve, reject) => {
-      const req = http.request(url, { method, headers, agent: false }, (res) => resolve(new HttpStream(req, res)));
+      const req = http.request(url, { method, headers, agent }, (res) => {
+        req.setTimeout(0);
+        resolve(build(req, res));
+      });
       req.on('error', reject);
-      req.setTimeout(5000, () => req.destroy(new Error(`${method} ${url} did not answer`)));
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${url} did not answer`)));
       req.end(body);
     });
   }
@@ -148,13 +171,63 @@ export class HttpStream {
     return /^text\/event-stream\b/.test(this.res.headers['content-type'] ?? '');
   }
 
-  get isJson(): boolean {
-    return /^application\/json\b/.test(this.res.headers['content-type'] ?? '');
-  }
-
   /** Everything received so far, as written. */
   get text(): string {
     return this.raw;
+  }
+
+  /** Resolves once `predicate` holds; rejects after `timeoutMs`, showing what arrived. */
+  waitFor(predicate: (exchange: this) => boolean, timeoutMs = this.waitTimeoutMs): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        let holds: boolean;
+        try {
+          holds = predicate(this);
+        } catch (error) {
+          cleanup();
+          reject(error as Error);
+          return;
+        }
+        if (!holds) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`condition not met within ${timeoutMs} ms; received:\n${this.raw.slice(0, 4000)}`));
+      }, timeoutMs);
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+      };
+      this.listeners.add(check);
+      check();
+    });
+  }
+
+  /** Drops the connection. */
+  close(): void {
+    this.req.destroy();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+/** An {@link HttpExchange} read as JSON-RPC messages, however they came (JSON body or SSE events). */
+export class HttpStream extends HttpExchange<Finish> {
+  private constructor(req: http.ClientRequest, res: http.IncomingMessage) {
+    super(req, res, (how) => how, 2000);
+  }
+
+  /** Sends a request with exactly these headers (no shared agent); resolves once the response headers arrive. */
+  static open(url: string, method: string, headers: Record<string, string>, body?: string): Promise<HttpStream> {
+    return HttpExchange.send((req, res) => new HttpStream(req, res), url, method, headers, body, false, 5000);
+  }
+
+  get isJson(): boolean {
+    return /^application\/json\b/.test(this.res.headers['content-type'] ?? '');
   }
 
   get ended(): boolean {
@@ -191,35 +264,6 @@ export class HttpStream {
     return this.messages.filter((message) => message.method === undefined);
   }
 
-  /** Resolves once `predicate` holds; rejects after `timeoutMs`, showing what arrived. */
-  waitFor(predicate: (stream: HttpStream) => boolean, timeoutMs = 2000): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        let holds: boolean;
-        try {
-          holds = predicate(this);
-        } catch (error) {
-          cleanup();
-          reject(error as Error);
-          return;
-        }
-        if (!holds) return;
-        cleanup();
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`condition not met within ${timeoutMs} ms; received:\n${this.raw}`));
-      }, timeoutMs);
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        this.listeners.delete(check);
-      };
-      this.listeners.add(check);
-      check();
-    });
-  }
-
   /** Resolves with the first message for which `predicate` holds, once it arrived. */
   async nextMessage(predicate: (message: RpcMessage) => boolean, timeoutMs = 2000): Promise<RpcMessage> {
     await this.waitFor((stream) => stream.messages.some(predicate), timeoutMs);
@@ -230,14 +274,5 @@ export class HttpStream {
   async untilEnd(timeoutMs = 2000): Promise<Finish> {
     await this.waitFor((stream) => stream.ended, timeoutMs);
     return this.finished;
-  }
-
-  /** Drops the connection. */
-  close(): void {
-    this.req.destroy();
-  }
-
-  private notify(): void {
-    for (const listener of [...this.listeners]) listener();
   }
 }
