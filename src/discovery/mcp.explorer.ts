@@ -30,6 +30,7 @@ export class McpExplorer implements OnModuleInit {
     for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
       this.explore(wrapper);
     }
+    if (this.tools.size > 0) this.pipelines.assertNoTransientGlobalEnhancers();
     this.logger.log(`Serving ${this.tools.size} MCP tool(s)`);
   }
 

@@ -1,12 +1,20 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { REQUEST_CONTEXT_ID } from '@nestjs/core/router/request/request-constants.js';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef, ModulesContainer, type ContextId } from '@nestjs/core';
+import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpExecutionArgs } from './mcp-invocation.js';
 import type { ToolTarget } from './tool-target.js';
 
 type Method = (...args: unknown[]) => unknown;
+
+type GlobalEnhancerWrapper =
+  ReturnType<ModulesContainer['values']> extends Iterable<infer M>
+    ? M extends { injectables: Map<unknown, infer W> }
+      ? W
+      : never
+    : never;
 
 /** How Nest names the providers behind `APP_GUARD`, `APP_INTERCEPTOR`, `APP_PIPE` and `APP_FILTER`. */
 const GLOBAL_ENHANCER_TOKEN = /^APP_(GUARD|INTERCEPTOR|PIPE|FILTER) \(UUID: /;
@@ -68,19 +76,42 @@ export class ToolPipelineFactory {
     };
   }
 
-  private requestScopedGlobalEnhancers(): string[] {
-    this.scopedGlobalEnhancers ??= [...this.modules.values()].flatMap((moduleRef) =>
-      [...moduleRef.injectables.entries()]
-        .filter(
-          ([token, wrapper]) =>
-            typeof token === 'string' &&
-            GLOBAL_ENHANCER_TOKEN.test(token) &&
-            !wrapper.isTransient &&
-            !wrapper.isDependencyTreeStatic(),
-        )
-        .map(([token]) => token as string),
+  /** Builds the request-scoped global enhancers in `contextId` (a no-op where Nest's router did already). */
+  private async loadRequestScopedGlobals(contextId: ContextId): Promise<void> {
+    await Promise.all(
+      this.requestScopedGlobalEnhancers().map((token) => this.moduleRef.resolve(token, contextId, { strict: false })),
     );
+  }
+
+  private requestScopedGlobalEnhancers(): string[] {
+    this.scopedGlobalEnhancers ??= this.globalEnhancers()
+      .filter(({ wrapper }) => !wrapper.isTransient && !wrapper.isDependencyTreeStatic())
+      .map(({ token }) => token);
     return this.scopedGlobalEnhancers;
+  }
+
+  /**
+   * Refuses transient global enhancers (`APP_GUARD` with `Scope.TRANSIENT`...) when the application
+   * serves tools: Nest builds them per controller, and a tool provider is not one, so they would run
+   * as objects whose constructor never ran. Failing at bootstrap beats a guard that half works.
+   * @throws McpToolDefinitionError naming them.
+   */
+  assertNoTransientGlobalEnhancers(): void {
+    const transient = this.globalEnhancers().filter(({ wrapper }) => wrapper.isTransient);
+    if (transient.length === 0) return;
+    const names = transient.map(({ wrapper }) => `${wrapper.name} (${wrapper.token.toString().split(' ')[0]})`);
+    throw new McpToolDefinitionError(
+      `Transient global enhancers cannot be applied to MCP tools: ${names.join(', ')}; ` +
+        'make them request-scoped (Scope.REQUEST) or default-scoped',
+    );
+  }
+
+  private globalEnhancers(): { token: string; wrapper: GlobalEnhancerWrapper }[] {
+    return [...this.modules.values()].flatMap((moduleRef) =>
+      [...moduleRef.injectables.entries()]
+        .filter(([token]) => typeof token === 'string' && GLOBAL_ENHANCER_TOKEN.test(token))
+        .map(([token, wrapper]) => ({ token: token as string, wrapper })),
+    );
   }
 
   /** The pipeline of a method of a static provider: built once, at bootstrap. */
@@ -154,10 +185,14 @@ export class ToolPipelineFactory {
       const key = durable ? this.durableKeyOf(request as object) : (request as object);
       let target = perRequest.get(key);
       if (!target) {
-        const contextId = this.contextIdOf(key, durable);
-        target = this.moduleRef
-          .resolve<unknown, object>(token as never, contextId, { strict: false })
-          .then((instance) => this.forInstance(instance, methodName, paramsMetadataKey, contextId, inquirerId));
+        const instanceContext = this.contextIdOf(key, durable);
+        // The pipeline's enhancers live in the HTTP request's own context (where Nest's router built the
+        // request-scoped global ones), whatever context the durable instance came from.
+        const pipelineContext = durable ? this.contextIdOf(request as object, false) : instanceContext;
+        target = Promise.all([
+          this.moduleRef.resolve<unknown, object>(token as never, instanceContext, { strict: false }),
+          this.loadRequestScopedGlobals(pipelineContext),
+        ]).then(([instance]) => this.forInstance(instance, methodName, paramsMetadataKey, pipelineContext, inquirerId));
         perRequest.set(key, target);
       }
       return target;

@@ -6,8 +6,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Logger } from '@nestjs/common';
-import { APP_INTERCEPTOR, ContextIdFactory } from '@nestjs/core';
+import { Inject, Injectable, Logger, Scope, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR, ContextIdFactory, REQUEST } from '@nestjs/core';
+import type { IncomingMessage } from 'node:http';
 import { McpModule, McpToolDefinitionError } from '../../src/index.js';
 import {
   AuditInterceptor,
@@ -361,6 +362,41 @@ describe('a durable tool provider with a ContextIdFactory strategy (SDK client, 
   });
 });
 
+/** A request-scoped global guard that needs its constructor to have run (it reads the injected request). */
+@Injectable({ scope: Scope.REQUEST })
+class TenantHeaderGuard implements CanActivate {
+  static seen: string[] = [];
+  private readonly tenant: unknown;
+
+  constructor(@Inject(REQUEST) request: IncomingMessage) {
+    this.tenant = request.headers['x-tenant'];
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    TenantHeaderGuard.seen.push(`${context.getType()}:${String(this.tenant)}`);
+    return this.tenant !== undefined;
+  }
+}
+
+@Injectable({ scope: Scope.TRANSIENT })
+class TransientGlobalGuard implements CanActivate {
+  canActivate(): boolean {
+    return true;
+  }
+}
+
+describe('transient global enhancers and MCP tools (e2e)', () => {
+  test('fail bootstrap, naming the enhancer: Nest builds them per controller, never for a tool provider', async () => {
+    const error = await initError({
+      imports: [McpModule.forRoot({ name: 'transient-e2e', version: '1.0.0' })],
+      providers: [PipelineTools, CallJournal, { provide: APP_GUARD, useClass: TransientGlobalGuard }],
+    });
+    expect(error).toBeInstanceOf(McpToolDefinitionError);
+    expect(error.message).toMatch(/TransientGlobalGuard/);
+    expect(error.message).toMatch(/APP_GUARD/);
+  });
+});
+
 describe('durable and request-scoped tool providers met in one HTTP request (raw HTTP batch, e2e)', () => {
   let running: RunningApp;
 
@@ -368,7 +404,13 @@ describe('durable and request-scoped tool providers met in one HTTP request (raw
     ContextIdFactory.apply(new TenantContextIdStrategy());
     running = await startApp({
       imports: [McpModule.forRoot({ name: 'mixed-scopes-e2e', version: '1.0.0' })],
-      providers: [TenantCounterTools, TenantTools, TenantGate, CallJournal],
+      providers: [
+        TenantCounterTools,
+        TenantTools,
+        TenantGate,
+        CallJournal,
+        { provide: APP_GUARD, useClass: TenantHeaderGuard },
+      ],
     });
   });
 
@@ -422,5 +464,8 @@ describe('durable and request-scoped tool providers met in one HTTP request (raw
     expect(JSON.parse(byName.get('tenant_counter')!.result!.content[0]!.text)).toMatchObject({
       payload: { tenant: 'alpha' },
     });
+    // The request-scoped global guard ran, fully built, for both tools (durable one included).
+    expect(TenantHeaderGuard.seen.filter((entry) => entry === 'mcp:alpha').length).toBeGreaterThanOrEqual(2);
+    expect(TenantHeaderGuard.seen.some((entry) => entry.endsWith(':undefined'))).toBe(false);
   });
 });
