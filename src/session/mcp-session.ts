@@ -12,7 +12,7 @@ import { supportsSsePolling, type ProtocolVersion } from '../protocol/protocol-v
 import { ClientRequests, type ClientRequestOptions } from './client-requests.js';
 import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
 import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
-import { SessionStream, type SendOutcome, type StreamEvent, type StreamHost } from './session-stream.js';
+import { SessionStream, type SendOutcome, type StreamEvent } from './session-stream.js';
 
 /** Why a session ended. */
 export type SessionEndReason = 'deleted' | 'idle' | 'overflow' | 'shutdown';
@@ -50,7 +50,7 @@ export interface McpSessionInit {
  * Kept small on purpose (the per-idle-session heap cost is measured by the benchmark): collections
  * are created on first use.
  */
-export class McpSession implements StreamHost, McpSessionHandle {
+export class McpSession implements McpSessionHandle {
   readonly id: string;
   readonly protocolVersion: ProtocolVersion;
   readonly clientInfo: Implementation;
@@ -132,7 +132,10 @@ export class McpSession implements StreamHost, McpSessionHandle {
     return this.queued + this.heldBack;
   }
 
-  /** The most messages the GET stream's backlog keeps (the outbox limit). */
+  /**
+   * The most messages the GET stream's backlog keeps (the outbox limit).
+   * @internal
+   */
   get backlogLimit(): number {
     return this.outboxLimit;
   }
@@ -178,6 +181,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
    * Attaches a new connection to the standalone stream: it gets a priming event (2025-11-25
    * sessions), what waited in the backlog, then every later message, and completes when the
    * session ends or a resuming connection takes its place.
+   * @internal
    */
   attachStream(): Observable<StreamEvent> {
     return this.standalone.attach(undefined, this.pollingStreams);
@@ -187,6 +191,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
    * A connection resuming stream `streamId` after position `afterSeq` (`Last-Event-ID`): the
    * standalone stream or a POST stream still running, live; `undefined` for a POST stream that
    * finished (its kept events are all there is: see {@link stored}).
+   * @internal
    */
   resumeStream(streamId: string, afterSeq: number): Observable<StreamEvent> | undefined {
     if (streamId === STANDALONE_STREAM_ID) return this.standalone.attach(afterSeq);
@@ -196,6 +201,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
   /**
    * Whether this session could have sent the event `streamId`/`seq`: a `Last-Event-ID` naming a
    * position or stream it never reached (another session's, or forged) must not skip what it sends next.
+   * @internal
    */
   hasIssued(streamId: string, seq: number): boolean {
     if (seq > this.seq) return false;
@@ -205,6 +211,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
   /**
    * Claims the replay of a finished POST stream for one connection.
    * @returns false when another connection replays it now.
+   * @internal
    */
   beginReplay(streamId: string): boolean {
     if (this.replaying?.has(streamId)) return false;
@@ -212,17 +219,26 @@ export class McpSession implements StreamHost, McpSessionHandle {
     return true;
   }
 
-  /** The connection replaying `streamId` closed. */
+  /**
+   * The connection replaying `streamId` closed.
+   * @internal
+   */
   endReplay(streamId: string): void {
     this.replaying?.delete(streamId);
   }
 
-  /** Whether a POST stream of this session is still running (it can be resumed live). */
+  /**
+   * Whether a POST stream of this session is still running (it can be resumed live).
+   * @internal
+   */
   hasLivePostStream(streamId: string): boolean {
     return this.postStreams?.has(streamId) ?? false;
   }
 
-  /** Opens the stream of a POST that switched to SSE. */
+  /**
+   * Opens the stream of a POST that switched to SSE.
+   * @internal
+   */
   openPostStream(): SessionStream {
     const stream = new SessionStream(postStreamId(++this.postStreamCount), this, false);
     if (!this.ended) (this.postStreams ??= new Map()).set(stream.id, stream);
@@ -230,14 +246,20 @@ export class McpSession implements StreamHost, McpSessionHandle {
     return stream;
   }
 
-  /** A POST stream said everything it had to say: from now on it can only be replayed, not resumed live. */
+  /**
+   * A POST stream said everything it had to say: from now on it can only be replayed, not resumed live.
+   * @internal
+   */
   closePostStream(stream: SessionStream): void {
     // Forgotten first: a connection completing with it asks whether the stream still runs.
     this.postStreams?.delete(stream.id);
     stream.finish();
   }
 
-  /** A finished POST stream reached its client in full: its kept events are no longer needed. */
+  /**
+   * A finished POST stream reached its client in full: its kept events are no longer needed.
+   * @internal
+   */
   forgetPostStream(streamId: string): void {
     this.guardStore(() => this.store.deleteStream(this.id, streamId));
   }
@@ -245,6 +267,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
   /**
    * A counter for one connection to report how many events its socket holds back; they count
    * against the outbox limit.
+   * @internal
    */
   pendingCounter(): (count: number) => void {
     let reported = 0;
@@ -256,19 +279,28 @@ export class McpSession implements StreamHost, McpSessionHandle {
     };
   }
 
-  /** Whether a call with this request id is running. */
+  /**
+   * Whether a call with this request id is running.
+   * @internal
+   */
   isRunning(id: RequestId): boolean {
     return this.inflight?.has(id) ?? false;
   }
 
-  /** Registers a running call so that cancelling it or ending the session aborts it. */
+  /**
+   * Registers a running call so that cancelling it or ending the session aborts it.
+   * @internal
+   */
   beginCall(id: RequestId): AbortController {
     const controller = new AbortController();
     (this.inflight ??= new Map()).set(id, controller);
     return controller;
   }
 
-  /** Forgets a call that finished; the idle clock starts again from its end. */
+  /**
+   * Forgets a call that finished; the idle clock starts again from its end.
+   * @internal
+   */
   endCall(id: RequestId, controller: AbortController): void {
     // A newer call may have taken the id after this one was answered.
     if (this.inflight?.get(id) === controller) this.inflight.delete(id);
@@ -278,6 +310,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
   /**
    * The client cancelled a request (`notifications/cancelled`): its call's signal aborts.
    * @returns false when no call with that id runs (it finished, or never was): nothing to do.
+   * @internal
    */
   cancelCall(id: RequestId, reason?: string): boolean {
     const controller = this.inflight?.get(id);
@@ -288,7 +321,10 @@ export class McpSession implements StreamHost, McpSessionHandle {
     return true;
   }
 
-  /** Sends the client a request and resolves with its result (elicitation, sampling, roots). */
+  /**
+   * Sends the client a request and resolves with its result (elicitation, sampling, roots).
+   * @internal
+   */
   requestClient(method: string, params: JsonRpcParams, options: ClientRequestOptions): Promise<unknown> {
     if (this.ended) {
       return Promise.reject(
@@ -301,6 +337,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
   /**
    * The client answered one of the session's requests.
    * @returns false when nothing waited for that answer.
+   * @internal
    */
   settleClientRequest(response: JsonRpcResponse): boolean {
     return this.clientRequests?.settle(response) ?? false;
@@ -340,14 +377,17 @@ export class McpSession implements StreamHost, McpSessionHandle {
 
   // StreamHost
 
+  /** @internal */
   nextSeq(): number {
     return ++this.seq;
   }
 
+  /** @internal */
   keep(event: McpStoredEvent): void {
     this.guardStore(() => this.store.append(this.id, event));
   }
 
+  /** @internal */
   async stored(streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]> {
     try {
       const events: unknown = await this.store.replay(this.id, streamId, afterSeq);
@@ -367,6 +407,7 @@ export class McpSession implements StreamHost, McpSessionHandle {
     }
   }
 
+  /** @internal */
   backlogChanged(delta: number): void {
     if (!this.ended) this.queued += delta;
   }

@@ -3,7 +3,10 @@ import { encodeMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import type { McpStoredEvent } from './event-store.interface.js';
 
-/** What a stream needs from its session. */
+/**
+ * What a stream needs from its session.
+ * @internal
+ */
 export interface StreamHost {
   readonly id: string;
   /** The next event position in the session. */

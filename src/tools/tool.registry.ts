@@ -149,7 +149,10 @@ export class McpToolRegistry {
     return this.tools.has(name) && !this.disabled.has(name);
   }
 
-  /** The served tool of that name. */
+  /**
+   * The served tool of that name.
+   * @internal
+   */
   get(name: string): RegisteredTool | undefined {
     return this.disabled.has(name) ? undefined : this.tools.get(name);
   }
