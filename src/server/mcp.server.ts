@@ -17,6 +17,9 @@ import { McpToolRegistry } from '../tools/tool.registry.js';
 import { CursorSeal } from './cursor-seal.js';
 import type { McpCallContext } from './mcp-call-context.js';
 
+/** How long tools/list waits for the guards of the tools it lists. */
+const LIST_GUARD_TIMEOUT_MS = 10_000;
+
 /**
  * The application's MCP server: binds the pure dispatcher to this application's tools and logger.
  * One per application, so two applications in one process never share anything.
@@ -40,11 +43,17 @@ export class McpServer implements McpServerPort<McpCallContext> {
 
   async listTools(cursor: string | undefined, context: McpCallContext): Promise<ListToolsResult> {
     const sessionId = context.session.id;
-    const { page, nextCursor } = await this.tools.page(
-      cursor === undefined ? undefined : this.cursors.open(cursor, sessionId),
-      this.pageSize,
-      (tool) => this.invoker.isVisible(tool, context),
-    );
+    const after = cursor === undefined ? undefined : this.cursors.open(cursor, sessionId);
+    // One deadline for the whole listing: a guard that never settles leaves its tool out, not the page hanging.
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, LIST_GUARD_TIMEOUT_MS);
+      timer.unref();
+    });
+    const listing = this.tools
+      .page(after, this.pageSize, (tool) => this.invoker.isVisible(tool, context, deadline))
+      .finally(() => clearTimeout(timer));
+    const { page, nextCursor } = await listing;
     const tools = page.map((tool) => tool.definition);
     return nextCursor === undefined ? { tools } : { tools, nextCursor: this.cursors.seal(nextCursor, sessionId) };
   }

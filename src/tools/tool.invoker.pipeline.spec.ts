@@ -436,3 +436,30 @@ describe('McpToolInvoker: the pipeline', () => {
     });
   });
 });
+
+describe('McpToolInvoker.isVisible: the listing deadline', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('leaves out, with an error line, a tool whose guards have not answered by the deadline', async () => {
+    const f = setup();
+    const hung = fakeTarget(() => Promise.resolve('x'));
+    hung.canActivate.mockImplementation(() => new Promise<boolean>(() => undefined));
+    const tool = f.add('hung', hung);
+    expect(await f.invoker.isVisible(tool, f.call, Promise.resolve())).toBe(false);
+    expect(f.errors().map(([line]) => String(line))).toEqual([expect.stringContaining('hung did not answer in time')]);
+  });
+
+  it('keeps the verdict of guards that answered, and logs nothing when the deadline passes later', async () => {
+    const f = setup();
+    const tool = f.add(
+      'quick',
+      fakeTarget(() => Promise.resolve('x')),
+    );
+    let release: () => void = () => undefined;
+    const deadline = new Promise<void>((resolve) => (release = resolve));
+    expect(await f.invoker.isVisible(tool, f.call, deadline)).toBe(true);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(f.errors()).toEqual([]);
+  });
+});

@@ -18,9 +18,6 @@ import { McpToolRegistry } from './tool.registry.js';
 /** Stands for "the signal aborted first" in a race with the handler. */
 const ABORTED = Symbol('aborted');
 
-/** How long tools/list waits for one tool's guards. */
-const LIST_GUARD_TIMEOUT_MS = 10_000;
-
 /** How far a call got: whether its failure went through Nest's exception handler (which logs). */
 interface CallProgress {
   reported: boolean;
@@ -77,25 +74,26 @@ export class McpToolInvoker {
     };
   }
 
-  /** Whether the caller of `call` may see `tool` in `tools/list` (its guards let it through). */
-  async isVisible(tool: RegisteredTool, call: McpCallContext): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
+  /**
+   * Whether the caller of `call` may see `tool` in `tools/list` (its guards let it through).
+   * @param deadline settles when the listing has waited long enough: one timer per listing, not per tool.
+   */
+  async isVisible(tool: RegisteredTool, call: McpCallContext, deadline?: Promise<void>): Promise<boolean> {
     try {
       const target = await tool.target(call.httpRequest);
       const verdict = target.canActivate(
         executionArgs(this.invocation('list', tool.definition.name, call, undefined, undefined)),
       );
-      // A guard that never settles must not hang every tools/list: past the bound the tool is left out.
-      const late = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => {
-          this.logger.error(
-            `The guards of ${tool.definition.name} did not answer within ${LIST_GUARD_TIMEOUT_MS} ms; it is left out`,
-          );
-          resolve(false);
-        }, LIST_GUARD_TIMEOUT_MS);
-        timer.unref();
+      if (!deadline) return await verdict;
+      // A guard that never settles must not hang every tools/list: past the deadline the tool is left out.
+      let answered = false;
+      const settled = verdict.finally(() => (answered = true));
+      const late = deadline.then(() => {
+        if (!answered)
+          this.logger.error(`The guards of ${tool.definition.name} did not answer in time; it is left out`);
+        return false;
       });
-      return await Promise.race([verdict, late]);
+      return await Promise.race([settled, late]);
     } catch (error) {
       // A request-scoped provider that cannot be built hides its tools; the rest of the list is served.
       this.logger.error(
@@ -103,8 +101,6 @@ export class McpToolInvoker {
         error instanceof Error ? error.stack : String(error),
       );
       return false;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
