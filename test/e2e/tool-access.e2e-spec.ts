@@ -126,7 +126,8 @@ class SingletonTools {
     SingletonTools.initialised++;
   }
 
-  @McpTool({ name: 'singleton_tool', description: 'from a singleton' })
+  // Named like the tool AdminOnlyGuard denies, to show the request-scoped global guard applies here too.
+  @McpTool({ name: 'secret', description: 'from a singleton' })
   run(): string {
     return 'singleton';
   }
@@ -218,13 +219,18 @@ describe('tool access (e2e)', () => {
         expect(SingletonTools.initialised).toBe(1);
         const scheduler = app.app.get(Scheduler);
         expect(scheduler.tools).toBe(app.app.get(SingletonTools));
-        const client = await connect(app);
-        const before = AdminOnlyGuard.built;
-        expect(await client.callTool({ name: 'singleton_tool', arguments: {} })).toEqual({
+        // The request-scoped global guard still applies to the singleton's tool: denied without the header…
+        const stranger = await connect(app);
+        expect(await stranger.callTool({ name: 'secret', arguments: {} })).toEqual({
+          content: [{ type: 'text', text: 'Unknown tool: secret' }],
+          isError: true,
+        });
+        // …and served with it.
+        const admin = await connect(app, { 'x-admin': 'yes' });
+        expect(await admin.callTool({ name: 'secret', arguments: {} })).toEqual({
           content: [{ type: 'text', text: 'singleton' }],
         });
-        // The request-scoped global guard still ran for the tool.
-        expect(AdminOnlyGuard.built).toBeGreaterThan(before);
+        expect(SingletonTools.initialised).toBe(1);
       } finally {
         await Promise.all(clients.splice(0).map((client) => client.close()));
         await app.close();
