@@ -1,6 +1,18 @@
 /** Reflect-metadata key under which `@McpTool()` stores its options on a method. */
 export const MCP_TOOL_METADATA = 'mcp:tool';
 
+/** Reflect-metadata key under which `@McpResource()` stores its options on a method. */
+export const MCP_RESOURCE_METADATA = 'mcp:resource';
+
+/** Reflect-metadata key under which `@McpResourceTemplate()` stores its options on a method. */
+export const MCP_RESOURCE_TEMPLATE_METADATA = 'mcp:resource-template';
+
+/** Reflect-metadata key under which `@McpPrompt()` stores its options on a method. */
+export const MCP_PROMPT_METADATA = 'mcp:prompt';
+
+/** Reflect-metadata key under which `@McpCompletion()` stores what a method completes (a list). */
+export const MCP_COMPLETION_METADATA = 'mcp:completion';
+
 /** Injection token of the module's resolved options (defaults applied). */
 export const MCP_RESOLVED_OPTIONS = Symbol('mcp:resolved-options');
 

@@ -8,7 +8,7 @@ import {
   type Type,
 } from '@nestjs/common';
 import { DiscoveryModule, REQUEST } from '@nestjs/core';
-import { ToolPipelineFactory } from './execution/tool-pipeline.factory.js';
+import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
 import { McpRequestSessions } from './session/request-sessions.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
@@ -23,8 +23,15 @@ import { resolveMcpOptions } from './mcp-options.defaults.js';
 import { McpServer } from './server/mcp.server.js';
 import { McpSessionRegistry } from './session/session.registry.js';
 import { McpToolInvoker } from './tools/tool.invoker.js';
-import { ToolListChangedNotifier } from './tools/tool-list-changed.notifier.js';
 import { McpToolRegistry } from './tools/tool.registry.js';
+import { McpCompletionService } from './completion/completion.service.js';
+import { McpRequestRunner } from './execution/mcp-request.runner.js';
+import { McpPromptRegistry } from './prompts/prompt.registry.js';
+import { McpPromptRenderer } from './prompts/prompt.renderer.js';
+import { McpResourceReader } from './resources/resource.reader.js';
+import { McpResourceRegistry } from './resources/resource.registry.js';
+import { McpSchemas } from './schemas/mcp-schemas.js';
+import { ListChangedNotifier } from './server/list-changed.notifier.js';
 import { BodyParserNotice } from './transport/body-parser.notice.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
 import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
@@ -32,8 +39,9 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
 /**
  * Serves the Model Context Protocol (Streamable HTTP) from a Nest application.
  *
- * Import it once with {@link McpModule.forRoot} or {@link McpModule.forRootAsync}; every `@McpTool()` method on
- * the application's providers and controllers is then served at the endpoint (default `/mcp`).
+ * Import it once with {@link McpModule.forRoot} or {@link McpModule.forRootAsync}; every `@McpTool()`,
+ * `@McpResource()`, `@McpResourceTemplate()` and `@McpPrompt()` method on the application's providers
+ * and controllers is then served at the endpoint (default `/mcp`).
  *
  * @example
  * ```ts
@@ -47,8 +55,15 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
     { provide: MCP_RESOLVED_OPTIONS, useFactory: resolveMcpOptions, inject: [MCP_MODULE_OPTIONS] },
     McpMetadataAccessor,
     McpExplorer,
+    McpSchemas,
     McpToolRegistry,
-    ToolPipelineFactory,
+    McpResourceRegistry,
+    McpPromptRegistry,
+    McpPipelineFactory,
+    McpRequestRunner,
+    McpResourceReader,
+    McpPromptRenderer,
+    McpCompletionService,
     McpRequestSessions,
     {
       provide: MCP_SESSION,
@@ -57,14 +72,14 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
       useFactory: (request: unknown, sessions: McpRequestSessions) => sessions.of(request),
     },
     McpToolInvoker,
-    ToolListChangedNotifier,
+    ListChangedNotifier,
     McpServer,
     McpSessionRegistry,
     McpOriginMiddleware,
     BodyParserNotice,
     StreamableHttpTransport,
   ],
-  exports: [McpSessionRegistry, McpToolRegistry, MCP_SESSION],
+  exports: [McpSessionRegistry, McpToolRegistry, McpResourceRegistry, McpPromptRegistry, MCP_SESSION],
 })
 export class McpModule extends McpConfigurableModule implements NestModule {
   /**

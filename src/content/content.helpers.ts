@@ -169,8 +169,12 @@ function withAnnotations<B extends object>(block: B, annotations: ContentAnnotat
 
 const ROLES: ReadonlySet<string> = new Set<Role>(['user', 'assistant']);
 
-/** Copies the annotations a client understands, so that later changes to the caller's object do not leak in. */
-function checkAnnotations(annotations: ContentAnnotations): ContentAnnotations {
+/**
+ * Copies the annotations a client understands, so that later changes to the caller's object do not leak in.
+ * @internal
+ * @throws TypeError or RangeError for a malformed annotation.
+ */
+export function checkAnnotations(annotations: ContentAnnotations): ContentAnnotations {
   requireObject(annotations, 'annotations');
   const { audience, priority, lastModified } = annotations;
   const checked: { -readonly [K in keyof ContentAnnotations]: ContentAnnotations[K] } = {};
@@ -225,7 +229,11 @@ function daysIn(year: number, month: number): number {
 /** Standard base64, padded: what `Buffer#toString('base64')` writes and every client decodes. */
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-function toBase64(data: BinaryData, what: string): string {
+/**
+ * Bytes (or a base64 string, checked) as standard padded base64.
+ * @internal
+ */
+export function toBase64(data: BinaryData, what: string): string {
   if (data instanceof Uint8Array) return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
   if (typeof data !== 'string') throw new TypeError(`${what} must be bytes or a base64 string, got ${typeof data}`);
   if (data.length % 4 !== 0 || !BASE64.test(data)) {

@@ -1,17 +1,33 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { ItemCompleter } from '../completion/completer.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { prepareHandlerParams } from '../execution/handler-params.js';
-import { ToolPipelineFactory } from '../execution/tool-pipeline.factory.js';
+import { McpPipelineFactory } from '../execution/mcp-pipeline.factory.js';
+import type { PipelineTarget } from '../execution/pipeline-target.js';
+import type { McpCompletionOptions } from '../interfaces/mcp-completion.interface.js';
+import { McpPromptRegistry } from '../prompts/prompt.registry.js';
+import { McpResourceRegistry } from '../resources/resource.registry.js';
 import { McpToolRegistry } from '../tools/tool.registry.js';
-import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
+import { McpMetadataAccessor, type McpMethodMetadata } from './mcp-metadata.accessor.js';
 
 // Named through the public DiscoveryService API rather than imported from Nest's internals.
 type InstanceWrapper = ReturnType<DiscoveryService['getProviders']>[number];
 
+type TargetOf = (request: unknown) => PipelineTarget | Promise<PipelineTarget>;
+
+/** An `@McpCompletion()` found during the scan, attached once every prompt and template is known. */
+interface FoundCompletion {
+  readonly options: McpCompletionOptions;
+  readonly completer: ItemCompleter;
+  readonly label: string;
+}
+
 /**
- * Finds `@McpTool()` methods on every provider and controller of the application at module
- * init, and registers them behind their Nest pipeline, schemas computed, before the first request
- * can arrive. Methods of static providers are bound once; those of request-scoped, durable or
+ * Finds `@McpTool()`, `@McpResource()`, `@McpResourceTemplate()`, `@McpPrompt()` and
+ * `@McpCompletion()` methods on every provider and controller of the application at module init,
+ * and registers them behind their Nest pipeline, schemas computed, before the first request can
+ * arrive. Methods of static providers are bound once; those of request-scoped, durable or
  * transient providers are resolved per request.
  */
 @Injectable()
@@ -23,46 +39,83 @@ export class McpExplorer implements OnModuleInit {
     private readonly scanner: MetadataScanner,
     private readonly metadata: McpMetadataAccessor,
     private readonly tools: McpToolRegistry,
-    private readonly pipelines: ToolPipelineFactory,
+    private readonly resources: McpResourceRegistry,
+    private readonly prompts: McpPromptRegistry,
+    private readonly pipelines: McpPipelineFactory,
   ) {}
 
   onModuleInit(): void {
+    const completions: FoundCompletion[] = [];
+    let handlers = 0;
     for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
-      this.explore(wrapper);
+      handlers += this.explore(wrapper, completions);
     }
-    if (this.tools.size > 0) this.pipelines.assertNoTransientGlobalEnhancers();
-    this.logger.log(`Serving ${this.tools.size} MCP tool(s)`);
+    for (const completion of completions) this.attach(completion);
+    if (handlers > 0) this.pipelines.assertNoTransientGlobalEnhancers();
+    this.logger.log(
+      `Serving ${this.tools.size} MCP tool(s), ${this.resources.size} resource(s), ` +
+        `${this.resources.templateCount} resource template(s), ${this.prompts.size} prompt(s)`,
+    );
   }
 
-  private explore(wrapper: InstanceWrapper): void {
-    if (wrapper.isAlias) return;
+  /** @returns how many handlers the wrapper's class declares. */
+  private explore(wrapper: InstanceWrapper, completions: FoundCompletion[]): number {
+    if (wrapper.isAlias) return 0;
     // Take the class from the instance, not the wrapper: factory providers have no metatype to read.
     const instance: unknown = wrapper.instance;
     const prototype = instance ? Object.getPrototypeOf(instance) : (wrapper.metatype?.prototype as unknown);
-    if (!prototype || typeof prototype !== 'object') return;
+    if (!prototype || typeof prototype !== 'object') return 0;
     const classRef = (prototype as { constructor: abstract new (...args: never[]) => unknown }).constructor;
     const isStatic = wrapper.isDependencyTreeStatic() && !wrapper.isTransient;
+    let handlers = 0;
 
     for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-      const options = this.metadata.getToolOptions((prototype as Record<string, unknown>)[methodName]);
-      if (!options) continue;
+      const found = this.metadata.getMethodMetadata((prototype as Record<string, unknown>)[methodName]);
+      if (!found) continue;
+      handlers++;
       const owner = `${classRef.name}.${methodName}`;
-      const paramsKey = prepareHandlerParams(classRef, methodName, owner);
-      if (isStatic && instance) {
-        this.tools.define(
+      const paramsKey = prepareHandlerParams(classRef, methodName, owner, decoratorOf(found));
+      const target: TargetOf =
+        isStatic && instance
+          ? this.pipelines.forStatic(instance as object, methodName, paramsKey, wrapper.id)
+          : this.pipelines.forScoped(
+              wrapper.token,
+              methodName,
+              paramsKey,
+              wrapper.id,
+              wrapper.isDependencyTreeDurable(),
+            );
+      if (found.tool) this.tools.define(found.tool, methodName, owner, target);
+      if (found.resource) this.resources.define(found.resource, methodName, owner, target);
+      if (found.resourceTemplate) this.resources.defineTemplate(found.resourceTemplate, methodName, owner, target);
+      if (found.prompt) this.prompts.define(found.prompt, methodName, owner, target);
+      for (const options of found.completions ?? []) {
+        completions.push({
           options,
-          methodName,
-          owner,
-          this.pipelines.forStatic(instance, methodName, paramsKey, wrapper.id),
-        );
-      } else {
-        this.tools.define(
-          options,
-          methodName,
-          owner,
-          this.pipelines.forScoped(wrapper.token, methodName, paramsKey, wrapper.id, wrapper.isDependencyTreeDurable()),
-        );
+          completer: { kind: 'handler', handler: { owner, target } },
+          label: `@McpCompletion() on ${owner}`,
+        });
       }
     }
+    return handlers;
   }
+
+  private attach({ options, completer, label }: FoundCompletion): void {
+    const { prompt, resourceTemplate, argument } = options;
+    if (typeof argument !== 'string' || argument === '') throw new McpDefinitionError(`${label}: argument is required`);
+    if ((prompt === undefined) === (resourceTemplate === undefined)) {
+      throw new McpDefinitionError(`${label}: name exactly one of prompt or resourceTemplate`);
+    }
+    if (prompt !== undefined) this.prompts.addCompleter(prompt, argument, completer, label);
+    else this.resources.addCompleter(resourceTemplate!, argument, completer, label);
+  }
+}
+
+/** The decorator to name in errors about the method's parameters. */
+function decoratorOf(found: McpMethodMetadata): string {
+  if (found.tool) return '@McpTool()';
+  if (found.resource) return '@McpResource()';
+  if (found.resourceTemplate) return '@McpResourceTemplate()';
+  if (found.prompt) return '@McpPrompt()';
+  return '@McpCompletion()';
 }

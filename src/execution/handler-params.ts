@@ -27,17 +27,23 @@ export function paramsHostOf(classRef: AnyClass, methodName: string): AnyClass {
  *
  * @throws McpToolDefinitionError for HTTP parameter decorators (`@Body()`, `@Req()`...): a tool
  *   has no body, query or response of its own.
+ * @param decorator the decorator that made the method a handler, for the error message.
  * @returns the metadata key the pipeline reads.
  */
-export function prepareHandlerParams(classRef: AnyClass, methodName: string, owner: string): string {
+export function prepareHandlerParams(
+  classRef: AnyClass,
+  methodName: string,
+  owner: string,
+  decorator = '@McpTool()',
+): string {
   const host = paramsHostOf(classRef, methodName);
   const route = (Reflect.getMetadata(ROUTE_ARGS_METADATA, host, methodName) ?? {}) as McpParamsMetadata;
   const merged: McpParamsMetadata = {};
   for (const [key, param] of Object.entries(route)) {
     if (!key.includes(CUSTOM_ROUTE_ARGS_METADATA) && !MCP_TYPES.has(key.split(':')[0]!)) {
       throw new McpToolDefinitionError(
-        `@McpTool() on ${owner}: parameter ${param.index} has an HTTP parameter decorator (@Body(), @Req(), @Query()...); ` +
-          'tools take @McpArgs(), @McpCtx(), @McpSession() or custom decorators made with createParamDecorator()',
+        `${decorator} on ${owner}: parameter ${param.index} has an HTTP parameter decorator (@Body(), @Req(), @Query()...); ` +
+          'MCP handlers take @McpArgs(), @McpCtx(), @McpSession(), @McpUri() or custom decorators made with createParamDecorator()',
       );
     }
     merged[key] = param;

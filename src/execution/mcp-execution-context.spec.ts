@@ -11,6 +11,7 @@ const request = { user: { sub: 'alice' }, headers: {} };
 function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {
   return {
     phase: 'call',
+    kind: 'tool',
     name: 'forecast',
     arguments: { city: 'Bern' },
     context,

@@ -2,7 +2,7 @@ import type { ArgumentsHost } from '@nestjs/common';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
-import type { McpInvocation } from './mcp-invocation.js';
+import type { McpInvocation, McpItemKind } from './mcp-invocation.js';
 
 /**
  * The MCP view of a Nest `ExecutionContext` (or `ArgumentsHost`), for guards, interceptors and
@@ -40,14 +40,32 @@ export class McpExecutionContext {
     return host.getArgByIndex<McpInvocation | undefined>(3);
   }
 
-  /** `'call'` while a tool runs; `'list'` while `tools/list` asks the guards whether the caller may see it. */
+  /**
+   * `'call'` while a tool runs, a resource is read, a prompt is got or an argument completed;
+   * `'list'` while a listing asks the guards whether the caller may see the item.
+   */
   get phase(): 'list' | 'call' {
     return this.invocation.phase;
   }
 
-  /** The tool's name. */
+  /** What the handler serves: `'tool'`, `'resource'`, `'resourceTemplate'`, `'prompt'` or `'completion'`. */
+  get kind(): McpItemKind {
+    return this.invocation.kind;
+  }
+
+  /** The item's name: a tool's, a resource's or template's, a prompt's (for a completion, what it completes). */
+  get name(): string {
+    return this.invocation.name;
+  }
+
+  /** The tool's name; for other kinds, their {@link name}. Kept for guards written for tools. */
   get toolName(): string {
     return this.invocation.name;
+  }
+
+  /** The URI being read, for resources and resource templates. */
+  get uri(): string | undefined {
+    return this.invocation.uri;
   }
 
   /** The validated arguments of the call; `undefined` while listing. */

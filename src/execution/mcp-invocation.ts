@@ -1,15 +1,26 @@
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 
+/** What an MCP handler serves: a tool, a resource or resource template, a prompt, or a completion. */
+export type McpItemKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt' | 'completion';
+
 /**
- * One pass through a tool's Nest pipeline: `call` runs it, `list` only asks its guards whether the
- * caller may see it (there are no arguments then).
+ * One pass through an MCP handler's Nest pipeline: `call` runs it (a tool called, a resource read,
+ * a prompt got, an argument completed), `list` only asks its guards whether the caller may see it
+ * (there are no arguments then).
  */
 export interface McpInvocation {
   readonly phase: 'list' | 'call';
-  /** The tool's name. */
+  /** What the handler serves. */
+  readonly kind: McpItemKind;
+  /** The item's name (a tool's, a resource's, a prompt's; for a completion, its prompt's or template's). */
   readonly name: string;
-  /** The validated arguments (`call`); `undefined` while listing. */
+  /** The URI being read (a resource or a template), when there is one. */
+  readonly uri?: string;
+  /**
+   * The validated arguments (`call`): a tool's arguments, a template's variables, a prompt's
+   * arguments, a completion's request; `undefined` while listing.
+   */
   readonly arguments: object | undefined;
   /** The call's context (`call` only). */
   readonly context: McpContext | undefined;

@@ -9,6 +9,8 @@ export const McpParamType = {
   Context: 101,
   /** The calling session. */
   Session: 102,
+  /** The URI being read (resources and resource templates). */
+  Uri: 103,
 } as const;
 
 export type McpParamTypeValue = (typeof McpParamType)[keyof typeof McpParamType];

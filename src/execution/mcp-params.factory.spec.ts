@@ -11,6 +11,7 @@ const request = { user: { sub: 'alice' } };
 function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {
   return {
     phase: 'call',
+    kind: 'tool',
     name: 'forecast',
     arguments: { city: 'Bern', days: 3 },
     context,

@@ -16,6 +16,8 @@ export class McpParamsFactory implements ParamsFactory {
         return invocation.context;
       case McpParamType.Session:
         return invocation.session;
+      case McpParamType.Uri:
+        return invocation.uri;
       default:
         return undefined;
     }

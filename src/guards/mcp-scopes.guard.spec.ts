@@ -58,6 +58,7 @@ function contextOf(
   const context = new ExecutionContextHost(
     executionArgs({
       phase: 'call',
+      kind: 'tool',
       name: method,
       arguments: {},
       context: undefined,

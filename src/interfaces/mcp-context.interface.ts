@@ -61,9 +61,9 @@ export interface McpContext {
   readonly sessionId: string;
   /** The protocol version negotiated for the session. */
   readonly protocolVersion: string;
-  /** The JSON-RPC id of the `tools/call` request. */
+  /** The JSON-RPC id of the request (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`). */
   readonly requestId: RequestId;
-  /** The name of the tool being called. */
+  /** The name of the tool being called (of the resource read, the prompt got, the item completed). */
   readonly toolName: string;
   /** The client as it introduced itself in `initialize`. */
   readonly clientInfo: Implementation;

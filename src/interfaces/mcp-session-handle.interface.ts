@@ -24,6 +24,8 @@ export interface McpSessionHandle {
   readonly ended: boolean;
   /** Whether a GET stream is open: what is sent now arrives now. */
   readonly hasStream: boolean;
+  /** Whether the client subscribed to updates of the resource with this URI (`resources/subscribe`). */
+  isSubscribed(uri: string): boolean;
   /**
    * Sends a notification on the session's GET stream (it waits there, bounded, while none is open).
    * @returns false when the session ended or the message cannot be serialised.

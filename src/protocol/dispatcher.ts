@@ -17,7 +17,24 @@ import type {
 import { acceptInitialize, type Handshake, type ServerDescription } from './initialize.js';
 import { McpMethod } from './mcp.methods.js';
 import { isLoggingLevel, type LoggingLevel } from './logging-level.js';
-import type { CallToolParams, CallToolResult, CancelledNotificationParams, ListToolsResult } from './mcp.types.js';
+import type {
+  CallToolParams,
+  CallToolResult,
+  CancelledNotificationParams,
+  CompleteParams,
+  CompleteResult,
+  GetPromptParams,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  ReadResourceResult,
+  ResourceUriParams,
+} from './mcp.types.js';
+import { readCompleteParams } from './completion-params.js';
+import { readGetPromptParams } from './prompt-params.js';
+import { readResourceUriParams } from './resource-params.js';
 
 /**
  * What the dispatcher needs from the server around it. `C` is the caller's per-message context
@@ -27,6 +44,15 @@ import type { CallToolParams, CallToolResult, CancelledNotificationParams, ListT
 export interface McpServerPort<C> {
   listTools(cursor: string | undefined, context: C): ListToolsResult | Promise<ListToolsResult>;
   callTool(params: CallToolParams, context: C, requestId: RequestId): Promise<CallToolResult>;
+  /** `resources/list`; without it (as for every optional method below) the method is not found. */
+  listResources?(cursor: string | undefined, context: C): Promise<ListResourcesResult>;
+  listResourceTemplates?(cursor: string | undefined, context: C): Promise<ListResourceTemplatesResult>;
+  readResource?(params: ResourceUriParams, context: C, requestId: RequestId): Promise<ReadResourceResult>;
+  subscribeResource?(params: ResourceUriParams, context: C): Promise<void>;
+  unsubscribeResource?(params: ResourceUriParams, context: C): void;
+  listPrompts?(cursor: string | undefined, context: C): Promise<ListPromptsResult>;
+  getPrompt?(params: GetPromptParams, context: C, requestId: RequestId): Promise<GetPromptResult>;
+  complete?(params: CompleteParams, context: C, requestId: RequestId): Promise<CompleteResult>;
   onInitialized?(context: C): void;
   /** Sets the client's log threshold (`logging/setLevel`); without it the method is not found. */
   setLoggingLevel?(level: LoggingLevel, context: C): void;
@@ -77,12 +103,57 @@ export class McpDispatcher<C> {
       [McpMethod.ToolsList, (params, context) => this.port.listTools(readCursor(params), context)],
       [McpMethod.ToolsCall, (params, context, id) => this.port.callTool(readCallToolParams(params), context, id)],
     ]);
-    if (port.setLoggingLevel) {
-      methods.set(McpMethod.LoggingSetLevel, (params, context) => {
-        port.setLoggingLevel!(readLoggingLevel(params), context);
-        return {};
-      });
-    }
+    const { port: p } = this;
+    const routes: [string, unknown, RequestHandler<C>][] = [
+      [
+        McpMethod.LoggingSetLevel,
+        p.setLoggingLevel,
+        (params, context) => {
+          p.setLoggingLevel!(readLoggingLevel(params), context);
+          return {};
+        },
+      ],
+      [McpMethod.ResourcesList, p.listResources, (params, context) => p.listResources!(readCursor(params), context)],
+      [
+        McpMethod.ResourceTemplatesList,
+        p.listResourceTemplates,
+        (params, context) => p.listResourceTemplates!(readCursor(params), context),
+      ],
+      [
+        McpMethod.ResourcesRead,
+        p.readResource,
+        (params, context, id) => p.readResource!(readResourceUriParams(params), context, id),
+      ],
+      [
+        McpMethod.ResourcesSubscribe,
+        p.subscribeResource,
+        async (params, context) => {
+          await p.subscribeResource!(readResourceUriParams(params), context);
+          return {};
+        },
+      ],
+      [
+        McpMethod.ResourcesUnsubscribe,
+        p.unsubscribeResource,
+        (params, context) => {
+          p.unsubscribeResource!(readResourceUriParams(params), context);
+          return {};
+        },
+      ],
+      [McpMethod.PromptsList, p.listPrompts, (params, context) => p.listPrompts!(readCursor(params), context)],
+      [
+        McpMethod.PromptsGet,
+        p.getPrompt,
+        (params, context, id) => p.getPrompt!(readGetPromptParams(params), context, id),
+      ],
+      [
+        McpMethod.CompletionComplete,
+        p.complete,
+        (params, context, id) => p.complete!(readCompleteParams(params), context, id),
+      ],
+    ];
+    // A method the port does not implement is not found, rather than answered by a stub.
+    for (const [method, implemented, handler] of routes) if (implemented) methods.set(method, handler);
     this.methods = methods;
   }
 

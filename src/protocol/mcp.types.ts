@@ -155,6 +155,128 @@ export interface CallToolParams {
   readonly _meta?: Meta & { readonly progressToken?: string | number };
 }
 
+/** A resource as `resources/list` advertises it. */
+export interface ResourceDefinition {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  /** Size in bytes of the raw contents, if known. */
+  readonly size?: number;
+  readonly annotations?: ContentAnnotations;
+  readonly icons?: readonly Icon[];
+  readonly _meta?: Meta;
+}
+
+/** A resource template as `resources/templates/list` advertises it. */
+export interface ResourceTemplateDefinition {
+  /** An RFC 6570 URI template. */
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  /** The MIME type of every resource the template matches, when they share one. */
+  readonly mimeType?: string;
+  readonly annotations?: ContentAnnotations;
+  readonly icons?: readonly Icon[];
+  readonly _meta?: Meta;
+}
+
+/** The result of `resources/list`. */
+export interface ListResourcesResult {
+  readonly resources: readonly ResourceDefinition[];
+  readonly nextCursor?: string;
+}
+
+/** The result of `resources/templates/list`. */
+export interface ListResourceTemplatesResult {
+  readonly resourceTemplates: readonly ResourceTemplateDefinition[];
+  readonly nextCursor?: string;
+}
+
+/** The params of `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
+export interface ResourceUriParams {
+  readonly uri: string;
+  readonly _meta?: Meta & { readonly progressToken?: string | number };
+}
+
+/** The result of `resources/read`. */
+export interface ReadResourceResult {
+  readonly contents: readonly (TextResourceContents | BlobResourceContents)[];
+  readonly _meta?: Meta;
+}
+
+/** An argument a prompt takes (always a string). */
+export interface PromptArgument {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly required?: boolean;
+}
+
+/** A prompt as `prompts/list` advertises it. */
+export interface PromptDefinition {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments?: readonly PromptArgument[];
+  readonly icons?: readonly Icon[];
+  readonly _meta?: Meta;
+}
+
+/** The result of `prompts/list`. */
+export interface ListPromptsResult {
+  readonly prompts: readonly PromptDefinition[];
+  readonly nextCursor?: string;
+}
+
+/** The params of `prompts/get`. */
+export interface GetPromptParams {
+  readonly name: string;
+  readonly arguments?: Readonly<Record<string, string>>;
+  readonly _meta?: Meta & { readonly progressToken?: string | number };
+}
+
+/** One message of a prompt. */
+export interface PromptMessage {
+  readonly role: Role;
+  readonly content: ContentBlock;
+}
+
+/** The result of `prompts/get`. */
+export interface GetPromptResult {
+  readonly description?: string;
+  readonly messages: readonly PromptMessage[];
+  readonly _meta?: Meta;
+}
+
+/** What `completion/complete` completes: an argument of a prompt, or a variable of a resource template. */
+export type CompletionReference =
+  { readonly type: 'ref/prompt'; readonly name: string } | { readonly type: 'ref/resource'; readonly uri: string };
+
+/** The params of `completion/complete`. */
+export interface CompleteParams {
+  readonly ref: CompletionReference;
+  readonly argument: { readonly name: string; readonly value: string };
+  /** Arguments the user filled in already (2025-06-18+). */
+  readonly context?: { readonly arguments?: Readonly<Record<string, string>> };
+  readonly _meta?: Meta;
+}
+
+/** The result of `completion/complete`. */
+export interface CompleteResult {
+  readonly completion: {
+    /** At most 100 candidates. */
+    readonly values: readonly string[];
+    /** How many candidates there are in all, when known. */
+    readonly total?: number;
+    /** Whether there are more candidates than `values` holds. */
+    readonly hasMore?: boolean;
+  };
+  readonly _meta?: Meta;
+}
+
 /** What the server offers, as announced in `initialize`. */
 export interface ServerCapabilities {
   readonly tools?: { readonly listChanged?: boolean };

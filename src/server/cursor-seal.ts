@@ -4,35 +4,31 @@ import { invalidParams } from '../protocol/json-rpc.errors.js';
 const TAG_LENGTH = 16;
 
 /**
- * Seals list cursors with an HMAC over the cursor and the session it was issued to, with a key of
- * this application alone. A cursor names the last item served; unsealed, a client could forge one
- * naming a tool its guards hide and learn from the next page whether it exists, or probe positions
- * to count the tools. A sealed cursor can only be one this server issued, to this session.
+ * Seals list cursors with an HMAC over the cursor and its scope (the list and the session it was
+ * issued to), with a key of this application alone. A cursor names the last item served; unsealed,
+ * a client could forge one naming a tool its guards hide and learn from the next page whether it
+ * exists, or probe positions to count the tools. A sealed cursor can only be one this server
+ * issued, to this session, for this list.
  */
 export class CursorSeal {
   private readonly key = randomBytes(32);
 
-  seal(cursor: string, sessionId: string): string {
-    return `${cursor}.${this.tag(cursor, sessionId).toString('base64url')}`;
+  seal(cursor: string, scope: string): string {
+    return `${cursor}.${this.tag(cursor, scope).toString('base64url')}`;
   }
 
-  /** @throws JsonRpcError -32602 for a cursor this application did not issue to this session. */
-  open(sealed: string, sessionId: string): string {
+  /** @throws JsonRpcError -32602 for a cursor this application did not issue in this scope. */
+  open(sealed: string, scope: string): string {
     const dot = sealed.lastIndexOf('.');
     const cursor = sealed.slice(0, dot);
     const tag = Buffer.from(sealed.slice(dot + 1), 'base64url');
-    if (dot <= 0 || tag.length !== TAG_LENGTH || !timingSafeEqual(tag, this.tag(cursor, sessionId))) {
+    if (dot <= 0 || tag.length !== TAG_LENGTH || !timingSafeEqual(tag, this.tag(cursor, scope))) {
       throw invalidParams('invalid cursor');
     }
     return cursor;
   }
 
-  private tag(cursor: string, sessionId: string): Buffer {
-    return createHmac('sha256', this.key)
-      .update(sessionId)
-      .update('\0')
-      .update(cursor)
-      .digest()
-      .subarray(0, TAG_LENGTH);
+  private tag(cursor: string, scope: string): Buffer {
+    return createHmac('sha256', this.key).update(scope).update('\0').update(cursor).digest().subarray(0, TAG_LENGTH);
   }
 }

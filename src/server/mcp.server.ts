@@ -9,8 +9,24 @@ import type {
   CallToolParams,
   CallToolResult,
   CancelledNotificationParams,
+  CompleteParams,
+  CompleteResult,
+  GetPromptParams,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
   ListToolsResult,
+  ReadResourceResult,
+  ResourceUriParams,
 } from '../protocol/mcp.types.js';
+import type { Page } from '../protocol/pagination.js';
+import { McpCompletionService } from '../completion/completion.service.js';
+import { McpRequestRunner } from '../execution/mcp-request.runner.js';
+import { McpPromptRegistry } from '../prompts/prompt.registry.js';
+import { McpPromptRenderer } from '../prompts/prompt.renderer.js';
+import { McpResourceReader } from '../resources/resource.reader.js';
+import { McpResourceRegistry } from '../resources/resource.registry.js';
 import { McpSessionRegistry } from '../session/session.registry.js';
 import { McpToolInvoker } from '../tools/tool.invoker.js';
 import { McpToolRegistry } from '../tools/tool.registry.js';
@@ -36,26 +52,107 @@ export class McpServer implements McpServerPort<McpCallContext> {
     private readonly tools: McpToolRegistry,
     private readonly invoker: McpToolInvoker,
     private readonly sessions: McpSessionRegistry,
+    private readonly runner: McpRequestRunner,
+    private readonly resources: McpResourceRegistry,
+    private readonly reader: McpResourceReader,
+    private readonly prompts: McpPromptRegistry,
+    private readonly renderer: McpPromptRenderer,
+    private readonly completions: McpCompletionService,
   ) {
     this.dispatcher = new McpDispatcher(describeServer(options), this);
     this.pageSize = options.pageSize;
   }
 
   async listTools(cursor: string | undefined, context: McpCallContext): Promise<ListToolsResult> {
-    const sessionId = context.session.id;
-    const after = cursor === undefined ? undefined : this.cursors.open(cursor, sessionId);
-    // One deadline for the whole listing: a guard that never settles leaves its tool out, not the page hanging.
+    const { items, nextCursor } = await this.list('tools', cursor, context, (after, deadline) =>
+      this.tools.page(after, this.pageSize, (tool) => this.invoker.isVisible(tool, context, deadline)),
+    );
+    return { tools: items.map((tool) => tool.definition), ...nextCursor };
+  }
+
+  async listResources(cursor: string | undefined, context: McpCallContext): Promise<ListResourcesResult> {
+    const { items, nextCursor } = await this.list('resources', cursor, context, (after, deadline) =>
+      this.resources.page(after, this.pageSize, (resource) =>
+        this.runner.isVisible(
+          resource,
+          { kind: 'resource', name: resource.definition.name, uri: resource.definition.uri },
+          context,
+          deadline,
+        ),
+      ),
+    );
+    return { resources: items.map((resource) => resource.definition), ...nextCursor };
+  }
+
+  async listResourceTemplates(
+    cursor: string | undefined,
+    context: McpCallContext,
+  ): Promise<ListResourceTemplatesResult> {
+    const { items, nextCursor } = await this.list('templates', cursor, context, (after, deadline) =>
+      this.resources.pageTemplates(after, this.pageSize, (template) =>
+        this.runner.isVisible(
+          template,
+          { kind: 'resourceTemplate', name: template.definition.name },
+          context,
+          deadline,
+        ),
+      ),
+    );
+    return { resourceTemplates: items.map((template) => template.definition), ...nextCursor };
+  }
+
+  readResource(params: ResourceUriParams, context: McpCallContext, requestId: RequestId): Promise<ReadResourceResult> {
+    return this.reader.read(params, context, requestId);
+  }
+
+  subscribeResource(params: ResourceUriParams, context: McpCallContext): Promise<void> {
+    return this.reader.subscribe(params, context);
+  }
+
+  unsubscribeResource(params: ResourceUriParams, context: McpCallContext): void {
+    this.reader.unsubscribe(params, context);
+  }
+
+  async listPrompts(cursor: string | undefined, context: McpCallContext): Promise<ListPromptsResult> {
+    const { items, nextCursor } = await this.list('prompts', cursor, context, (after, deadline) =>
+      this.prompts.page(after, this.pageSize, (prompt) =>
+        this.runner.isVisible(prompt, { kind: 'prompt', name: prompt.definition.name }, context, deadline),
+      ),
+    );
+    return { prompts: items.map((prompt) => prompt.definition), ...nextCursor };
+  }
+
+  getPrompt(params: GetPromptParams, context: McpCallContext, requestId: RequestId): Promise<GetPromptResult> {
+    return this.renderer.get(params, context, requestId);
+  }
+
+  complete(params: CompleteParams, context: McpCallContext, requestId: RequestId): Promise<CompleteResult> {
+    return this.completions.complete(params, context, requestId);
+  }
+
+  /**
+   * One page of a list method, its cursors sealed to the session and to the list they belong to.
+   * One deadline for the whole listing: a guard that never settles leaves its item out, rather than
+   * the page hanging.
+   */
+  private async list<T>(
+    list: string,
+    cursor: string | undefined,
+    context: McpCallContext,
+    page: (after: string | undefined, deadline: Promise<void>) => Promise<Page<T>>,
+  ): Promise<{ items: T[]; nextCursor: { nextCursor?: string } }> {
+    const scope = `${list}\0${context.session.id}`;
+    const after = cursor === undefined ? undefined : this.cursors.open(cursor, scope);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, LIST_GUARD_TIMEOUT_MS);
       timer.unref();
     });
-    const listing = this.tools
-      .page(after, this.pageSize, (tool) => this.invoker.isVisible(tool, context, deadline))
-      .finally(() => clearTimeout(timer));
-    const { page, nextCursor } = await listing;
-    const tools = page.map((tool) => tool.definition);
-    return nextCursor === undefined ? { tools } : { tools, nextCursor: this.cursors.seal(nextCursor, sessionId) };
+    const result = await page(after, deadline).finally(() => clearTimeout(timer));
+    return {
+      items: result.page,
+      nextCursor: result.nextCursor === undefined ? {} : { nextCursor: this.cursors.seal(result.nextCursor, scope) },
+    };
   }
 
   callTool(params: CallToolParams, context: McpCallContext, requestId: RequestId): Promise<CallToolResult> {
@@ -99,7 +196,13 @@ function describeServer(options: ResolvedMcpOptions): ServerDescription {
       version: options.version,
       ...(options.title === undefined ? {} : { title: options.title }),
     }),
-    capabilities: Object.freeze({ tools: Object.freeze({ listChanged: true }), logging: Object.freeze({}) }),
+    capabilities: Object.freeze({
+      tools: Object.freeze({ listChanged: true }),
+      resources: Object.freeze({ subscribe: true, listChanged: true }),
+      prompts: Object.freeze({ listChanged: true }),
+      completions: Object.freeze({}),
+      logging: Object.freeze({}),
+    }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
 }

@@ -14,6 +14,9 @@ import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
 import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
 import { SessionStream, type SendOutcome, type StreamEvent } from './session-stream.js';
 
+/** The most resources one session may subscribe to: each costs memory for the session's life. */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 1000;
+
 /** Why a session ended. */
 export type SessionEndReason = 'deleted' | 'idle' | 'overflow' | 'shutdown';
 
@@ -80,6 +83,8 @@ export class McpSession implements McpSessionHandle {
   private heldBack = 0;
   private inflight: Map<RequestId, AbortController> | undefined;
   private clientRequests: ClientRequests | undefined;
+  /** URIs of resources the client subscribed to (`resources/subscribe`). */
+  private subscriptions: Set<string> | undefined;
   private endReason: SessionEndReason | undefined;
 
   constructor(init: McpSessionInit) {
@@ -170,6 +175,37 @@ export class McpSession implements McpSessionHandle {
   log(level: LoggingLevel, data: unknown, logger?: string): boolean {
     if (!this.wantsLog(level)) return false;
     return this.notify(McpMethod.LogMessage, logger === undefined ? { level, data } : { level, logger, data });
+  }
+
+  /**
+   * Records a `resources/subscribe`.
+   * @returns false when the session holds {@link MAX_SUBSCRIPTIONS_PER_SESSION} subscriptions already.
+   * @internal
+   */
+  subscribe(uri: string): boolean {
+    this.subscriptions ??= new Set();
+    if (this.subscriptions.has(uri)) return true;
+    if (this.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) return false;
+    this.subscriptions.add(uri);
+    return true;
+  }
+
+  /**
+   * Records a `resources/unsubscribe`; unknown URIs are ignored.
+   * @internal
+   */
+  unsubscribe(uri: string): void {
+    this.subscriptions?.delete(uri);
+  }
+
+  /** Whether the client subscribed to updates of the resource with this URI. */
+  isSubscribed(uri: string): boolean {
+    return this.subscriptions?.has(uri) ?? false;
+  }
+
+  /** How many resources the client subscribed to. */
+  get subscriptionCount(): number {
+    return this.subscriptions?.size ?? 0;
   }
 
   /** Whether the client wants log messages at this level. */

@@ -1,4 +1,4 @@
-import type { ToolTarget } from '../execution/tool-target.js';
+import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { ToolDefinition } from '../protocol/mcp.types.js';
 import type { SchemaValidator } from './json-schema.validator.js';
 import type { ArgumentsChecker } from './tool-checks.js';
@@ -18,5 +18,5 @@ export interface RegisteredTool {
    * The handler behind its pipeline, for the caller of one HTTP request: the same object for a
    * static provider, a fresh one per request for a request-scoped provider.
    */
-  readonly target: (request: unknown) => ToolTarget | Promise<ToolTarget>;
+  readonly target: (request: unknown) => PipelineTarget | Promise<PipelineTarget>;
 }

@@ -16,6 +16,7 @@ export function argumentsCheckerFor(
   input: Type<object> | JsonSchemaObject | undefined,
   validators: JsonSchemaValidatorFactory,
   owner: string,
+  label = `@McpTool() on ${owner}`,
 ): ArgumentsChecker {
   if (input === undefined) {
     return (raw) => {
@@ -28,7 +29,7 @@ export function argumentsCheckerFor(
     };
   }
   if (typeof input === 'function') return (raw) => validateArguments(input, raw);
-  const validate = compileOrFail(input, validators, owner, 'input');
+  const validate = compileOrFail(input, validators, label, 'input');
   return (raw) =>
     Promise.resolve(validate(raw) as ArgumentsCheck<object>).then((check) =>
       check.ok ? { ok: true, value: raw } : check,
@@ -41,20 +42,22 @@ export function outputCheckerFor(
   validators: JsonSchemaValidatorFactory,
   owner: string,
 ): SchemaValidator | undefined {
-  return outputSchema === undefined ? undefined : compileOrFail(outputSchema, validators, owner, 'output');
+  return outputSchema === undefined
+    ? undefined
+    : compileOrFail(outputSchema, validators, `@McpTool() on ${owner}`, 'output');
 }
 
 function compileOrFail(
   schema: JsonSchemaObject,
   validators: JsonSchemaValidatorFactory,
-  owner: string,
+  label: string,
   role: string,
 ): SchemaValidator {
   try {
     return validators.compileShared(schema);
   } catch (error) {
     throw new McpToolDefinitionError(
-      `@McpTool() on ${owner}: the ${role} schema cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+      `${label}: the ${role} schema cannot be used: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
 }

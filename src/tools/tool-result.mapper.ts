@@ -39,7 +39,8 @@ const BLOCK_RULES: Readonly<Record<string, (block: Fields) => boolean>> = {
     (isString(block.resource.text) || isString(block.resource.blob)),
 };
 
-function isContentBlock(value: unknown): value is ContentBlock {
+/** Whether `value` is a well-formed content block (text, image, audio, resource link, embedded resource). */
+export function isContentBlock(value: unknown): value is ContentBlock {
   if (!isObject(value) || !isString(value.type)) return false;
   const rule = BLOCK_RULES[value.type];
   return rule !== undefined && Object.hasOwn(BLOCK_RULES, value.type) && rule(value);

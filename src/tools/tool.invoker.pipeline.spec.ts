@@ -13,7 +13,7 @@ import {
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import type { McpExecutionArgs, McpInvocation } from '../execution/mcp-invocation.js';
-import type { ToolTarget } from '../execution/tool-target.js';
+import type { PipelineTarget } from '../execution/pipeline-target.js';
 import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
@@ -29,7 +29,7 @@ import { McpToolRegistry } from './tool.registry.js';
 type Execute = (args: McpExecutionArgs) => Promise<unknown>;
 
 /** A pipeline standing in for Nest's: guards and execution are the test's. */
-interface FakeTarget extends ToolTarget {
+interface FakeTarget extends PipelineTarget {
   readonly canActivate: jest.Mock<(args: McpExecutionArgs) => Promise<boolean>>;
   readonly execute: jest.Mock<Execute>;
 }
@@ -59,12 +59,12 @@ interface Fixture {
   /** `Logger.error` calls of the McpTools logger, with their arguments as given. */
   readonly errors: () => unknown[][];
   /** Registers a fake tool whose `target()` returns `target`. */
-  add(name: string, target: ToolTarget, extra?: Partial<RegisteredTool>): FakeTool;
+  add(name: string, target: PipelineTarget, extra?: Partial<RegisteredTool>): FakeTool;
 }
 
 interface FakeTool extends RegisteredTool {
   readonly checkArguments: jest.Mock<ArgumentsChecker>;
-  readonly target: jest.Mock<(request: unknown) => ToolTarget>;
+  readonly target: jest.Mock<(request: unknown) => PipelineTarget>;
 }
 
 function setup(): Fixture {

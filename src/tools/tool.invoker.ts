@@ -1,7 +1,9 @@
-import { HttpException, Inject, Injectable, IntrinsicException, Logger } from '@nestjs/common';
+import { HttpException, Inject, Injectable, IntrinsicException, Logger, Optional } from '@nestjs/common';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import { executionArgs, type McpInvocation } from '../execution/mcp-invocation.js';
+import { ABORTED, untilAborted } from '../execution/until-aborted.js';
+import { httpExceptionMessage, McpRequestRunner } from '../execution/mcp-request.runner.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
@@ -14,9 +16,6 @@ import { ToolCallContext, type ToolCallSettings } from './tool-call.context.js';
 import { textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import { McpToolRegistry } from './tool.registry.js';
-
-/** Stands for "the signal aborted first" in a race with the handler. */
-const ABORTED = Symbol('aborted');
 
 /** How far a call got: whether its failure went through Nest's exception handler (which logs). */
 interface CallProgress {
@@ -40,18 +39,19 @@ interface CallProgress {
 export class McpToolInvoker {
   private readonly logger = new Logger('McpTools');
   private readonly settings: ToolCallSettings;
-  private readonly scopesOf: ResolvedMcpOptions['scopesOf'];
+  private readonly runner: McpRequestRunner;
 
   constructor(
     private readonly registry: McpToolRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    @Optional() runner?: McpRequestRunner,
   ) {
+    this.runner = runner ?? new McpRequestRunner(options, registry.schemas);
     this.settings = {
       clientRequestTimeoutMs: options.clientRequestTimeoutMs,
       validators: registry.schemaValidators,
       logger: this.logger,
     };
-    this.scopesOf = options.scopesOf;
   }
 
   private invocation(
@@ -61,47 +61,15 @@ export class McpToolInvoker {
     args: object | undefined,
     context: McpContext | undefined,
   ): McpInvocation {
-    const { scopesOf } = this;
-    const request = call.httpRequest;
-    return {
-      phase,
-      name,
-      arguments: args,
-      context,
-      session: call.session,
-      request,
-      grantedScopes: () => scopesOf((request as { user?: unknown } | undefined)?.user),
-    };
+    return this.runner.invocation(phase, { kind: 'tool', name }, call, args, context);
   }
 
   /**
    * Whether the caller of `call` may see `tool` in `tools/list` (its guards let it through).
    * @param deadline settles when the listing has waited long enough: one timer per listing, not per tool.
    */
-  async isVisible(tool: RegisteredTool, call: McpCallContext, deadline?: Promise<void>): Promise<boolean> {
-    try {
-      const target = await tool.target(call.httpRequest);
-      const verdict = target.canActivate(
-        executionArgs(this.invocation('list', tool.definition.name, call, undefined, undefined)),
-      );
-      if (!deadline) return await verdict;
-      // A guard that never settles must not hang every tools/list: past the deadline the tool is left out.
-      let answered = false;
-      const settled = verdict.finally(() => (answered = true));
-      const late = deadline.then(() => {
-        if (!answered)
-          this.logger.error(`The guards of ${tool.definition.name} did not answer in time; it is left out`);
-        return false;
-      });
-      return await Promise.race([settled, late]);
-    } catch (error) {
-      // A request-scoped provider that cannot be built hides its tools; the rest of the list is served.
-      this.logger.error(
-        `Tool ${tool.definition.name} (${tool.owner}) could not be prepared for tools/list; it is left out`,
-        error instanceof Error ? error.stack : String(error),
-      );
-      return false;
-    }
+  isVisible(tool: RegisteredTool, call: McpCallContext, deadline?: Promise<void>): Promise<boolean> {
+    return this.runner.isVisible(tool, { kind: 'tool', name: tool.definition.name }, call, deadline);
   }
 
   async call(params: CallToolParams, requestId: RequestId, call: McpCallContext): Promise<CallToolResult> {
@@ -248,14 +216,6 @@ function unknownTool(name: string): CallToolResult {
   return textResult(`Unknown tool: ${name}`, true);
 }
 
-function httpExceptionMessage(error: HttpException): string {
-  const response = error.getResponse();
-  if (typeof response === 'string') return response;
-  const message = (response as { message?: unknown }).message;
-  if (Array.isArray(message)) return message.map(String).join('; ');
-  return typeof message === 'string' ? message : error.message;
-}
-
 function startTimeout(controller: AbortController, tool: RegisteredTool): NodeJS.Timeout {
   const timer = setTimeout(() => {
     controller.abort(
@@ -264,37 +224,4 @@ function startTimeout(controller: AbortController, tool: RegisteredTool): NodeJS
   }, tool.timeoutMs);
   timer.unref();
   return timer;
-}
-
-/**
- * The handler's value, or {@link ABORTED} as soon as the signal aborts, whichever comes first.
- * A handler still running then is left to finish on its own; its late failure goes to `onLate`.
- */
-function untilAborted(
-  run: () => Promise<unknown>,
-  signal: AbortSignal,
-  onLate: (error: unknown) => void,
-): Promise<unknown> {
-  const work = Promise.resolve().then(run);
-  if (signal.aborted) {
-    work.catch(onLate);
-    return Promise.resolve(ABORTED);
-  }
-  return new Promise<unknown>((resolve, reject) => {
-    const onAbort = (): void => {
-      work.catch(onLate);
-      resolve(ABORTED);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

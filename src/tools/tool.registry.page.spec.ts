@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { IsString } from 'class-validator';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
-import type { ToolTarget } from '../execution/tool-target.js';
+import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import { PagedList, type Page } from '../protocol/pagination.js';
@@ -14,12 +14,12 @@ class CityArgs {
   city!: string;
 }
 
-const target: ToolTarget = {
+const target: PipelineTarget = {
   canActivate: () => Promise.resolve(true),
   execute: () => Promise.resolve('done'),
   reportsErrors: true,
 };
-const targetOf = (): ToolTarget => target;
+const targetOf = (): PipelineTarget => target;
 
 const everyone = (): boolean => true;
 const names = (page: Page<RegisteredTool>): string[] => page.page.map((tool) => tool.definition.name);

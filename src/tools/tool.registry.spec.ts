@@ -3,7 +3,7 @@ import { IsInt, IsOptional, IsString, Max, MinLength } from 'class-validator';
 import type { Subscription } from 'rxjs';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import type { McpInvocation } from '../execution/mcp-invocation.js';
-import type { ToolTarget } from '../execution/tool-target.js';
+import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import { NO_ARGUMENTS_SCHEMA } from './dto-json-schema.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
@@ -21,7 +21,7 @@ class SearchArgs {
 }
 
 function tool(name: string, owner: string): RegisteredTool {
-  const target: ToolTarget = {
+  const target: PipelineTarget = {
     canActivate: () => Promise.resolve(true),
     execute: () => Promise.resolve(name),
     reportsErrors: false,

@@ -1,13 +1,15 @@
-import { Injectable } from '@nestjs/common';
-import { Observable, Subject } from 'rxjs';
+import { Injectable, Optional } from '@nestjs/common';
+import type { Observable } from 'rxjs';
+import { Catalogue } from '../catalogue/catalogue.js';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
-import type { ToolTarget } from '../execution/tool-target.js';
+import { plainTarget } from '../execution/plain-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { duplicateToolMessage } from '../mcp.messages.js';
-import { PagedList, type Page } from '../protocol/pagination.js';
-import { DtoJsonSchemaConverter } from './dto-json-schema.js';
-import { JsonSchemaValidatorFactory } from './json-schema.validator.js';
+import type { Page } from '../protocol/pagination.js';
+import { McpSchemas } from '../schemas/mcp-schemas.js';
+import type { DtoJsonSchemaConverter } from './dto-json-schema.js';
+import type { JsonSchemaValidatorFactory } from './json-schema.validator.js';
 import { argumentsCheckerFor, outputCheckerFor } from './tool-checks.js';
 import { buildToolDefinition } from './tool-definition.factory.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
@@ -39,17 +41,32 @@ export type McpToolHandler<A extends object = Record<string, unknown>> = (args: 
  */
 @Injectable()
 export class McpToolRegistry {
-  private readonly tools = new Map<string, RegisteredTool>();
-  private readonly disabled = new Set<string>();
-  private readonly schemas = new DtoJsonSchemaConverter();
-  private readonly validators = new JsonSchemaValidatorFactory();
-  private readonly changed = new Subject<void>();
-  private served: PagedList<RegisteredTool> | undefined;
-  private changePending = false;
+  private readonly tools = new Catalogue<RegisteredTool>(
+    (tool) => tool.definition.name,
+    (existing, added) =>
+      new McpToolDefinitionError(duplicateToolMessage(added.definition.name, existing.owner, added.owner)),
+  );
+  private readonly shared: McpSchemas;
+
+  constructor(@Optional() shared?: McpSchemas) {
+    this.shared = shared ?? new McpSchemas();
+  }
+
+  /**
+   * The schema machinery shared with resources, prompts and elicitation.
+   * @internal
+   */
+  get schemas(): McpSchemas {
+    return this.shared;
+  }
+
+  private get validators(): JsonSchemaValidatorFactory {
+    return this.shared.validators;
+  }
 
   /** Emits (once per burst of changes, after the burst) when the served set of tools changed. */
   get changes(): Observable<void> {
-    return this.changed.asObservable();
+    return this.tools.changes;
   }
 
   /**
@@ -63,7 +80,7 @@ export class McpToolRegistry {
     owner: string,
     target: RegisteredTool['target'],
   ): RegisteredTool {
-    const definition = buildToolDefinition(options, defaultName, owner, this.schemas);
+    const definition = buildToolDefinition(options, defaultName, owner, this.shared.converter);
     const tool: RegisteredTool = {
       definition,
       owner,
@@ -82,12 +99,7 @@ export class McpToolRegistry {
    * @throws McpToolDefinitionError when the name is taken.
    */
   register(tool: RegisteredTool): void {
-    const existing = this.tools.get(tool.definition.name);
-    if (existing) {
-      throw new McpToolDefinitionError(duplicateToolMessage(tool.definition.name, existing.owner, tool.owner));
-    }
-    this.tools.set(tool.definition.name, tool);
-    this.touch();
+    this.tools.add(tool);
   }
 
   /**
@@ -98,11 +110,7 @@ export class McpToolRegistry {
     if (typeof handler !== 'function') {
       throw new McpToolDefinitionError(`addTool(${options.name}): handler must be a function`);
     }
-    const target: ToolTarget = {
-      canActivate: () => Promise.resolve(true),
-      execute: async ([, , , invocation]) => handler(invocation.arguments as A, invocation.context!),
-      reportsErrors: false,
-    };
+    const target = plainTarget((invocation) => handler(invocation.arguments as A, invocation.context!));
     this.define(options, options.name, `runtime tool ${options.name}`, () => target);
   }
 
@@ -111,9 +119,7 @@ export class McpToolRegistry {
    * @returns whether there was such a tool.
    */
   removeTool(name: string): boolean {
-    if (!this.tools.delete(name)) return false;
-    if (!this.disabled.delete(name)) this.touch();
-    return true;
+    return this.tools.remove(name);
   }
 
   /**
@@ -121,12 +127,7 @@ export class McpToolRegistry {
    * @returns whether the tool exists.
    */
   disableTool(name: string): boolean {
-    if (!this.tools.has(name)) return false;
-    if (!this.disabled.has(name)) {
-      this.disabled.add(name);
-      this.touch();
-    }
-    return true;
+    return this.tools.disable(name);
   }
 
   /**
@@ -134,9 +135,7 @@ export class McpToolRegistry {
    * @returns whether the tool exists.
    */
   enableTool(name: string): boolean {
-    if (!this.tools.has(name)) return false;
-    if (this.disabled.delete(name)) this.touch();
-    return true;
+    return this.tools.enable(name);
   }
 
   /** Whether a tool of that name exists (enabled or not). */
@@ -146,7 +145,7 @@ export class McpToolRegistry {
 
   /** Whether a tool exists and is served. */
   isEnabled(name: string): boolean {
-    return this.tools.has(name) && !this.disabled.has(name);
+    return this.tools.isEnabled(name);
   }
 
   /**
@@ -154,7 +153,7 @@ export class McpToolRegistry {
    * @internal
    */
   get(name: string): RegisteredTool | undefined {
-    return this.disabled.has(name) ? undefined : this.tools.get(name);
+    return this.tools.get(name);
   }
 
   /** Tools registered, enabled or not. */
@@ -175,7 +174,7 @@ export class McpToolRegistry {
    * @internal
    */
   get schemaConverter(): DtoJsonSchemaConverter {
-    return this.schemas;
+    return this.shared.converter;
   }
 
   /**
@@ -189,21 +188,6 @@ export class McpToolRegistry {
     pageSize: number,
     visible: (tool: RegisteredTool) => boolean | Promise<boolean>,
   ): Promise<Page<RegisteredTool>> {
-    this.served ??= new PagedList(
-      [...this.tools.values()].filter((tool) => !this.disabled.has(tool.definition.name)),
-      (tool) => tool.definition.name,
-    );
-    return this.served.pageWhere(cursor, pageSize, visible);
-  }
-
-  private touch(): void {
-    this.served = undefined;
-    if (this.changePending) return;
-    this.changePending = true;
-    // A burst of changes (a feature flag flipping ten tools) is one notification, not ten.
-    queueMicrotask(() => {
-      this.changePending = false;
-      this.changed.next();
-    });
+    return this.tools.page(cursor, pageSize, visible);
   }
 }

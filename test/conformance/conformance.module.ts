@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { McpModule } from '../../src/index.js';
 import { ConformanceTools } from './conformance.tools.js';
 import { ConformanceInteractionTools } from './interaction.tools.js';
+import { ConformancePrompts } from './prompts.fixture.js';
+import { ConformanceResources } from './resources.fixture.js';
 
 /**
  * The fixture the official MCP conformance suite runs against: mcp42 with its defaults
- * (loopback Origin/Host checks, sessions, endpoint `/mcp`) and the scenario tools.
+ * (loopback Origin/Host checks, sessions, endpoint `/mcp`) and the scenario tools, resources and prompts.
  */
 @Module({
   imports: [
@@ -15,6 +17,6 @@ import { ConformanceInteractionTools } from './interaction.tools.js';
       title: 'mcp42 conformance fixture',
     }),
   ],
-  providers: [ConformanceTools, ConformanceInteractionTools],
+  providers: [ConformanceTools, ConformanceInteractionTools, ConformanceResources, ConformancePrompts],
 })
 export class ConformanceModule {}

@@ -5,7 +5,7 @@ import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpExecutionArgs } from './mcp-invocation.js';
-import type { ToolTarget } from './tool-target.js';
+import type { PipelineTarget } from './pipeline-target.js';
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -29,7 +29,7 @@ const GLOBAL_ENHANCER_TOKEN = /^APP_(GUARD|INTERCEPTOR|PIPE|FILTER) \(UUID: /;
  * is indistinguishable from a call to a tool that does not exist.
  */
 @Injectable()
-export class ToolPipelineFactory {
+export class McpPipelineFactory {
   private readonly logger = new Logger('McpTools');
   private readonly params = new McpParamsFactory();
   private readonly contexts: ExternalContextCreator;
@@ -57,11 +57,11 @@ export class ToolPipelineFactory {
     methodName: string,
     paramsMetadataKey: string,
     inquirerId: string,
-  ): (request: unknown) => ToolTarget | Promise<ToolTarget> {
+  ): (request: unknown) => PipelineTarget | Promise<PipelineTarget> {
     const shared = this.forInstance(instance, methodName, paramsMetadataKey, undefined, inquirerId);
     const tokens = this.requestScopedGlobalEnhancers();
     if (tokens.length === 0) return () => shared;
-    const perRequest = new WeakMap<object, Promise<ToolTarget>>();
+    const perRequest = new WeakMap<object, Promise<PipelineTarget>>();
     return (request) => {
       const key = request as object;
       let target = perRequest.get(key);
@@ -121,7 +121,7 @@ export class ToolPipelineFactory {
     paramsMetadataKey: string,
     contextId?: ContextId,
     inquirerId?: string,
-  ): ToolTarget {
+  ): PipelineTarget {
     const method = (Object.getPrototypeOf(instance) as Record<string, Method>)[methodName]!;
     // Built on first call: listing needs the guards only.
     let execute: ((...args: unknown[]) => Promise<unknown>) | undefined;
@@ -176,9 +176,9 @@ export class ToolPipelineFactory {
     paramsMetadataKey: string,
     inquirerId: string,
     durable: boolean,
-  ): (request: unknown) => Promise<ToolTarget> {
+  ): (request: unknown) => Promise<PipelineTarget> {
     // One instance and one pipeline per HTTP request, however many tools of the class it lists or calls.
-    const perRequest = new WeakMap<object, Promise<ToolTarget>>();
+    const perRequest = new WeakMap<object, Promise<PipelineTarget>>();
     return (request) => {
       // A durable tree gets the strategy's payload as REQUEST, a request-scoped one the request: in one
       // HTTP request (a batch, a listing) both kinds may meet, so each kind gets its own DI context.

@@ -1,7 +1,7 @@
 import type { McpExecutionArgs } from './mcp-invocation.js';
 
 /** A tool's handler behind its Nest pipeline, for one caller. */
-export interface ToolTarget {
+export interface PipelineTarget {
   /**
    * Runs the tool's guards (global, class, method).
    * @returns false when one denies or throws: the caller may neither see nor call the tool.

@@ -1,0 +1,16 @@
+import { McpParamType } from '../execution/mcp-param-type.js';
+import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
+
+/**
+ * Gives a resource or resource template method parameter the URI being read (for a template, the
+ * full URI the client asked for). `undefined` in tools and prompts.
+ *
+ * @example
+ * ```ts
+ * @McpResourceTemplate({ uriTemplate: 'file:///{+path}', name: 'file' })
+ * read(@McpArgs('path') path: string, @McpUri() uri: string) { ... }
+ * ```
+ */
+export function McpUri(): ParameterDecorator {
+  return mcpParamDecorator(McpParamType.Uri);
+}

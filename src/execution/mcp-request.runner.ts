@@ -1,0 +1,225 @@
+import { HttpException, Inject, Injectable, IntrinsicException, Logger } from '@nestjs/common';
+import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import { RequestCancelledError } from '../protocol/dispatcher.js';
+import { ErrorCode, internalError, invalidParams, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import type { RequestId } from '../protocol/json-rpc.types.js';
+import type { Meta } from '../protocol/mcp.types.js';
+import { McpSchemas } from '../schemas/mcp-schemas.js';
+import type { McpCallContext } from '../server/mcp-call-context.js';
+import { ToolCallContext, type ToolCallSettings } from '../tools/tool-call.context.js';
+import type { McpContext } from '../interfaces/mcp-context.interface.js';
+import { executionArgs, type McpInvocation, type McpItemKind } from './mcp-invocation.js';
+import type { PipelineTarget } from './pipeline-target.js';
+import { ABORTED, untilAborted } from './until-aborted.js';
+
+/** An item served behind a Nest pipeline: a tool, a resource, a template, a prompt, a completer. */
+export interface ServedHandler {
+  /** `Class.method` (or a runtime label), for messages and logs. */
+  readonly owner: string;
+  /** Milliseconds a request may run before it is answered with an error. */
+  readonly timeoutMs?: number;
+  /** The handler behind its pipeline, for the caller of one HTTP request. */
+  readonly target: (request: unknown) => PipelineTarget | Promise<PipelineTarget>;
+}
+
+/** What one request of an item is: enough to build its invocation. */
+export interface ItemRequest {
+  readonly kind: McpItemKind;
+  readonly name: string;
+  readonly uri?: string;
+}
+
+/** What happened in {@link McpRequestRunner.execute}: denied by the guards, or the handler's value. */
+export type Execution = { readonly denied: true } | { readonly denied: false; readonly value: unknown };
+
+/**
+ * Runs the MCP requests that are not tool calls (`resources/read`, `prompts/get`,
+ * `completion/complete`) through their handler's Nest pipeline, as cancellable calls of the
+ * session: `notifications/cancelled`, the item's `timeoutMs` and the end of the session stop the
+ * wait, and the handler gets an {@link McpContext} (progress, logs, requests to the client).
+ *
+ * Unlike tool failures, which are results a model reads, these failures are JSON-RPC errors:
+ * a {@link JsonRpcError} the handler throws is answered as it is, an `HttpException` below 500
+ * becomes -32602 with its message (a `NotFoundException` from a resource: -32002), anything else is
+ * logged and answered -32603 without details.
+ *
+ * Also answers, for every kind of item, whether a caller may see it: its guards, asked once per
+ * listing with one deadline, so a guard that never settles hides its item instead of hanging the list.
+ */
+@Injectable()
+export class McpRequestRunner {
+  private readonly logger = new Logger('McpRequests');
+  private readonly settings: ToolCallSettings;
+  private readonly scopesOf: ResolvedMcpOptions['scopesOf'];
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions, schemas: McpSchemas) {
+    this.settings = {
+      clientRequestTimeoutMs: options.clientRequestTimeoutMs,
+      validators: schemas.validators,
+      logger: this.logger,
+    };
+    this.scopesOf = options.scopesOf;
+  }
+
+  /** The invocation guards, interceptors and parameter decorators see. */
+  invocation(
+    phase: McpInvocation['phase'],
+    item: ItemRequest,
+    call: McpCallContext,
+    args: object | undefined,
+    context: McpContext | undefined,
+  ): McpInvocation {
+    const { scopesOf } = this;
+    const request = call.httpRequest;
+    return {
+      phase,
+      kind: item.kind,
+      name: item.name,
+      ...(item.uri === undefined ? {} : { uri: item.uri }),
+      arguments: args,
+      context,
+      session: call.session,
+      request,
+      grantedScopes: () => scopesOf((request as { user?: unknown } | undefined)?.user),
+    };
+  }
+
+  /**
+   * Whether the caller of `call` may see `handler`'s item (its guards let it through).
+   * @param deadline settles when the listing has waited long enough: one timer per listing, not per item.
+   */
+  async isVisible(
+    handler: ServedHandler,
+    item: ItemRequest,
+    call: McpCallContext,
+    deadline?: Promise<void>,
+  ): Promise<boolean> {
+    try {
+      const target = await handler.target(call.httpRequest);
+      const verdict = target.canActivate(executionArgs(this.invocation('list', item, call, undefined, undefined)));
+      if (!deadline) return await verdict;
+      let answered = false;
+      const settled = verdict.finally(() => (answered = true));
+      const late = deadline.then(() => {
+        if (!answered)
+          this.logger.error(`The guards of ${item.kind} ${item.name} did not answer in time; it is left out`);
+        return false;
+      });
+      return await Promise.race([settled, late]);
+    } catch (error) {
+      // A request-scoped provider that cannot be built hides its items; the rest of the list is served.
+      this.logger.error(
+        `${item.kind} ${item.name} (${handler.owner}) could not be prepared for listing; it is left out`,
+        error instanceof Error ? error.stack : String(error),
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Runs `work` as a call of the session under `requestId`: cancellable, bounded by `timeoutMs`,
+   * given an {@link McpContext}.
+   * @throws RequestCancelledError when the client cancelled it (no answer at all), JsonRpcError otherwise.
+   */
+  async run<R>(
+    requestId: RequestId,
+    call: McpCallContext,
+    item: ItemRequest & { readonly timeoutMs?: number; readonly meta?: Meta },
+    work: (context: ToolCallContext) => Promise<R>,
+  ): Promise<R> {
+    const { session } = call;
+    if (session.isRunning(requestId)) {
+      throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running request`);
+    }
+    const controller = session.beginCall(requestId);
+    const { signal } = controller;
+    const timer = item.timeoutMs === undefined ? undefined : startTimeout(controller, item.timeoutMs);
+    const context = new ToolCallContext(call, requestId, item.name, item.meta, signal, this.settings);
+    try {
+      const outcome = await untilAborted(
+        () => work(context),
+        signal,
+        (late) => this.logger.debug(`${item.kind} ${item.name} failed after its request was aborted: ${String(late)}`),
+      );
+      if (outcome === ABORTED || signal.aborted) throw this.aborted(item, requestId, signal);
+      return outcome as R;
+    } finally {
+      context.finish();
+      if (timer) clearTimeout(timer);
+      session.endCall(requestId, controller);
+    }
+  }
+
+  /**
+   * Asks the guards of `handler`, then runs its pipeline with `args`.
+   * @returns `{ denied: true }` when a guard denies: the caller answers as if the item did not exist.
+   */
+  async execute(
+    handler: ServedHandler,
+    item: ItemRequest,
+    call: McpCallContext,
+    args: () => Promise<object> | object,
+    context: ToolCallContext,
+  ): Promise<Execution> {
+    const target = await handler.target(call.httpRequest);
+    const invocation = this.invocation('call', item, call, undefined, context);
+    if (!(await target.canActivate(executionArgs(invocation)))) {
+      this.logger.debug(`${item.kind} ${item.name} denied by its guards`);
+      return { denied: true };
+    }
+    const checked = await args();
+    if (context.signal.aborted) return { denied: false, value: undefined };
+    try {
+      return { denied: false, value: await target.execute(executionArgs({ ...invocation, arguments: checked })) };
+    } catch (error) {
+      throw this.failure(handler.owner, item, error, target.reportsErrors);
+    }
+  }
+
+  /** The JSON-RPC error a failure of a handler becomes. */
+  failure(owner: string, item: ItemRequest, error: unknown, reported: boolean): unknown {
+    if (error instanceof JsonRpcError || error instanceof RequestCancelledError) return error;
+    if (error instanceof McpCallAbortedError) return error;
+    if (error instanceof HttpException && error.getStatus() < 500) {
+      if (error.getStatus() === 404 && item.uri !== undefined) return resourceNotFound(item.uri);
+      return invalidParams(`${item.kind} ${item.name}: ${httpExceptionMessage(error)}`);
+    }
+    const log = `${item.kind} ${item.name} (${owner}) failed; answered with an internal error`;
+    if (reported && error instanceof Error && !(error instanceof IntrinsicException)) this.logger.error(log);
+    else this.logger.error(log, error instanceof Error ? error.stack : String(error));
+    return internalError();
+  }
+
+  private aborted(item: ItemRequest, requestId: RequestId, signal: AbortSignal): Error {
+    const reason: unknown = signal.reason;
+    const kind = reason instanceof McpCallAbortedError ? reason.kind : undefined;
+    this.logger.debug(`${item.kind} ${item.name} stopped: ${String(reason)}`);
+    if (kind === 'cancelled') return new RequestCancelledError(requestId);
+    if (kind === 'timeout') return new JsonRpcError(ErrorCode.RequestTimeout, `${item.kind} ${item.name} timed out`);
+    return internalError();
+  }
+}
+
+/** -32002, with the URI in `data` as the specification shows it. */
+export function resourceNotFound(uri: string): JsonRpcError {
+  return new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+}
+
+/** The message of an `HttpException`, as a client may read it. */
+export function httpExceptionMessage(error: HttpException): string {
+  const response = error.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  return typeof message === 'string' ? message : error.message;
+}
+
+function startTimeout(controller: AbortController, timeoutMs: number): NodeJS.Timeout {
+  const timer = setTimeout(() => {
+    controller.abort(new McpCallAbortedError('timeout', `Timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
+  timer.unref();
+  return timer;
+}

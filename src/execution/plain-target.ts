@@ -1,0 +1,14 @@
+import type { McpInvocation } from './mcp-invocation.js';
+import type { PipelineTarget } from './pipeline-target.js';
+
+/**
+ * The target of an item added at run time with a plain function: no guards, interceptors, pipes
+ * or filters (those belong to provider methods), the function called with the invocation.
+ */
+export function plainTarget(run: (invocation: McpInvocation) => unknown): PipelineTarget {
+  return {
+    canActivate: () => Promise.resolve(true),
+    execute: async ([, , , invocation]) => run(invocation),
+    reportsErrors: false,
+  };
+}

@@ -1,0 +1,44 @@
+import type { ContentBlock, GetPromptResult, PromptMessage } from '../protocol/mcp.types.js';
+import { isContentBlock } from '../tools/tool-result.mapper.js';
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
+
+/**
+ * Maps what a prompt method returned to a `GetPromptResult`:
+ * - a string is one user message of text; a content block is one user message holding it;
+ * - a message (`{ role, content }`) is itself; an array of strings, blocks and messages is the messages;
+ * - `{ messages: [...] }` is a result already (its messages checked the same way).
+ * The prompt's description is added when the result has none.
+ *
+ * @throws TypeError for anything else (a role other than user/assistant, a malformed block): a bug of the prompt.
+ */
+export function toGetPromptResult(value: unknown, description: string | undefined): GetPromptResult {
+  if (isObject(value) && !Array.isArray(value) && Array.isArray(value.messages)) {
+    const result: Record<string, unknown> = { ...value, messages: value.messages.map(toMessage) };
+    if (result.description === undefined && description !== undefined) result.description = description;
+    return result as unknown as GetPromptResult;
+  }
+  const messages = Array.isArray(value) ? value.map(toMessage) : [toMessage(value)];
+  return description === undefined ? { messages } : { description, messages };
+}
+
+function toMessage(value: unknown, index = 0): PromptMessage {
+  if (typeof value === 'string') return { role: 'user', content: { type: 'text', text: value } };
+  if (isContentBlock(value)) return { role: 'user', content: value };
+  if (isObject(value) && 'role' in value) {
+    if (value.role !== 'user' && value.role !== 'assistant') {
+      throw new TypeError(`message ${index}: role must be "user" or "assistant"`);
+    }
+    if (!isContentBlock(value.content)) {
+      throw new TypeError(
+        `message ${index}: content must be one well-formed content block (text, image, audio, resource)`,
+      );
+    }
+    return { role: value.role, content: value.content as ContentBlock };
+  }
+  throw new TypeError(
+    `message ${index}: a prompt returns strings, content blocks, { role, content } messages, or { messages }`,
+  );
+}

@@ -1,0 +1,15 @@
+import type { CompleterTable } from '../completion/completer.js';
+import type { ServedHandler } from '../execution/mcp-request.runner.js';
+import type { PromptDefinition } from '../protocol/mcp.types.js';
+import type { ArgumentsChecker } from '../tools/tool-checks.js';
+
+/** A prompt ready to serve: its advertised definition, its arguments check, its completers. */
+export interface RegisteredPrompt extends ServedHandler {
+  readonly definition: PromptDefinition;
+  /** The argument names, in order. */
+  readonly argumentNames: readonly string[];
+  /** Checks (and, for a DTO, transforms) the arguments of a `prompts/get`. */
+  readonly checkArguments: ArgumentsChecker;
+  /** Completers by argument name. */
+  readonly completers: CompleterTable;
+}

@@ -1,0 +1,20 @@
+import type { ServedHandler } from '../execution/mcp-request.runner.js';
+import type { ResourceDefinition, ResourceTemplateDefinition } from '../protocol/mcp.types.js';
+import type { CompleterTable } from '../completion/completer.js';
+import type { ArgumentsChecker } from '../tools/tool-checks.js';
+import type { UriTemplate } from './uri-template.js';
+
+/** A resource with a fixed URI, ready to serve. */
+export interface RegisteredResource extends ServedHandler {
+  readonly definition: ResourceDefinition;
+}
+
+/** A resource template ready to serve: its definition, its compiled template, its checks and completers. */
+export interface RegisteredResourceTemplate extends ServedHandler {
+  readonly definition: ResourceTemplateDefinition;
+  readonly template: UriTemplate;
+  /** Checks (and, for a DTO, transforms) the variables a URI filled. */
+  readonly checkVariables: ArgumentsChecker;
+  /** Completers by variable name. */
+  readonly completers: CompleterTable;
+}

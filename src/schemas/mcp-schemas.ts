@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import { DtoJsonSchemaConverter } from '../tools/dto-json-schema.js';
+import { JsonSchemaValidatorFactory } from '../tools/json-schema.validator.js';
+
+/**
+ * The JSON Schema machinery of one application, shared by tools, resource templates, prompts and
+ * elicitation: DTOs converted once per class, validators compiled once per distinct schema.
+ * @internal
+ */
+@Injectable()
+export class McpSchemas {
+  readonly converter = new DtoJsonSchemaConverter();
+  readonly validators = new JsonSchemaValidatorFactory();
+}

@@ -1,0 +1,37 @@
+import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Subscription } from 'rxjs';
+import { McpMethod } from '../protocol/mcp.methods.js';
+import { McpPromptRegistry } from '../prompts/prompt.registry.js';
+import { McpResourceRegistry } from '../resources/resource.registry.js';
+import { McpSessionRegistry } from '../session/session.registry.js';
+import { McpToolRegistry } from '../tools/tool.registry.js';
+
+/**
+ * Tells connected sessions when the served tools, resources (or templates) or prompts change
+ * (`notifications/{tools,resources,prompts}/list_changed`). Only sessions with a GET stream open
+ * hear it: one that connects later lists them anyway, so queueing the news for it would only cost memory.
+ */
+@Injectable()
+export class ListChangedNotifier implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly subscription = new Subscription();
+
+  constructor(
+    private readonly tools: McpToolRegistry,
+    private readonly resources: McpResourceRegistry,
+    private readonly prompts: McpPromptRegistry,
+    private readonly sessions: McpSessionRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const announce = (method: string) => () => {
+      this.sessions.notifyAll(method, undefined, { connectedOnly: true });
+    };
+    this.subscription.add(this.tools.changes.subscribe(announce(McpMethod.ToolsListChanged)));
+    this.subscription.add(this.resources.changes.subscribe(announce(McpMethod.ResourcesListChanged)));
+    this.subscription.add(this.prompts.changes.subscribe(announce(McpMethod.PromptsListChanged)));
+  }
+
+  onModuleDestroy(): void {
+    this.subscription.unsubscribe();
+  }
+}
