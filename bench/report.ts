@@ -1,8 +1,12 @@
+import type { ItemLoadFigures, ItemsFigures } from './items-load.js';
 import type { LoadFigures, LoadSettings } from './load.js';
 import { RATE_CONNECTIONS } from './session-rate.js';
 import {
+  benchUriTemplate,
   CATALOGUE_TOOLS,
   catalogueLabel,
+  ITEM_OPERATIONS,
+  ITEMS_FIXTURE,
   TARGETS,
   TOOL_SCHEMAS,
   type CatalogueVariant,
@@ -166,6 +170,83 @@ export function formatCatalogueResults({ settings, figures }: CatalogueResults):
         ` | HTTP: server CPU/listing ${signed(guarded.listingCpuMs - open.listingCpuMs, 2)} ms idle, ` +
         `${signed(guarded.load.cpuMsPerListing - open.load.cpuMsPerListing, 2)} ms under load` +
         ` | listings/s ${ratio(guarded.load.listingsPerSec, open.load.listingsPerSec)}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export interface ItemsResults {
+  readonly settings: LoadSettings;
+  readonly figures: ItemsFigures;
+}
+
+/**
+ * The items tables: each request to the fixture next to the echo call, then resources/read on servers
+ * of 1, 100 and 1,000 templates (only the last one matching), with what compiling, registering and
+ * resolving the templates cost in-process, and the difference each extra template makes.
+ */
+export function formatItemsResults({ settings, figures }: ItemsResults): string {
+  const loadColumns =
+    `${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'requests'.padStart(10)}` +
+    `${'CPU µs/req'.padStart(12)}`;
+  const loadCells = (load: ItemLoadFigures): string =>
+    `${num(load.reqPerSec, 1, 10)}${num(load.p50Ms, 2, 9)}${num(load.p99Ms, 2, 9)}` +
+    `${String(load.requests).padStart(10)}${num(load.cpuMicrosPerRequest, 1, 12)}`;
+  const errorCell = (load: ItemLoadFigures): string => {
+    const errors = load.errors + load.non2xx + load.mismatches;
+    const detail = errors > 0 ? ` (socket ${load.errors}, non-2xx ${load.non2xx}, wrong body ${load.mismatches})` : '';
+    return `  ${errors}${detail}`;
+  };
+  const echo = figures.operations.get('echo');
+  const lines = [
+    `resources, prompts, completion: one mcp42 server process (bench/servers/mcp42-items.ts, boot CPU ` +
+      `${(figures.fixtureBootCpuMs / 1000).toFixed(2)} s), one session; ${settings.connections} connections, ` +
+      `pipelining ${settings.pipelining}, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured ` +
+      `per request (in ${settings.rounds} turns); CPU = the server process, user + system`,
+    `  static resource ${ITEMS_FIXTURE.resourceUri}; template ${ITEMS_FIXTURE.uriTemplate} read as ` +
+      `${ITEMS_FIXTURE.templateUri} (variables DTO: @Type(() => Number) @IsInt @Min @Max); prompt ` +
+      `${ITEMS_FIXTURE.prompt} (DTO: 2 arguments); completion of its topic argument, "${ITEMS_FIXTURE.completionPrefix}"` +
+      ' typed: 20 of 100 topics',
+    '',
+    `${pad('request', 44)}${loadColumns}${'vs echo'.padStart(9)}  errors`,
+  ];
+  for (const [operation, load] of figures.operations) {
+    const ratio = echo ? `${(load.reqPerSec / echo.reqPerSec).toFixed(2)}x` : 'n/a';
+    lines.push(`${pad(ITEM_OPERATIONS[operation], 44)}${loadCells(load)}${ratio.padStart(9)}${errorCell(load)}`);
+  }
+
+  const { templates } = figures;
+  lines.push(
+    '',
+    `resource templates: ${benchUriTemplate(0).replace('0000', 'NNNN')} (N = 0000, 0001, ...), variables DTO as above; ` +
+      'every read asks for a URI only the LAST template matches (templates are tried in registration order);',
+    '  one server process per count, under the same load as above',
+    '  in-process medians, no HTTP: compile = new UriTemplate() for every template (uri-template-router builds a state',
+    '  machine per template); register = McpResourceRegistry.addResourceTemplate of every template in a fresh registry',
+    '  (compile + definition + variables schema and validator); resolve = one McpResourceRegistry.resolve of that URI',
+    '',
+    `${pad('templates', 10)}${'boot CPU s'.padStart(11)}${'compile ms'.padStart(12)}${'register ms'.padStart(13)}` +
+      `${'resolve µs'.padStart(12)}${loadColumns}  errors`,
+  );
+  for (const template of templates) {
+    lines.push(
+      `${pad(String(template.count), 10)}${num(template.bootCpuMs / 1000, 2, 11)}${num(template.compileMs, 2, 12)}` +
+        `${num(template.registerMs, 2, 13)}${num(template.resolveMicros, 2, 12)}${loadCells(template.load)}` +
+        `${errorCell(template.load)}`,
+    );
+  }
+  const one = templates.find((template) => template.count === 1);
+  const signed = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
+  for (const many of templates) {
+    if (!one || many.count === 1) continue;
+    const extra = (a: number, b: number): string => signed((a - b) / (many.count - 1));
+    const each = (ms: number): string => ((ms * 1000) / many.count).toFixed(2);
+    lines.push(
+      `${many.count} templates: per extra template (vs 1) boot CPU ${extra(many.bootCpuMs * 1000, one.bootCpuMs * 1000)} µs, ` +
+        `resolve ${extra(many.resolveMicros, one.resolveMicros)} µs, ` +
+        `server CPU per read ${extra(many.load.cpuMicrosPerRequest, one.load.cpuMicrosPerRequest)} µs` +
+        ` | per template: compile ${each(many.compileMs)} µs, register ${each(many.registerMs)} µs` +
+        ` | req/s ${(many.load.reqPerSec / one.load.reqPerSec).toFixed(2)}x that of 1 template`,
     );
   }
   return lines.join('\n');

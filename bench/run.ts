@@ -1,18 +1,21 @@
 /**
  * `npm run bench`: throughput of tools/call echo on mcp42, a bare Nest route and the official SDK
  * transport, then heap per idle session and session creation rate, then tools/list on catalogues of
- * 1,000 tools with simple and complex schemas. Figures are printed, never asserted. Environment:
- * BENCH_DURATION (measured s per target, default 10; a catalogue gets a quarter of it), BENCH_WARMUP
- * (s, default 2; a catalogue gets half of it), BENCH_ROUNDS (turns the duration is split into,
- * default 2), BENCH_CONNECTIONS (default 10), BENCH_SESSIONS (default 2000), BENCH_PARTS (which
- * parts run, default "load,sessions,catalogues").
+ * 1,000 tools with simple and complex schemas, then resources/read, prompts/get and completion/complete
+ * next to tools/call, and template resolution with 1, 100 and 1,000 resource templates. Figures are
+ * printed, never asserted. Environment: BENCH_DURATION (measured s per target, default 10; a catalogue
+ * and each items request get a quarter of it), BENCH_WARMUP (s, default 2; a catalogue and each items
+ * request get half of it), BENCH_ROUNDS (turns the duration is split into, default 2),
+ * BENCH_CONNECTIONS (default 10), BENCH_SESSIONS (default 2000), BENCH_PARTS (which parts run,
+ * default "load,sessions,catalogues,items").
  */
 import { randomUUID } from 'node:crypto';
 import { ServerChild } from './child.js';
 import { keepAliveAgent } from './http-client.js';
+import { runItems } from './items-load.js';
 import { TargetLoad, type LoadFigures, type LoadSettings } from './load.js';
 import { ECHO_BODY, openSession, sampleEcho, sessionHeaders } from './mcp-client.js';
-import { formatCatalogueResults, formatResults, type SessionFigures } from './report.js';
+import { formatCatalogueResults, formatItemsResults, formatResults, type SessionFigures } from './report.js';
 import { measureSessionMemory } from './session-memory.js';
 import { measureSessionRate } from './session-rate.js';
 import { CATALOGUE_VARIANTS, TARGETS, type TargetName } from './targets.js';
@@ -20,11 +23,14 @@ import { runCatalogues, type CatalogueSettings } from './tool-list.js';
 
 const LOAD_TARGETS: readonly TargetName[] = ['mcp42', 'bare-nest', 'sdk-express', 'sdk-node'];
 const SESSION_TARGETS: readonly TargetName[] = ['mcp42', 'sdk-express'];
-const PARTS = ['load', 'sessions', 'catalogues'] as const;
+const PARTS = ['load', 'sessions', 'catalogues', 'items'] as const;
 /** Shares of BENCH_DURATION and BENCH_WARMUP each catalogue gets: there are six of them. */
 const CATALOGUE_DURATION_SHARE = 0.25;
 const CATALOGUE_WARMUP_SHARE = 0.5;
 const CATALOGUE_LISTING_SHARE = 0.05;
+/** Shares of BENCH_DURATION and BENCH_WARMUP each items request gets: there are eight of them. */
+const ITEMS_DURATION_SHARE = 0.25;
+const ITEMS_WARMUP_SHARE = 0.5;
 
 function envNumber(name: string, fallback: number, min = 0): number {
   const value = Number(process.env[name] ?? fallback);
@@ -108,6 +114,11 @@ async function main(): Promise<void> {
     durationSeconds: settings.durationSeconds * CATALOGUE_DURATION_SHARE,
     listingSeconds: settings.durationSeconds * CATALOGUE_LISTING_SHARE,
   };
+  const itemsSettings: LoadSettings = {
+    ...settings,
+    warmupSeconds: settings.warmupSeconds * ITEMS_WARMUP_SHARE,
+    durationSeconds: settings.durationSeconds * ITEMS_DURATION_SHARE,
+  };
   const parts = (process.env.BENCH_PARTS ?? PARTS.join(',')).split(',').map((part) => part.trim());
   const unknown = parts.filter((part) => !(PARTS as readonly string[]).includes(part));
   if (unknown.length > 0) throw new Error(`BENCH_PARTS: unknown ${unknown.join(', ')}; known: ${PARTS.join(', ')}`);
@@ -118,11 +129,13 @@ async function main(): Promise<void> {
   const catalogues = parts.includes('catalogues')
     ? await runCatalogues(CATALOGUE_VARIANTS, catalogueSettings, (line) => console.log(line))
     : [];
+  const items = parts.includes('items') ? await runItems(itemsSettings, (line) => console.log(line)) : undefined;
 
   if (load.size > 0 || sessions.size > 0) console.log(`\n${formatResults({ settings, sessionCount, load, sessions })}`);
   if (catalogues.length > 0) {
     console.log(`\n${formatCatalogueResults({ settings: catalogueSettings, figures: catalogues })}`);
   }
+  if (items) console.log(`\n${formatItemsResults({ settings: itemsSettings, figures: items })}`);
   console.log(`\nbench took ${took(started)}`);
 }
 

@@ -82,3 +82,71 @@ export type CatalogueReport =
    * every page's response (the server's encodeResponse: JSON.stringify).
    */
   | { readonly type: 'profile'; readonly listMs: number; readonly encodeMs: number };
+
+/**
+ * The requests of the items benchmark, each against the one fixture server (bench/servers/mcp42-items.ts)
+ * on one session; the echo call is the baseline the others compare with.
+ */
+export const ITEM_OPERATIONS = {
+  echo: 'tools/call echo (baseline)',
+  resource: 'resources/read, static text resource',
+  template: 'resources/read, template + DTO variables',
+  prompt: 'prompts/get, DTO arguments',
+  completion: 'completion/complete, @McpCompletion list',
+} as const;
+
+export type ItemOperation = keyof typeof ITEM_OPERATIONS;
+
+/** What the fixture serves, and what the benchmark asks of it. */
+export const ITEMS_FIXTURE = {
+  resourceUri: 'bench://notes/readme',
+  resourceText: 'mcp42 bench fixture: a static text resource, read as it is.',
+  uriTemplate: 'bench://items/{id}',
+  templateUri: 'bench://items/42',
+  prompt: 'summarise',
+  promptArguments: { topic: 'weather today', style: 'detailed' },
+  /** What the completion request has typed so far: the topics starting with it (any case) are the answer. */
+  completionPrefix: 'tra',
+} as const;
+
+/** The candidates the fixture's completer filters: 100 topics, 20 of them starting with "tra". */
+export const ITEM_TOPICS: readonly string[] = ['weather', 'traffic', 'markets', 'sports', 'science', 'health']
+  .concat(['travel', 'music', 'films', 'books'])
+  .flatMap((subject) =>
+    ['today', 'this week', 'in Europe', 'in Asia', 'overview', 'outlook', 'history', 'records', 'tips', 'news'].map(
+      (qualifier) => `${subject} ${qualifier}`,
+    ),
+  );
+
+/** How many resource templates each server of the template resolution benchmark has. */
+export const TEMPLATE_COUNTS = [1, 100, 1000] as const;
+
+/** Template `index` of a template server; they differ only in a path segment, so a miss is found early. */
+export const benchUriTemplate = (index: number): string => `bench://templates/t${String(index).padStart(4, '0')}/{id}`;
+
+/** The URI every read on a server of `count` templates asks for: only the last template matches it. */
+export const lastTemplateUri = (count: number): string => benchUriTemplate(count - 1).replace('{id}', '42');
+
+/** Which server an items child starts: the fixture, or one with `count` generated templates. */
+export type ItemsServerSpec = { readonly kind: 'fixture' } | { readonly kind: 'templates'; readonly count: number };
+
+/** Parent → items child. */
+export type ItemsCommand = { readonly type: 'usage' } | { readonly type: 'profile' } | { readonly type: 'stop' };
+
+/** Items child → parent. */
+export type ItemsReport =
+  /** `bootCpuMs`: CPU (user + system) the process spent in NestFactory.create + listen. */
+  | { readonly type: 'ready'; readonly url: string; readonly bootCpuMs: number }
+  /** CPU the child's process used so far (user + system, µs). */
+  | { readonly type: 'usage'; readonly cpuMicros: number }
+  /**
+   * In the process of a template server, without HTTP (medians): `resolveMicros` for one
+   * McpResourceRegistry.resolve of lastTemplateUri(count); `compileMs` to compile every template
+   * (new UriTemplate); `registerMs` to register every template in a fresh registry (addResourceTemplate).
+   */
+  | {
+      readonly type: 'profile';
+      readonly resolveMicros: number;
+      readonly compileMs: number;
+      readonly registerMs: number;
+    };

@@ -2,7 +2,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule } from '../src/index.js';
 import { BearerAuthGuard, type BearerTokenGrant } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
+import { ForecastUpdates } from './forecast-updates.js';
 import { WeatherAdminTools } from './weather-admin.tools.js';
+import { WeatherCompletions } from './weather.completions.js';
+import { WeatherPrompts } from './weather.prompts.js';
+import { WeatherResources } from './weather.resources.js';
 import { WeatherService } from './weather.service.js';
 import { WeatherTools } from './weather.tools.js';
 
@@ -16,7 +20,9 @@ export interface SampleAppConfig {
 /**
  * The sample application: echo and weather tools (one with structured output), a long-running
  * refresh that reports progress and can be cancelled, and a cache purge that needs the
- * `weather:admin` scope and asks the user to confirm; all behind optional bearer tokens.
+ * `weather:admin` scope and asks the user to confirm; the known cities and each city's forecast as
+ * resources (subscribers hear of refreshes), a forecast summary prompt, and completion of city names;
+ * all behind optional bearer tokens.
  */
 @Module({})
 export class AppModule {
@@ -33,14 +39,23 @@ export class AppModule {
       imports: [
         McpModule.forRoot({
           name: 'mcp42-sample',
-          version: '0.2.0',
+          version: '0.3.0',
           title: 'mcp42 sample: echo and weather',
           instructions:
             'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
           guards: grants.length > 0 ? [new BearerAuthGuard(grants)] : [],
         }),
       ],
-      providers: [WeatherService, WeatherTools, WeatherAdminTools, EchoTools],
+      providers: [
+        WeatherService,
+        WeatherTools,
+        WeatherAdminTools,
+        EchoTools,
+        WeatherResources,
+        WeatherPrompts,
+        WeatherCompletions,
+        ForecastUpdates,
+      ],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { Subject, type Observable } from 'rxjs';
 import type { Units } from './city.args.js';
 
 export interface DailyForecast {
@@ -11,17 +12,40 @@ export interface DailyForecast {
 
 const CONDITIONS = ['sunny', 'partly cloudy', 'cloudy', 'light rain', 'showers', 'windy', 'foggy'];
 
+/** Cities known to the stand-in backend, spelled as it spells them. */
+export const CITIES = ['Lisbon', 'Oslo', 'Nairobi', 'Lima', 'Osaka', 'Toronto', 'Cairo', 'Sydney'] as const;
+
 /**
  * A stand-in for a real weather backend: deterministic per city and day, no network, so the sample
  * behaves the same on every machine.
  */
 @Injectable()
 export class WeatherService {
-  /** Cities whose forecasts were refreshed, as a real service would cache them. */
-  private readonly refreshed = new Set<string>();
+  /** When each city's forecast was last refreshed (by lower-cased name), as a real service would cache them. */
+  private readonly lastRefresh = new Map<string, Date>();
+  private readonly refreshes = new Subject<string>();
 
   /** Cities known to the stand-in backend, for the batch refresh. */
-  readonly cities: readonly string[] = ['Lisbon', 'Oslo', 'Nairobi', 'Lima', 'Osaka', 'Toronto', 'Cairo', 'Sydney'];
+  readonly cities: readonly string[] = CITIES;
+
+  /** Emits a city's name each time its forecast has been refreshed, so what serves it can tell its readers. */
+  readonly refreshed$: Observable<string> = this.refreshes.asObservable();
+
+  /** Whether the backend knows `city`, spelled exactly as in {@link cities}. */
+  isKnown(city: string): boolean {
+    return this.cities.includes(city);
+  }
+
+  /** The known cities whose names start with `prefix`, ignoring case, in the backend's order. */
+  citiesStartingWith(prefix: string): string[] {
+    const wanted = prefix.toLowerCase();
+    return this.cities.filter((city) => city.toLowerCase().startsWith(wanted));
+  }
+
+  /** When `city`'s forecast was last refreshed; undefined when it was not (or the cache was cleared since). */
+  refreshedAt(city: string): Date | undefined {
+    return this.lastRefresh.get(city.toLowerCase());
+  }
 
   /** Refreshes one city's forecast, as a slow backend call would (about `delayMs`), stopping when `signal` aborts. */
   async refresh(city: string, delayMs: number, signal: AbortSignal): Promise<void> {
@@ -36,19 +60,20 @@ export class WeatherService {
         { once: true },
       );
     });
-    this.refreshed.add(city.toLowerCase());
+    this.lastRefresh.set(city.toLowerCase(), new Date());
+    this.refreshes.next(city);
   }
 
   /** Forgets every refreshed forecast; returns how many there were. */
   clearCache(): number {
-    const count = this.refreshed.size;
-    this.refreshed.clear();
+    const count = this.lastRefresh.size;
+    this.lastRefresh.clear();
     return count;
   }
 
   /** How many forecasts are cached. */
   get cached(): number {
-    return this.refreshed.size;
+    return this.lastRefresh.size;
   }
 
   forecast(city: string, days: number, units: Units, signal?: AbortSignal): DailyForecast[] {

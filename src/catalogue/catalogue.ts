@@ -1,4 +1,5 @@
-import { Observable, Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { ChangeBurst } from './change-burst.js';
 import { PagedList, type Page } from '../protocol/pagination.js';
 
 /**
@@ -10,23 +11,24 @@ import { PagedList, type Page } from '../protocol/pagination.js';
 export class Catalogue<T> {
   private readonly items = new Map<string, T>();
   private readonly disabled = new Set<string>();
-  private readonly changed = new Subject<void>();
   /** The served items and their paging index, prepared on first use after each change. */
   private served: { readonly list: PagedList<T>; readonly items: readonly T[] } | undefined;
-  private changePending = false;
 
   /**
    * @param keyOf the item's unique key (a tool's name, a resource's URI).
    * @param onDuplicate builds the error thrown when a key is taken: from the item there and the newcomer.
+   * @param burst where changes are announced: shared by catalogues whose changes clients hear as one
+   *   list (resources and resource templates).
    */
   constructor(
     private readonly keyOf: (item: T) => string,
     private readonly onDuplicate: (existing: T, added: T) => Error,
+    private readonly burst = new ChangeBurst(),
   ) {}
 
   /** Emits once per burst of changes to the served set, after the burst. */
   get changes(): Observable<void> {
-    return this.changed.asObservable();
+    return this.burst.changes;
   }
 
   /** Items registered, enabled or not. */
@@ -37,8 +39,7 @@ export class Catalogue<T> {
   /** @throws the `onDuplicate` error when the key is taken. */
   add(item: T): void {
     const key = this.keyOf(item);
-    const existing = this.items.get(key);
-    if (existing) throw this.onDuplicate(existing, item);
+    if (this.items.has(key)) throw this.onDuplicate(this.items.get(key)!, item);
     this.items.set(key, item);
     this.touch();
   }
@@ -101,7 +102,7 @@ export class Catalogue<T> {
 
   /** Stops emitting changes (the application is shutting down). */
   complete(): void {
-    this.changed.complete();
+    this.burst.complete();
   }
 
   private paged(): { readonly list: PagedList<T>; readonly items: readonly T[] } {
@@ -114,11 +115,6 @@ export class Catalogue<T> {
 
   private touch(): void {
     this.served = undefined;
-    if (this.changePending) return;
-    this.changePending = true;
-    queueMicrotask(() => {
-      this.changePending = false;
-      this.changed.next();
-    });
+    this.burst.touch();
   }
 }

@@ -45,3 +45,11 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * How definition errors name an item: `@McpPrompt() on Class.method` for a decorated method, the
+ * owner itself (`runtime prompt plan_trip`) for one added at run time.
+ */
+export function definitionLabel(decorator: string, owner: string): string {
+  return owner.startsWith('runtime ') ? owner : `${decorator} on ${owner}`;
+}

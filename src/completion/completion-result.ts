@@ -24,7 +24,8 @@ export function toCompleteResult(value: McpCompletionResult | unknown): Complete
   }
   const { total, hasMore } = given as { total?: unknown; hasMore?: unknown };
   const cut = values.length > MAX_COMPLETION_VALUES;
-  const sent = cut ? values.slice(0, MAX_COMPLETION_VALUES) : values;
+  // A copy: the completer may keep and change its array after answering.
+  const sent = values.slice(0, MAX_COMPLETION_VALUES);
   const knownTotal = Array.isArray(value)
     ? values.length
     : typeof total === 'number' && Number.isInteger(total) && total >= values.length

@@ -417,12 +417,14 @@ describe('embeddedBlob', () => {
 describe('the content barrel', () => {
   it('exports every helper', () => {
     expect(Object.keys(barrel).sort()).toEqual([
+      'assistantMessage',
       'audio',
       'embeddedBlob',
       'embeddedText',
       'image',
       'resourceLink',
       'text',
+      'userMessage',
     ]);
   });
 });

@@ -10,8 +10,9 @@ import { MCP_RESOURCE_TEMPLATE_METADATA } from '../mcp.constants.js';
  *
  * @example
  * ```ts
- * @McpResourceTemplate({ uriTemplate: 'weather://forecast/{city}', name: 'forecast', variables: CityArgs })
- * forecast({ city }: CityArgs) { return this.weather.forecast(city); }
+ * // ForecastVars declares exactly the template's variables: `city`.
+ * @McpResourceTemplate({ uriTemplate: 'weather://forecast/{city}', name: 'forecast', variables: ForecastVars })
+ * forecast({ city }: ForecastVars) { return this.weather.forecast(city); }
  * ```
  */
 export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator =>

@@ -150,7 +150,7 @@ describe('prepareHandlerParams', () => {
       const error = thrown(() => prepareHandlerParams(HttpTools, 'run', 'HttpTools.run'));
       expect(error).toBeInstanceOf(McpToolDefinitionError);
       expect(error.message).toMatch(/^@McpTool\(\) on HttpTools\.run: parameter 1 has an HTTP parameter decorator/);
-      expect(error.message).toContain('@McpArgs(), @McpCtx(), @McpSession() or custom decorators');
+      expect(error.message).toContain('@McpArgs(), @McpCtx(), @McpSession(), @McpUri() or custom decorators');
       expect(Reflect.getMetadata(MCP_HANDLER_PARAMS_METADATA, HttpTools, 'run')).toBeUndefined();
     });
 

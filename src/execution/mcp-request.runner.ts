@@ -50,15 +50,21 @@ export type Execution = { readonly denied: true } | { readonly denied: false; re
  */
 @Injectable()
 export class McpRequestRunner {
-  private readonly logger = new Logger('McpRequests');
-  private readonly settings: ToolCallSettings;
+  /** One logger per kind of item, named as users filter logs: `McpTools`, `McpResources`... */
+  private readonly loggers: Record<McpItemKind, Logger> = {
+    tool: new Logger('McpTools'),
+    resource: new Logger('McpResources'),
+    resourceTemplate: new Logger('McpResources'),
+    prompt: new Logger('McpPrompts'),
+    completion: new Logger('McpCompletions'),
+  };
+  private readonly settings: Omit<ToolCallSettings, 'logger'>;
   private readonly scopesOf: ResolvedMcpOptions['scopesOf'];
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions, schemas: McpSchemas) {
     this.settings = {
       clientRequestTimeoutMs: options.clientRequestTimeoutMs,
       validators: schemas.validators,
-      logger: this.logger,
     };
     this.scopesOf = options.scopesOf;
   }
@@ -104,14 +110,14 @@ export class McpRequestRunner {
       const settled = verdict.finally(() => (answered = true));
       const late = deadline.then(() => {
         if (!answered)
-          this.logger.error(`The guards of ${item.kind} ${item.name} did not answer in time; it is left out`);
+          this.loggers[item.kind].error(`The guards of ${describe(item)} did not answer in time; it is left out`);
         return false;
       });
       return await Promise.race([settled, late]);
     } catch (error) {
       // A request-scoped provider that cannot be built hides its items; the rest of the list is served.
-      this.logger.error(
-        `${item.kind} ${item.name} (${handler.owner}) could not be prepared for listing; it is left out`,
+      this.loggers[item.kind].error(
+        `${describe(item)} (${handler.owner}) could not be prepared for listing; it is left out`,
         error instanceof Error ? error.stack : String(error),
       );
       return false;
@@ -136,12 +142,16 @@ export class McpRequestRunner {
     const controller = session.beginCall(requestId);
     const { signal } = controller;
     const timer = item.timeoutMs === undefined ? undefined : startTimeout(controller, item.timeoutMs);
-    const context = new ToolCallContext(call, requestId, item.name, item.meta, signal, this.settings);
+    const context = new ToolCallContext(call, requestId, item.name, item.meta, signal, {
+      ...this.settings,
+      logger: this.loggers[item.kind],
+    });
     try {
       const outcome = await untilAborted(
         () => work(context),
         signal,
-        (late) => this.logger.debug(`${item.kind} ${item.name} failed after its request was aborted: ${String(late)}`),
+        (late) =>
+          this.loggers[item.kind].debug(`${describe(item)} failed after its request was aborted: ${String(late)}`),
       );
       if (outcome === ABORTED || signal.aborted) throw this.aborted(item, requestId, signal);
       return outcome as R;
@@ -166,7 +176,7 @@ export class McpRequestRunner {
     const target = await handler.target(call.httpRequest);
     const invocation = this.invocation('call', item, call, undefined, context);
     if (!(await target.canActivate(executionArgs(invocation)))) {
-      this.logger.debug(`${item.kind} ${item.name} denied by its guards`);
+      this.loggers[item.kind].debug(`${describe(item)} denied by its guards`);
       return { denied: true };
     }
     const checked = await args();
@@ -184,22 +194,36 @@ export class McpRequestRunner {
     if (error instanceof McpCallAbortedError) return error;
     if (error instanceof HttpException && error.getStatus() < 500) {
       if (error.getStatus() === 404 && item.uri !== undefined) return resourceNotFound(item.uri);
-      return invalidParams(`${item.kind} ${item.name}: ${httpExceptionMessage(error)}`);
+      return invalidParams(`${describe(item)}: ${httpExceptionMessage(error)}`);
     }
-    const log = `${item.kind} ${item.name} (${owner}) failed; answered with an internal error`;
-    if (reported && error instanceof Error && !(error instanceof IntrinsicException)) this.logger.error(log);
-    else this.logger.error(log, error instanceof Error ? error.stack : String(error));
+    const log = `${describe(item)} (${owner}) failed; answered with an internal error`;
+    const logger = this.loggers[item.kind];
+    if (reported && error instanceof Error && !(error instanceof IntrinsicException)) logger.error(log);
+    else logger.error(log, error instanceof Error ? error.stack : String(error));
     return internalError();
   }
 
   private aborted(item: ItemRequest, requestId: RequestId, signal: AbortSignal): Error {
     const reason: unknown = signal.reason;
     const kind = reason instanceof McpCallAbortedError ? reason.kind : undefined;
-    this.logger.debug(`${item.kind} ${item.name} stopped: ${String(reason)}`);
+    this.loggers[item.kind].debug(`${describe(item)} stopped: ${String(reason)}`);
     if (kind === 'cancelled') return new RequestCancelledError(requestId);
-    if (kind === 'timeout') return new JsonRpcError(ErrorCode.RequestTimeout, `${item.kind} ${item.name} timed out`);
+    if (kind === 'timeout') return new JsonRpcError(ErrorCode.RequestTimeout, `${describe(item)} timed out`);
     return internalError();
   }
+}
+
+const KIND_NAMES: Record<McpItemKind, string> = {
+  tool: 'Tool',
+  resource: 'Resource',
+  resourceTemplate: 'Resource template',
+  prompt: 'Prompt',
+  completion: 'Completion of',
+};
+
+/** `Tool forecast`, `Prompt forecast_summary`, `Completion of forecast_summary`, for messages. */
+function describe(item: ItemRequest): string {
+  return `${KIND_NAMES[item.kind]} ${item.name}`;
 }
 
 /** -32002, with the URI in `data` as the specification shows it. */

@@ -105,7 +105,7 @@ function declaredChecker(declared: readonly PromptArgument[]): ArgumentsChecker 
   return (raw) => {
     const problems = [
       ...declared
-        .filter((argument) => argument.required && raw[argument.name] === undefined)
+        .filter((argument) => argument.required && !Object.hasOwn(raw, argument.name))
         .map((argument) => `${argument.name}: is required`),
       ...Object.keys(raw)
         .filter((name) => !names.has(name))

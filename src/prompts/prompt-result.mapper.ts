@@ -16,9 +16,19 @@ const isObject = (value: unknown): value is Fields => typeof value === 'object' 
  */
 export function toGetPromptResult(value: unknown, description: string | undefined): GetPromptResult {
   if (isObject(value) && !Array.isArray(value) && Array.isArray(value.messages)) {
-    const result: Record<string, unknown> = { ...value, messages: value.messages.map(toMessage) };
-    if (result.description === undefined && description !== undefined) result.description = description;
-    return result as unknown as GetPromptResult;
+    // Only the fields the schema knows, checked: a client rejects a whole result over one bad field.
+    if (value.description !== undefined && typeof value.description !== 'string') {
+      throw new TypeError('description must be a string');
+    }
+    if (value._meta !== undefined && (!isObject(value._meta) || Array.isArray(value._meta))) {
+      throw new TypeError('_meta must be an object');
+    }
+    const own = (value.description as string | undefined) ?? description;
+    return {
+      ...(own === undefined ? {} : { description: own }),
+      messages: value.messages.map(toMessage),
+      ...(value._meta === undefined ? {} : { _meta: value._meta as Record<string, unknown> }),
+    };
   }
   const messages = Array.isArray(value) ? value.map(toMessage) : [toMessage(value)];
   return description === undefined ? { messages } : { description, messages };

@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { Catalogue } from '../catalogue/catalogue.js';
+import { definitionLabel } from '../catalogue/definition-checks.js';
 import { completerTable, isReplaceable, type ItemCompleter } from '../completion/completer.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { plainTarget } from '../execution/plain-target.js';
@@ -58,7 +59,7 @@ export class McpPromptRegistry {
     owner: string,
     target: RegisteredPrompt['target'],
   ): RegisteredPrompt {
-    const label = `@McpPrompt() on ${owner}`;
+    const label = definitionLabel('@McpPrompt()', owner);
     const prepared = preparePrompt(options, defaultName, label, this.schemas.converter);
     const prompt: RegisteredPrompt = {
       definition: prepared.definition,

@@ -49,7 +49,7 @@ export interface McpServerPort<C> {
   listResourceTemplates?(cursor: string | undefined, context: C): Promise<ListResourceTemplatesResult>;
   readResource?(params: ResourceUriParams, context: C, requestId: RequestId): Promise<ReadResourceResult>;
   subscribeResource?(params: ResourceUriParams, context: C): Promise<void>;
-  unsubscribeResource?(params: ResourceUriParams, context: C): void;
+  unsubscribeResource?(params: ResourceUriParams, context: C): void | Promise<void>;
   listPrompts?(cursor: string | undefined, context: C): Promise<ListPromptsResult>;
   getPrompt?(params: GetPromptParams, context: C, requestId: RequestId): Promise<GetPromptResult>;
   complete?(params: CompleteParams, context: C, requestId: RequestId): Promise<CompleteResult>;
@@ -135,8 +135,8 @@ export class McpDispatcher<C> {
       [
         McpMethod.ResourcesUnsubscribe,
         p.unsubscribeResource,
-        (params, context) => {
-          p.unsubscribeResource!(readResourceUriParams(params), context);
+        async (params, context) => {
+          await p.unsubscribeResource!(readResourceUriParams(params), context);
           return {};
         },
       ],

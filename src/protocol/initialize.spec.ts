@@ -9,7 +9,13 @@ import type { JsonRpcParams } from './json-rpc.types.js';
 
 const server: ServerDescription = {
   serverInfo: { name: 'test-server', version: '1.2.3', title: 'Test Server' },
-  capabilities: { tools: { listChanged: true }, logging: {} },
+  capabilities: {
+    tools: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    prompts: { listChanged: true },
+    completions: {},
+    logging: {},
+  },
   instructions: 'Use the echo tool.',
 };
 
@@ -50,7 +56,13 @@ describe('acceptInitialize: accepted requests', () => {
     const handshake = acceptInitialize(params(), server);
     expect(handshake.result).toStrictEqual({
       protocolVersion: '2025-06-18',
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      },
       serverInfo: { name: 'test-server', version: '1.2.3', title: 'Test Server' },
       instructions: 'Use the echo tool.',
     });

@@ -11,7 +11,8 @@ const isObject = (value: unknown): value is Fields =>
  * Maps what a resource method returned to a `ReadResourceResult`, for the URI that was read:
  * - a string is text; a `Buffer` or `Uint8Array` is a base64 blob;
  * - `{ text }` or `{ blob }` (bytes or base64) is one contents item, `uri` and `mimeType` defaulting
- *   to the URI read and the declared MIME type; an array of those (or of strings, bytes) is several;
+ *   to the URI read and the declared MIME type; an array holding those or bytes is several (its
+ *   strings are text items); an array of plain values is JSON;
  * - `{ contents: [...] }` is a result already (its items completed the same way);
  * - `undefined` and `null` mean there is no such resource: the caller answers -32002;
  * - any other value is sent as its JSON text (MIME type `application/json` unless one was declared).
@@ -27,7 +28,8 @@ export function toReadResourceResult(value: unknown, uri: string, mimeType?: str
     if (isObject(value._meta)) result._meta = value._meta;
     return result;
   }
-  if (Array.isArray(value) && value.some((item) => isContentsLike(item) || typeof item === 'string')) {
+  // An array holding contents objects or bytes is several contents; `['Lisbon', 'Oslo']` is JSON data.
+  if (Array.isArray(value) && value.some((item) => isContentsLike(item) || item instanceof Uint8Array)) {
     return { contents: value.map((item) => toContents(item, uri, mimeType, false)) };
   }
   return { contents: [toContents(value, uri, mimeType, true)] };

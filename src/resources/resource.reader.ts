@@ -26,18 +26,20 @@ export class McpResourceReader {
   read(params: ResourceUriParams, call: McpCallContext, requestId: RequestId): Promise<ReadResourceResult> {
     const { uri } = params;
     const resolved = this.registry.resolve(uri);
-    if (!resolved) return Promise.reject(resourceNotFound(uri));
-    const served = resolved.kind === 'resource' ? resolved.resource : resolved.template;
+    const served = resolved?.kind === 'resource' ? resolved.resource : resolved?.template;
     const item = {
-      kind: resolved.kind === 'resource' ? ('resource' as const) : ('resourceTemplate' as const),
-      name: served.definition.name,
+      kind: resolved?.kind === 'template' ? ('resourceTemplate' as const) : ('resource' as const),
+      name: served?.definition.name ?? uri,
       uri,
     };
+    // Unknown URIs go through the same steps as hidden ones (a reused request id included): -32002 must
+    // not tell them apart.
     return this.runner.run(
       requestId,
       call,
-      { ...item, timeoutMs: served.timeoutMs, meta: params._meta },
+      { ...item, timeoutMs: served?.timeoutMs, meta: params._meta },
       async (context) => {
+        if (!resolved || !served) throw resourceNotFound(uri);
         const execution = await this.runner.execute(served, item, call, () => this.variables(resolved), context);
         if (execution.denied) throw resourceNotFound(uri);
         let result: ReadResourceResult | undefined;

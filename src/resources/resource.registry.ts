@@ -1,6 +1,8 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { merge, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { ChangeBurst } from '../catalogue/change-burst.js';
 import { Catalogue } from '../catalogue/catalogue.js';
+import { definitionLabel } from '../catalogue/definition-checks.js';
 import { completerTable, isReplaceable, type ItemCompleter } from '../completion/completer.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { plainTarget } from '../execution/plain-target.js';
@@ -55,12 +57,15 @@ export type ResolvedResource =
  */
 @Injectable()
 export class McpResourceRegistry {
+  /** Shared by both catalogues: clients hear of resources and templates in one `list_changed`. */
+  private readonly burst = new ChangeBurst();
   private readonly resources = new Catalogue<RegisteredResource>(
     (resource) => resource.definition.uri,
     (existing, added) =>
       new McpDefinitionError(
         `Resource URI ${added.definition.uri} is served twice: by ${existing.owner} and by ${added.owner}`,
       ),
+    this.burst,
   );
   private readonly templates = new Catalogue<RegisteredResourceTemplate>(
     (template) => template.definition.uriTemplate,
@@ -68,6 +73,7 @@ export class McpResourceRegistry {
       new McpDefinitionError(
         `Resource template ${added.definition.uriTemplate} is served twice: by ${existing.owner} and by ${added.owner}`,
       ),
+    this.burst,
   );
   private readonly schemas: McpSchemas;
 
@@ -80,7 +86,7 @@ export class McpResourceRegistry {
 
   /** Emits once per burst of changes to the served resources or templates. */
   get changes(): Observable<void> {
-    return merge(this.resources.changes, this.templates.changes);
+    return this.burst.changes;
   }
 
   /** Resources registered. */
@@ -104,7 +110,7 @@ export class McpResourceRegistry {
     owner: string,
     target: RegisteredResource['target'],
   ): RegisteredResource {
-    const label = `@McpResource() on ${owner}`;
+    const label = definitionLabel('@McpResource()', owner);
     const resource: RegisteredResource = {
       definition: buildResourceDefinition(options, defaultName, label),
       owner,
@@ -127,7 +133,7 @@ export class McpResourceRegistry {
     owner: string,
     target: RegisteredResourceTemplate['target'],
   ): RegisteredResourceTemplate {
-    const label = `@McpResourceTemplate() on ${owner}`;
+    const label = definitionLabel('@McpResourceTemplate()', owner);
     const { definition, template } = buildTemplateDefinition(options, defaultName, label);
     const schema = this.variablesSchema(options.variables, template, label);
     const registered: RegisteredResourceTemplate = {
@@ -199,8 +205,9 @@ export class McpResourceRegistry {
 
   /**
    * Tells every session subscribed to `uri` that the resource changed
-   * (`notifications/resources/updated`, on its GET stream).
-   * @returns how many sessions it was sent to.
+   * (`notifications/resources/updated`, on its GET stream; while none is open it waits there,
+   * bounded by `outboxLimit`). Subscriptions are to exact URIs, as the client sent them.
+   * @returns how many sessions it was sent (or queued) to.
    */
   notifyUpdated(uri: string): number {
     let sent = 0;

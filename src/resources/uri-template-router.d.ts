@@ -3,6 +3,8 @@ declare module 'uri-template-router' {
   interface Variable {
     readonly varname: string;
     readonly explode: boolean;
+    /** The prefix modifier (`{id:3}`), `null` without one. */
+    readonly maxLength: number | null;
   }
   interface Result {
     readonly params: Record<string, string | string[] | undefined>;

@@ -3,51 +3,140 @@ import uriTemplateRouter from 'uri-template-router';
 /** The values a URI gives a template's variables: strings, or lists for exploded ones (`{/path*}`). */
 export type UriVariables = Record<string, string | string[]>;
 
+type Route = InstanceType<typeof uriTemplateRouter.Route>;
+
+/** A variable of a trailing query expression (`{?q,lang}`, `{&page}`). */
+interface QueryVariable {
+  readonly explode: boolean;
+  readonly maxLength: number | null;
+}
+
 /** Variable names that could reach an object's prototype if they became keys: refused. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * An RFC 6570 URI template (levels 1 to 4), parsed and compiled once, that tells whether a URI is
- * one of its expansions and which values it gives the variables. Parsing and matching are
- * `uri-template-router`'s (a finite-state machine over the template, so a simple `{id}` never
- * matches across a `/`, and percent-encoded values come back decoded); this adds the checks mcp42
- * needs: no duplicate or reserved variable names, and no exception for a malformed URI.
+ * one of its expansions and which values it gives the variables.
+ *
+ * Parsing and matching are `uri-template-router`'s: a finite-state machine over the template, so a
+ * simple `{id}` never matches across a `/`, and percent-encoded values come back decoded. Two things
+ * are added. Trailing query expressions (`{?q,lang}`, `{&page}`) are matched as a query string, so
+ * that any subset of their parameters, in any order, matches, as expansions with unset variables
+ * produce (the router treats a whole expression as all or nothing); undeclared parameters do not
+ * match. And the checks mcp42 needs: no duplicate or reserved variable names, prefix lengths
+ * (`{id:3}`) enforced, and no exception for a malformed URI.
  */
 export class UriTemplate {
   /** The template's variable names, in order. */
   readonly variables: readonly string[];
-  private readonly route: InstanceType<typeof uriTemplateRouter.Route>;
+  private readonly route: Route;
+  private readonly maxLengths = new Map<string, number>();
+  private readonly query: ReadonlyMap<string, QueryVariable> | undefined;
 
   /** @throws Error naming the problem when `template` is not a valid URI template. */
   constructor(readonly template: string) {
-    this.route = new uriTemplateRouter.Route(template);
-    const names = this.route.variables.map((variable) => variable.varname);
+    const full = new uriTemplateRouter.Route(template);
+    const names = full.variables.map((variable) => variable.varname);
     const duplicate = names.find((name, index) => names.indexOf(name) !== index);
     if (duplicate !== undefined) throw new Error(`variable ${duplicate} appears twice`);
     const reserved = names.find((name) => RESERVED_NAMES.has(name));
     if (reserved !== undefined) throw new Error(`variable name ${reserved} is reserved`);
+    for (const variable of full.variables) {
+      if (variable.maxLength !== null) this.maxLengths.set(variable.varname, variable.maxLength);
+    }
     this.variables = Object.freeze(names);
+    const split = splitTrailingQuery(template);
+    if (split?.operator === '?' && !split.base.includes('?')) {
+      this.route = new uriTemplateRouter.Route(split.base);
+      const queryNames = new Set(this.route.variables.map((variable) => variable.varname));
+      this.query = new Map(
+        full.variables
+          .filter((variable) => !queryNames.has(variable.varname))
+          .map((variable) => [variable.varname, { explode: variable.explode, maxLength: variable.maxLength }]),
+      );
+    } else {
+      this.route = full;
+    }
   }
 
   /**
    * The variables `uri` fills, when it is an expansion of the template; `undefined` otherwise
    * (malformed percent-encoding included). Variables the URI leaves empty or out are absent: the
-   * result holds only variables the template declares.
+   * result holds only variables the template declares, as own properties.
    */
   match(uri: string): UriVariables | undefined {
+    const queryAt = this.query ? uri.indexOf('?') : -1;
+    const path = queryAt === -1 ? uri : uri.slice(0, queryAt);
     let params: Record<string, string | string[] | undefined> | undefined;
     try {
-      params = this.route.resolveURI(uri)?.params;
+      params = this.route.resolveURI(path)?.params;
     } catch {
       // A percent-encoded sequence that is not UTF-8 ("%C3"): no resource has such a URI.
       return undefined;
     }
     if (!params) return undefined;
     const variables: UriVariables = {};
-    for (const name of this.variables) {
-      const value = params[name];
+    for (const variable of this.route.variables) {
+      const name = variable.varname;
+      const value = Object.hasOwn(params, name) ? params[name] : undefined;
       if (value !== undefined && value !== '') variables[name] = value;
     }
-    return variables;
+    if (queryAt !== -1 && !this.readQuery(uri.slice(queryAt + 1), variables)) return undefined;
+    return this.withinPrefixLengths(variables) ? variables : undefined;
   }
+
+  /** Adds the query's parameters to `variables`; false when the query is not one the template expands to. */
+  private readQuery(query: string, variables: UriVariables): boolean {
+    if (query === '') return true;
+    // A fragment cannot follow trailing query expressions, and `#` inside their values is encoded.
+    if (query.includes('#')) return false;
+    for (const pair of query.split('&')) {
+      const equals = pair.indexOf('=');
+      let name: string;
+      let value: string;
+      try {
+        name = decodeURIComponent(equals === -1 ? pair : pair.slice(0, equals));
+        value = equals === -1 ? '' : decodeURIComponent(pair.slice(equals + 1));
+      } catch {
+        return false;
+      }
+      const declared = this.query!.get(name);
+      if (!declared) return false;
+      if (declared.explode) {
+        const list = variables[name];
+        variables[name] = Array.isArray(list) ? [...list, value] : [value];
+      } else {
+        if (Object.hasOwn(variables, name)) return false;
+        if (value !== '') variables[name] = value;
+      }
+    }
+    return true;
+  }
+
+  /** Whether no value is longer than its prefix modifier allows (`{id:3}` expands to 3 characters at most). */
+  private withinPrefixLengths(variables: UriVariables): boolean {
+    for (const [name, maxLength] of this.maxLengths) {
+      const value = variables[name];
+      if (typeof value === 'string' && [...value].length > maxLength) return false;
+    }
+    return true;
+  }
+}
+
+/**
+ * The template without its trailing query expressions (`{?...}` and `{&...}`, one or more), and the
+ * operator of the first of them; `undefined` when it has none. Expressions cannot nest, so the last `{` opens the last expression.
+ */
+function splitTrailingQuery(template: string): { base: string; operator: string } | undefined {
+  let base = template;
+  let operator: string | undefined;
+  while (base.endsWith('}')) {
+    const open = base.lastIndexOf('{');
+    const next = base[open + 1];
+    if (next !== '?' && next !== '&') break;
+    operator = next;
+    base = base.slice(0, open);
+  }
+  // `operator` is that of the first trailing expression: only `{?` starts the query itself.
+  return operator === undefined ? undefined : { base, operator };
 }

@@ -30,7 +30,7 @@ export function buildToolDefinition(
     inputSchema: schemaOf(options.input, 'input', owner, schemas) ?? NO_ARGUMENTS_SCHEMA,
     ...optional('outputSchema', schemaOf(options.output, 'output', owner, schemas)),
     ...optional('annotations', options.annotations),
-    ...optional('icons', checkIcons(options.icons, `@McpTool() on ${owner}`)),
+    ...optional('icons', toolIcons(options.icons, owner)),
     ...optional('_meta', options._meta),
   };
   return deepFreeze(structuredClone(definition));
@@ -59,4 +59,13 @@ function schemaOf(
     );
   }
   return source;
+}
+
+/** The icons, checked; a tool's definition errors stay {@link McpToolDefinitionError}s. */
+function toolIcons(icons: McpToolOptions['icons'], owner: string): McpToolOptions['icons'] {
+  try {
+    return checkIcons(icons, `@McpTool() on ${owner}`);
+  } catch (error) {
+    throw new McpToolDefinitionError((error as Error).message);
+  }
 }

@@ -277,7 +277,13 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
   describe('logging', () => {
     it('declares the logging capability', async () => {
       const session = await initialize();
-      expect(session.initializeResult.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
+      expect(session.initializeResult.capabilities).toEqual({
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      });
     });
 
     it('answers logging/setLevel with an empty result, and an unknown or missing level with -32602', async () => {

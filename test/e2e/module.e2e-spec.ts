@@ -257,7 +257,13 @@ describe('McpModule configuration', () => {
   async function expectServes(client: RawMcpClient, result: Record<string, unknown>): Promise<void> {
     expect(result.serverInfo).toEqual({ name: 'configured-server', version: '3.1.4' });
     expect(result.instructions).toBe('Configured through a config service');
-    expect(result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
+    expect(result.capabilities).toEqual({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    });
     expect(await client.toolNames()).toEqual(['echo_text']);
     expect(await client.callTool('echo_text', { text: 'configured ✓' })).toEqual({
       content: [{ type: 'text', text: 'configured ✓' }],

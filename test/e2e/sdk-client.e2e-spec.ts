@@ -87,10 +87,16 @@ describe('official MCP SDK client against the sample app', () => {
 
     expect(client.getServerVersion()).toEqual({
       name: 'mcp42-sample',
-      version: '0.2.0',
+      version: '0.3.0',
       title: 'mcp42 sample: echo and weather',
     });
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+    expect(client.getServerCapabilities()).toEqual({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    });
     expect(client.getInstructions()).toBe(
       'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
     );

@@ -387,7 +387,7 @@ describe('tool access (e2e)', () => {
       expect(await names(client)).toEqual(ALL_VISIBLE);
       const lines = logger.at('error').filter((line) => line.includes('Tool unbuildable (UnbuildableTools'));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain('could not be prepared for tools/list; it is left out');
+      expect(lines[0]).toContain('could not be prepared for listing; it is left out');
       expect(lines[0]).toContain('no database today');
     });
   });

@@ -149,7 +149,13 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         id: 'init-1',
         result: {
           protocolVersion: '2025-06-18',
-          capabilities: { tools: { listChanged: true }, logging: {} },
+          capabilities: {
+            tools: { listChanged: true },
+            resources: { subscribe: true, listChanged: true },
+            prompts: { listChanged: true },
+            completions: {},
+            logging: {},
+          },
           serverInfo: { name: 'transport-e2e', version: '1.2.3' },
         },
       });
