@@ -4,8 +4,8 @@
  * 1,000 tools with simple and complex schemas, then resources/read, prompts/get and completion/complete
  * next to tools/call, and template resolution with 1, 100 and 1,000 resource templates. Figures are
  * printed, never asserted. Environment: BENCH_DURATION (measured s per target, default 10; a catalogue
- * and each items request get a quarter of it), BENCH_WARMUP (s, default 2; a catalogue and each items
- * request get half of it), BENCH_ROUNDS (turns the duration is split into, default 2),
+ * gets a quarter of it, an items request 15%), BENCH_WARMUP (s, default 2; a catalogue and each
+ * items request get half of it), BENCH_ROUNDS (turns the duration is split into, default 2),
  * BENCH_CONNECTIONS (default 10), BENCH_SESSIONS (default 2000), BENCH_PARTS (which parts run,
  * default "load,sessions,catalogues,items").
  */
@@ -28,8 +28,11 @@ const PARTS = ['load', 'sessions', 'catalogues', 'items'] as const;
 const CATALOGUE_DURATION_SHARE = 0.25;
 const CATALOGUE_WARMUP_SHARE = 0.5;
 const CATALOGUE_LISTING_SHARE = 0.05;
-/** Shares of BENCH_DURATION and BENCH_WARMUP each items request gets: there are eight of them. */
-const ITEMS_DURATION_SHARE = 0.25;
+/**
+ * Shares of BENCH_DURATION and BENCH_WARMUP each items request gets: there are eight of them, on four
+ * server processes (the first request on each warms up twice as long).
+ */
+const ITEMS_DURATION_SHARE = 0.15;
 const ITEMS_WARMUP_SHARE = 0.5;
 
 function envNumber(name: string, fallback: number, min = 0): number {

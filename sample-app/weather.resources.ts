@@ -17,9 +17,9 @@ export class WeatherResources {
     description: 'The cities the weather service has forecasts for, as a JSON array of names',
     mimeType: 'application/json',
   })
-  cities(): string {
-    // Serialised here: a returned array of strings would be read as one contents item per city.
-    return JSON.stringify(this.weather.cities);
+  cities(): readonly string[] {
+    // A plain value: sent as one JSON text.
+    return this.weather.cities;
   }
 
   @McpResourceTemplate({

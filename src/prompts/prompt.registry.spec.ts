@@ -172,7 +172,7 @@ describe('McpPromptRegistry', () => {
       const registry = new McpPromptRegistry();
       expectDefinitionError(
         () => registry.addPrompt({ name: 'bad name', description: 'G' }, () => 'x'),
-        '@McpPrompt() on runtime prompt bad name: prompt name "bad name" is invalid; use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."',
+        'runtime prompt bad name: prompt name "bad name" is invalid; use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."',
       );
     });
   });

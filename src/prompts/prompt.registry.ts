@@ -34,6 +34,7 @@ export class McpPromptRegistry {
   );
   private readonly schemas: McpSchemas;
 
+  /** @internal */
   constructor(@Optional() schemas?: McpSchemas) {
     this.schemas = schemas ?? new McpSchemas();
   }

@@ -77,6 +77,7 @@ export class McpResourceRegistry {
   );
   private readonly schemas: McpSchemas;
 
+  /** @internal */
   constructor(
     private readonly sessions: McpSessionRegistry,
     @Optional() schemas?: McpSchemas,

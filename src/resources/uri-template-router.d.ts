@@ -9,13 +9,20 @@ declare module 'uri-template-router' {
   interface Result {
     readonly params: Record<string, string | string[] | undefined>;
   }
-  class Route {
-    constructor(uriTemplate: string);
+  interface Route {
     readonly uriTemplate: string;
     readonly variables: readonly Variable[];
     resolveURI(uri: string): Result | undefined;
     gen(params: Record<string, unknown>): string;
   }
-  const uriTemplateRouter: { readonly Route: typeof Route };
+  interface Expression {
+    readonly operatorChar: string;
+    readonly variableList: readonly Variable[];
+  }
+  const uriTemplateRouter: {
+    readonly Route: new (uriTemplate: string) => Route;
+    /** Parses the body of one `{...}` expression (operator and variables), without compiling anything. */
+    readonly Expression: { from(patternBody: string): Expression };
+  };
   export default uriTemplateRouter;
 }

@@ -3,7 +3,7 @@ import uriTemplateRouter from 'uri-template-router';
 /** The values a URI gives a template's variables: strings, or lists for exploded ones (`{/path*}`). */
 export type UriVariables = Record<string, string | string[]>;
 
-type Route = InstanceType<typeof uriTemplateRouter.Route>;
+type Route = InstanceType<(typeof uriTemplateRouter)['Route']>;
 
 /** A variable of a trailing query expression (`{?q,lang}`, `{&page}`). */
 interface QueryVariable {
@@ -32,31 +32,36 @@ export class UriTemplate {
   private readonly route: Route;
   private readonly maxLengths = new Map<string, number>();
   private readonly query: ReadonlyMap<string, QueryVariable> | undefined;
+  /** The literal text every expansion starts with: a URI without it is refused before the machine runs. */
+  private readonly literalPrefix: string;
 
   /** @throws Error naming the problem when `template` is not a valid URI template. */
   constructor(readonly template: string) {
-    const full = new uriTemplateRouter.Route(template);
-    const names = full.variables.map((variable) => variable.varname);
+    const split = splitTrailingQuery(template);
+    let all: Route['variables'];
+    if (split?.operator === '?' && !split.base.includes('?')) {
+      // The query is read as a query string, so its expressions are only parsed: their state machine
+      // (milliseconds per variable to build) is never needed.
+      this.route = new uriTemplateRouter.Route(split.base);
+      const query = split.expressions.flatMap((body) => uriTemplateRouter.Expression.from(body).variableList);
+      this.query = new Map(query.map((variable) => [variable.varname, variable]));
+      all = [...this.route.variables, ...query];
+    } else {
+      this.route = new uriTemplateRouter.Route(template);
+      all = this.route.variables;
+    }
+    const names = all.map((variable) => variable.varname);
     const duplicate = names.find((name, index) => names.indexOf(name) !== index);
     if (duplicate !== undefined) throw new Error(`variable ${duplicate} appears twice`);
     const reserved = names.find((name) => RESERVED_NAMES.has(name));
     if (reserved !== undefined) throw new Error(`variable name ${reserved} is reserved`);
-    for (const variable of full.variables) {
+    for (const variable of all) {
       if (variable.maxLength !== null) this.maxLengths.set(variable.varname, variable.maxLength);
     }
     this.variables = Object.freeze(names);
-    const split = splitTrailingQuery(template);
-    if (split?.operator === '?' && !split.base.includes('?')) {
-      this.route = new uriTemplateRouter.Route(split.base);
-      const queryNames = new Set(this.route.variables.map((variable) => variable.varname));
-      this.query = new Map(
-        full.variables
-          .filter((variable) => !queryNames.has(variable.varname))
-          .map((variable) => [variable.varname, { explode: variable.explode, maxLength: variable.maxLength }]),
-      );
-    } else {
-      this.route = full;
-    }
+    const literal = (split?.base ?? template).split('{')[0]!;
+    // Percent-encoded literals may be written in either case in a URI: no shortcut for them.
+    this.literalPrefix = literal.includes('%') ? '' : literal;
   }
 
   /**
@@ -65,6 +70,7 @@ export class UriTemplate {
    * result holds only variables the template declares, as own properties.
    */
   match(uri: string): UriVariables | undefined {
+    if (!uri.startsWith(this.literalPrefix)) return undefined;
     const queryAt = this.query ? uri.indexOf('?') : -1;
     const path = queryAt === -1 ? uri : uri.slice(0, queryAt);
     let params: Record<string, string | string[] | undefined> | undefined;
@@ -124,19 +130,19 @@ export class UriTemplate {
 }
 
 /**
- * The template without its trailing query expressions (`{?...}` and `{&...}`, one or more), and the
- * operator of the first of them; `undefined` when it has none. Expressions cannot nest, so the last `{` opens the last expression.
+ * The template without its trailing query expressions (`{?...}` and `{&...}`, one or more), their
+ * bodies, and the operator of the first of them; `undefined` when it has none. Expressions cannot nest, so the last `{` opens the last expression.
  */
-function splitTrailingQuery(template: string): { base: string; operator: string } | undefined {
+function splitTrailingQuery(template: string): { base: string; expressions: string[]; operator: string } | undefined {
   let base = template;
-  let operator: string | undefined;
+  const expressions: string[] = [];
   while (base.endsWith('}')) {
     const open = base.lastIndexOf('{');
-    const next = base[open + 1];
-    if (next !== '?' && next !== '&') break;
-    operator = next;
+    const body = base.slice(open + 1, -1);
+    if (body[0] !== '?' && body[0] !== '&') break;
+    expressions.unshift(body);
     base = base.slice(0, open);
   }
-  // `operator` is that of the first trailing expression: only `{?` starts the query itself.
-  return operator === undefined ? undefined : { base, operator };
+  // The operator of the first trailing expression: only `{?` starts the query itself.
+  return expressions.length === 0 ? undefined : { base, expressions, operator: expressions[0]![0]! };
 }

@@ -48,6 +48,7 @@ export class McpToolRegistry {
   );
   private readonly shared: McpSchemas;
 
+  /** @internal */
   constructor(@Optional() shared?: McpSchemas) {
     this.shared = shared ?? new McpSchemas();
   }
