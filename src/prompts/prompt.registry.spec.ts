@@ -346,3 +346,29 @@ describe('McpPromptRegistry', () => {
     });
   });
 });
+
+describe('McpPromptRegistry: disablePrompt / enablePrompt', () => {
+  it('hides a prompt from pages and lookups until enabled again, with one change per flip', async () => {
+    const registry = new McpPromptRegistry();
+    registry.addPrompt({ name: 'greet', description: 'Greets' }, () => 'hello');
+    registry.addPrompt({ name: 'part', description: 'Parts' }, () => 'bye');
+    await Promise.resolve();
+    let changes = 0;
+    const subscription = registry.changes.subscribe(() => changes++);
+    expect(registry.disablePrompt('greet')).toBe(true);
+    expect(registry.disablePrompt('greet')).toBe(true);
+    await Promise.resolve();
+    expect(changes).toBe(1);
+    expect(registry.has('greet')).toBe(false);
+    expect(registry.get('greet')).toBeUndefined();
+    expect(await served(registry)).toEqual(['part']);
+    expect(registry.enablePrompt('greet')).toBe(true);
+    await Promise.resolve();
+    expect(changes).toBe(2);
+    expect(registry.has('greet')).toBe(true);
+    expect(await served(registry)).toEqual(['greet', 'part']);
+    expect(registry.disablePrompt('nope')).toBe(false);
+    expect(registry.enablePrompt('nope')).toBe(false);
+    subscription.unsubscribe();
+  });
+});

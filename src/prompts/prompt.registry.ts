@@ -95,9 +95,25 @@ export class McpPromptRegistry {
     return this.prompts.remove(name);
   }
 
-  /** Whether a prompt with this name is served. */
+  /**
+   * Hides a prompt from `prompts/list` and refuses it, like an unknown one, until {@link enablePrompt}.
+   * @returns whether it exists.
+   */
+  disablePrompt(name: string): boolean {
+    return this.prompts.disable(name);
+  }
+
+  /**
+   * Serves a disabled prompt again.
+   * @returns whether it exists.
+   */
+  enablePrompt(name: string): boolean {
+    return this.prompts.enable(name);
+  }
+
+  /** Whether a prompt with this name is served (registered and enabled). */
   has(name: string): boolean {
-    return this.prompts.has(name);
+    return this.prompts.isEnabled(name);
   }
 
   /**

@@ -810,3 +810,29 @@ describe('McpResourceRegistry.notifyUpdated', () => {
     expect(new McpResourceRegistry(sessions).notifyUpdated('docs://readme')).toBe(0);
   });
 });
+
+describe('McpResourceRegistry: disable / enable', () => {
+  it('hides a resource or a template from resolution until enabled again', async () => {
+    const registry = registryWithoutSessions();
+    registry.addResource({ uri: 'docs://a', name: 'a' }, () => 'a');
+    registry.addResourceTemplate({ uriTemplate: 'docs://t/{id}', name: 't' }, () => 't');
+    await Promise.resolve();
+    let changes = 0;
+    const subscription = registry.changes.subscribe(() => changes++);
+    expect(registry.disable('docs://a')).toBe(true);
+    expect(registry.disable('docs://t/{id}')).toBe(true);
+    await Promise.resolve();
+    expect(changes).toBe(1);
+    expect(registry.resolve('docs://a')).toBeUndefined();
+    expect(registry.resolve('docs://t/1')).toBeUndefined();
+    expect(registry.hasResource('docs://a')).toBe(false);
+    expect(registry.hasResourceTemplate('docs://t/{id}')).toBe(false);
+    expect(registry.enable('docs://a')).toBe(true);
+    expect(registry.enable('docs://t/{id}')).toBe(true);
+    expect(registry.resolve('docs://a')?.kind).toBe('resource');
+    expect(registry.resolve('docs://t/1')).toMatchObject({ kind: 'template', variables: { id: '1' } });
+    expect(registry.disable('docs://none')).toBe(false);
+    expect(registry.enable('docs://none')).toBe(false);
+    subscription.unsubscribe();
+  });
+});

@@ -194,14 +194,33 @@ export class McpResourceRegistry {
     return this.templates.remove(uriTemplate);
   }
 
+  /**
+   * Hides a resource (or, given its URI template, a template) from lists and reads until
+   * {@link enable}: it answers -32002 like an unknown one.
+   * @returns whether it exists.
+   */
+  disable(uriOrTemplate: string): boolean {
+    const resource = this.resources.disable(uriOrTemplate);
+    return this.templates.disable(uriOrTemplate) || resource;
+  }
+
+  /**
+   * Serves a disabled resource or template again.
+   * @returns whether it exists.
+   */
+  enable(uriOrTemplate: string): boolean {
+    const resource = this.resources.enable(uriOrTemplate);
+    return this.templates.enable(uriOrTemplate) || resource;
+  }
+
   /** Whether a resource with this URI is served (templates aside). */
   hasResource(uri: string): boolean {
-    return this.resources.has(uri);
+    return this.resources.isEnabled(uri);
   }
 
   /** Whether a template with this URI template is served. */
   hasResourceTemplate(uriTemplate: string): boolean {
-    return this.templates.has(uriTemplate);
+    return this.templates.isEnabled(uriTemplate);
   }
 
   /**

@@ -386,7 +386,7 @@ describe('review: hidden items answered as unknown ones, cancellation, timeouts 
 
     // The same bug needs no slow item: in a 2025-03-26 batch the first entry holds the id while the
     // second is dispatched, whatever the first is.
-    test('in one batch, a hidden prompt after an entry with its id is answered like an unknown one', async () => {
+    it.failing('in one batch, a hidden prompt after an entry with its id is answered like an unknown one', async () => {
       const init = await client.open({ ...MCP_POST_HEADERS }, initializeRequest('2025-03-26'));
       await init.untilEnd();
       const session = init.headers['mcp-session-id'] as string;
@@ -424,9 +424,9 @@ describe('review: hidden items answered as unknown ones, cancellation, timeouts 
       expect((await client.request(session, 'resources/read', { uri: 'review://admin' }, 4, ADMIN)).result).toEqual({
         contents: [{ uri: 'review://admin', text: 'the admin page' }],
       });
-      expect((await client.request(session, 'resources/read', { uri: 'review://secret-1' }, 5, ADMIN)).result).toEqual(
-        { contents: [{ uri: 'review://secret-1', text: 'secret 1' }] },
-      );
+      expect((await client.request(session, 'resources/read', { uri: 'review://secret-1' }, 5, ADMIN)).result).toEqual({
+        contents: [{ uri: 'review://secret-1', text: 'secret 1' }],
+      });
     });
 
     // BUG (src/resources/resource.registry.ts:224-231 resolve(), used by resource.reader.ts read() and
