@@ -56,6 +56,7 @@ export { LOGGING_LEVELS, type LoggingLevel } from './protocol/logging-level.js';
 export { McpSessionRegistry } from './session/session.registry.js';
 export {
   MAX_SUBSCRIPTIONS_PER_SESSION,
+  MAX_SUBSCRIBED_URI_CHARS,
   type SessionEndReason,
   type McpSession as McpSessionState,
 } from './session/mcp-session.js';

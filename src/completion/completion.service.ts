@@ -8,7 +8,7 @@ import { McpPromptRegistry } from '../prompts/prompt.registry.js';
 import { unknownPrompt } from '../prompts/prompt.renderer.js';
 import { McpResourceRegistry } from '../resources/resource.registry.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
-import type { CompleterTable } from './completer.js';
+import type { CompleterTable, ItemCompleter } from './completer.js';
 import { NO_COMPLETIONS, toCompleteResult } from './completion-result.js';
 
 /** What is being completed: the prompt or template, as served. */
@@ -17,16 +17,19 @@ interface CompletionTarget {
   readonly item: ItemRequest;
   readonly declared: readonly string[];
   readonly completers: CompleterTable;
+  /** A resource with a fixed URI: nothing to complete. */
+  readonly fixed?: boolean;
 }
 
 /**
  * Serves `completion/complete` for prompt arguments and resource template variables.
  *
  * Only a caller who may see the prompt or template (its guards) gets completions; for the others,
- * as for one that does not exist, the answer is -32602. An argument without a completer gets an
- * empty list. A completer is a function (the `complete` option, or an `enum` in the arguments'
- * schema) or an `@McpCompletion()` method run behind its own Nest pipeline (its guards denying
- * means no candidates).
+ * as for one that does not exist, the answer is -32602. A reference to a resource with a fixed URI
+ * (which has nothing to complete) gets an empty list, as does an argument without a completer. A
+ * completer is a function (the `complete` option, or an `enum` in the arguments' schema) or an
+ * `@McpCompletion()` method run behind its own Nest pipeline (its guards denying means no
+ * candidates). The whole request, guards included, is a cancellable call of the session.
  */
 @Injectable()
 export class McpCompletionService {
@@ -36,35 +39,33 @@ export class McpCompletionService {
     private readonly runner: McpRequestRunner,
   ) {}
 
-  async complete(params: CompleteParams, call: McpCallContext, requestId: RequestId): Promise<CompleteResult> {
-    const target = this.find(params);
-    if (!(await this.runner.isVisible(target.served, target.item, call))) throw this.unknown(params);
-    const argument = params.argument.name;
-    if (!target.declared.includes(argument)) {
-      throw invalidParams(`${target.item.name} has no argument ${argument}`);
-    }
-    const completer = target.completers.get(argument);
-    if (!completer) return NO_COMPLETIONS;
-    const request: McpCompletionRequest = {
-      argument,
-      value: params.argument.value,
-      arguments: { ...(params.context?.arguments ?? {}) },
-    };
-    const item = {
-      kind: 'completion' as const,
-      name: target.item.name,
-      ...(target.item.uri ? { uri: target.item.uri } : {}),
-    };
-    return this.runner.run(requestId, call, { ...item, meta: params._meta }, async (context) => {
+  complete(params: CompleteParams, call: McpCallContext, requestId: RequestId): Promise<CompleteResult> {
+    const { ref } = params;
+    const label = { kind: 'completion' as const, name: ref.type === 'ref/prompt' ? ref.name : ref.uri };
+    return this.runner.run(requestId, call, { ...label, meta: params._meta }, async (state) => {
+      const target = this.find(params);
+      if (!target || !(await this.runner.isAdmitted(target.served, target.item, call))) throw this.unknown(params);
+      if (target.fixed) return NO_COMPLETIONS;
+      const argument = params.argument.name;
+      if (!target.declared.includes(argument)) throw invalidParams(`${target.item.name} has no argument ${argument}`);
+      const completer = target.completers.get(argument);
+      if (!completer) return NO_COMPLETIONS;
+      const request: McpCompletionRequest = {
+        argument,
+        value: params.argument.value,
+        arguments: { ...(params.context?.arguments ?? {}) },
+      };
+      const item: ItemRequest = { kind: 'completion', name: target.item.name };
       let value: unknown;
       if (completer.kind === 'function') {
+        state.admit(item, undefined);
         try {
-          value = await completer.complete(request, context);
+          value = await completer.complete(request, state.context);
         } catch (error) {
           throw this.runner.failure(completer.owner, item, error, false);
         }
       } else {
-        const execution = await this.runner.execute(completer.handler, item, call, () => request, context);
+        const execution = await this.runner.execute(completer.handler, item, call, () => request, state);
         if (execution.denied) return NO_COMPLETIONS;
         value = execution.value;
       }
@@ -76,23 +77,31 @@ export class McpCompletionService {
     });
   }
 
-  private find(params: CompleteParams): CompletionTarget {
+  /** The prompt, template or fixed-URI resource referred to. */
+  private find(params: CompleteParams): CompletionTarget | undefined {
     const { ref } = params;
     if (ref.type === 'ref/prompt') {
       const prompt = this.prompts.get(ref.name);
-      if (!prompt) throw this.unknown(params);
-      return {
-        served: prompt,
-        item: { kind: 'prompt', name: ref.name },
-        declared: prompt.argumentNames,
-        completers: prompt.completers,
-      };
+      return (
+        prompt && {
+          served: prompt,
+          item: { kind: 'prompt', name: ref.name },
+          declared: prompt.argumentNames,
+          completers: prompt.completers,
+        }
+      );
     }
     const template = this.resources.getTemplate(ref.uri);
-    if (!template) throw this.unknown(params);
+    if (!template) {
+      const resolved = this.resources.resolve(ref.uri);
+      if (resolved?.kind !== 'resource') return undefined;
+      const { resource } = resolved;
+      const item: ItemRequest = { kind: 'resource', name: resource.definition.name, uri: ref.uri };
+      return { served: resource, item, declared: [], completers: new Map(), fixed: true };
+    }
     return {
       served: template,
-      item: { kind: 'resourceTemplate', name: template.definition.name, uri: ref.uri },
+      item: { kind: 'resourceTemplate', name: template.definition.name },
       declared: template.template.variables,
       completers: template.completers,
     };
@@ -104,6 +113,6 @@ export class McpCompletionService {
   }
 }
 
-function ownerOf(completer: NonNullable<ReturnType<CompleterTable['get']>>): string {
+function ownerOf(completer: ItemCompleter): string {
   return completer.kind === 'function' ? completer.owner : completer.handler.owner;
 }

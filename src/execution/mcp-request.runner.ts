@@ -31,6 +31,26 @@ export interface ItemRequest {
   readonly uri?: string;
 }
 
+/** What the work of {@link McpRequestRunner.run} gets: its context, and how to say the caller was admitted. */
+export interface RunState {
+  readonly context: ToolCallContext;
+  /** The caller may use `item`: from now on its `timeoutMs` runs, and a timeout names it. */
+  admit(item: ItemRequest, timeoutMs: number | undefined): void;
+}
+
+/** How long one request waits for an item's guards before treating them as a denial. */
+export const GUARD_DEADLINE_MS = 10_000;
+
+/** A promise that settles after {@link GUARD_DEADLINE_MS} (or `shorterMs`), and the way to drop its timer. */
+function guardDeadline(shorterMs?: number): { promise: Promise<void>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.min(GUARD_DEADLINE_MS, shorterMs ?? GUARD_DEADLINE_MS));
+    timer.unref();
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
 /** What happened in {@link McpRequestRunner.execute}: denied by the guards, or the handler's value. */
 export type Execution = { readonly denied: true } | { readonly denied: false; readonly value: unknown };
 
@@ -125,15 +145,18 @@ export class McpRequestRunner {
   }
 
   /**
-   * Runs `work` as a call of the session under `requestId`: cancellable, bounded by `timeoutMs`,
-   * given an {@link McpContext}.
+   * Runs `work` as a call of the session under `requestId`: cancellable, and ended with the
+   * session; `work` gets the {@link McpContext} and starts the item's timeout once the caller is
+   * admitted (see {@link execute}), so that the timeout of an item the caller may not see never
+   * tells it apart from one that does not exist.
+   * @param item names the request in logs (and is the context's `toolName`).
    * @throws RequestCancelledError when the client cancelled it (no answer at all), JsonRpcError otherwise.
    */
   async run<R>(
     requestId: RequestId,
     call: McpCallContext,
-    item: ItemRequest & { readonly timeoutMs?: number; readonly meta?: Meta },
-    work: (context: ToolCallContext) => Promise<R>,
+    item: ItemRequest & { readonly meta?: Meta },
+    work: (state: RunState) => Promise<R>,
   ): Promise<R> {
     const { session } = call;
     if (session.isRunning(requestId)) {
@@ -141,19 +164,28 @@ export class McpRequestRunner {
     }
     const controller = session.beginCall(requestId);
     const { signal } = controller;
-    const timer = item.timeoutMs === undefined ? undefined : startTimeout(controller, item.timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    let admitted: ItemRequest | undefined;
     const context = new ToolCallContext(call, requestId, item.name, item.meta, signal, {
       ...this.settings,
       logger: this.loggers[item.kind],
     });
+    const state: RunState = {
+      context,
+      admit: (admittedItem, timeoutMs) => {
+        admitted = admittedItem;
+        if (admittedItem.kind !== 'completion') context.rename(admittedItem.name);
+        if (timeoutMs !== undefined && !timer) timer = startTimeout(controller, timeoutMs);
+      },
+    };
     try {
       const outcome = await untilAborted(
-        () => work(context),
+        () => work(state),
         signal,
         (late) =>
           this.loggers[item.kind].debug(`${describe(item)} failed after its request was aborted: ${String(late)}`),
       );
-      if (outcome === ABORTED || signal.aborted) throw this.aborted(item, requestId, signal);
+      if (outcome === ABORTED || signal.aborted) throw this.aborted(admitted ?? item, requestId, signal);
       return outcome as R;
     } finally {
       context.finish();
@@ -163,22 +195,37 @@ export class McpRequestRunner {
   }
 
   /**
-   * Asks the guards of `handler`, then runs its pipeline with `args`.
-   * @returns `{ denied: true }` when a guard denies: the caller answers as if the item did not exist.
+   * Asks the guards of `handler` (bounded by {@link GUARD_DEADLINE_MS} and the item's `timeoutMs`:
+   * past either, they deny), then runs its pipeline with `args`; admitting the caller starts
+   * `timeoutMs` again, for the handler.
+   * @returns `{ denied: true }` when a guard denies, does not answer in time, or the handler's
+   *   provider cannot be built for this caller: the caller answers as if the item did not exist.
    */
   async execute(
     handler: ServedHandler,
     item: ItemRequest,
     call: McpCallContext,
     args: () => Promise<object> | object,
-    context: ToolCallContext,
+    state: RunState,
   ): Promise<Execution> {
-    const target = await handler.target(call.httpRequest);
+    const { context } = state;
+    let target: PipelineTarget;
+    try {
+      target = await handler.target(call.httpRequest);
+    } catch (error) {
+      // As in listings: a request-scoped provider that cannot be built for this caller hides its items.
+      this.loggers[item.kind].error(
+        `${describe(item)} (${handler.owner}) could not be prepared; answered as not found`,
+        error instanceof Error ? error.stack : String(error),
+      );
+      return { denied: true };
+    }
     const invocation = this.invocation('call', item, call, undefined, context);
-    if (!(await target.canActivate(executionArgs(invocation)))) {
+    if (!(await this.admits(target, invocation, item, handler.timeoutMs))) {
       this.loggers[item.kind].debug(`${describe(item)} denied by its guards`);
       return { denied: true };
     }
+    state.admit(item, handler.timeoutMs);
     const checked = await args();
     if (context.signal.aborted) return { denied: false, value: undefined };
     try {
@@ -188,12 +235,49 @@ export class McpRequestRunner {
     }
   }
 
+  /** Whether the guards of one item admit the caller, waiting at most {@link GUARD_DEADLINE_MS}. */
+  async isAdmitted(handler: ServedHandler, item: ItemRequest, call: McpCallContext): Promise<boolean> {
+    const { promise, cancel } = guardDeadline();
+    try {
+      return await this.isVisible(handler, item, call, promise);
+    } finally {
+      cancel();
+    }
+  }
+
+  /**
+   * Whether the guards admit the caller, within {@link GUARD_DEADLINE_MS} or the item's own
+   * `timeoutMs` if shorter: guards that take longer deny, so the timeout of an item the caller may
+   * not see is answered as for an item that does not exist.
+   */
+  private async admits(
+    target: PipelineTarget,
+    invocation: McpInvocation,
+    item: ItemRequest,
+    timeoutMs: number | undefined,
+  ): Promise<boolean> {
+    const { promise, cancel } = guardDeadline(timeoutMs);
+    let answered = false;
+    try {
+      return await Promise.race([
+        target.canActivate(executionArgs(invocation)).finally(() => (answered = true)),
+        promise.then(() => {
+          if (!answered) this.loggers[item.kind].error(`The guards of ${describe(item)} did not answer in time`);
+          return false;
+        }),
+      ]);
+    } finally {
+      cancel();
+    }
+  }
+
   /** The JSON-RPC error a failure of a handler becomes. */
   failure(owner: string, item: ItemRequest, error: unknown, reported: boolean): unknown {
     if (error instanceof JsonRpcError || error instanceof RequestCancelledError) return error;
     if (error instanceof McpCallAbortedError) return error;
     if (error instanceof HttpException && error.getStatus() < 500) {
-      if (error.getStatus() === 404 && item.uri !== undefined) return resourceNotFound(item.uri);
+      const isResource = item.kind === 'resource' || item.kind === 'resourceTemplate';
+      if (error.getStatus() === 404 && isResource && item.uri !== undefined) return resourceNotFound(item.uri);
       return invalidParams(`${describe(item)}: ${httpExceptionMessage(error)}`);
     }
     const log = `${describe(item)} (${owner}) failed; answered with an internal error`;

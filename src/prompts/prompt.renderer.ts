@@ -21,29 +21,25 @@ export class McpPromptRenderer {
   ) {}
 
   get(params: GetPromptParams, call: McpCallContext, requestId: RequestId): Promise<GetPromptResult> {
-    const prompt = this.registry.get(params.name);
-    if (!prompt) return Promise.reject(unknownPrompt(params.name));
     const item = { kind: 'prompt' as const, name: params.name };
-    return this.runner.run(
-      requestId,
-      call,
-      { ...item, timeoutMs: prompt.timeoutMs, meta: params._meta },
-      async (context) => {
-        const execution = await this.runner.execute(
-          prompt,
-          item,
-          call,
-          () => this.arguments(prompt, params.arguments ?? {}),
-          context,
-        );
-        if (execution.denied) throw unknownPrompt(params.name);
-        try {
-          return toGetPromptResult(execution.value, prompt.definition.description);
-        } catch (error) {
-          throw this.runner.failure(prompt.owner, item, error, false);
-        }
-      },
-    );
+    // An unknown prompt goes through the same steps as a hidden one (a reused request id included).
+    return this.runner.run(requestId, call, { ...item, meta: params._meta }, async (state) => {
+      const prompt = this.registry.get(params.name);
+      if (!prompt) throw unknownPrompt(params.name);
+      const execution = await this.runner.execute(
+        prompt,
+        item,
+        call,
+        () => this.arguments(prompt, params.arguments ?? {}),
+        state,
+      );
+      if (execution.denied) throw unknownPrompt(params.name);
+      try {
+        return toGetPromptResult(execution.value, prompt.definition.description);
+      } catch (error) {
+        throw this.runner.failure(prompt.owner, item, error, false);
+      }
+    });
   }
 
   private async arguments(prompt: RegisteredPrompt, raw: Readonly<Record<string, string>>): Promise<object> {

@@ -297,7 +297,10 @@ describe('McpDispatcher: resources/subscribe and resources/unsubscribe', () => {
     const response = await send(dispatcher, method, params, 2);
     expect(response).toStrictEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(encodeMessage(response)).toBe('{"jsonrpc":"2.0","id":2,"result":{}}');
-    expect(calls).toEqual([{ method: port, args: [params, context] }]);
+    // subscribe is a call of the session (cancellable), so it gets the request id too.
+    expect(calls).toEqual([
+      { method: port, args: port === 'subscribeResource' ? [params, context, 2] : [params, context] },
+    ]);
     expect(calls[0]!.args[0]).toBe(params);
   });
 

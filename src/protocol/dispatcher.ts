@@ -48,7 +48,7 @@ export interface McpServerPort<C> {
   listResources?(cursor: string | undefined, context: C): Promise<ListResourcesResult>;
   listResourceTemplates?(cursor: string | undefined, context: C): Promise<ListResourceTemplatesResult>;
   readResource?(params: ResourceUriParams, context: C, requestId: RequestId): Promise<ReadResourceResult>;
-  subscribeResource?(params: ResourceUriParams, context: C): Promise<void>;
+  subscribeResource?(params: ResourceUriParams, context: C, requestId: RequestId): Promise<void>;
   unsubscribeResource?(params: ResourceUriParams, context: C): void | Promise<void>;
   listPrompts?(cursor: string | undefined, context: C): Promise<ListPromptsResult>;
   getPrompt?(params: GetPromptParams, context: C, requestId: RequestId): Promise<GetPromptResult>;
@@ -127,8 +127,8 @@ export class McpDispatcher<C> {
       [
         McpMethod.ResourcesSubscribe,
         p.subscribeResource,
-        async (params, context) => {
-          await p.subscribeResource!(readResourceUriParams(params), context);
+        async (params, context, id) => {
+          await p.subscribeResource!(readResourceUriParams(params), context, id);
           return {};
         },
       ],

@@ -1,20 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { McpRequestRunner, resourceNotFound } from '../execution/mcp-request.runner.js';
+import { McpRequestRunner, resourceNotFound, type ItemRequest } from '../execution/mcp-request.runner.js';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { ReadResourceResult, ResourceUriParams } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
-import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../session/mcp-session.js';
+import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from '../session/mcp-session.js';
 import { McpResourceRegistry, type ResolvedResource } from './resource.registry.js';
+import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.interface.js';
 import { toReadResourceResult } from './resource-result.mapper.js';
 
 /**
- * Serves `resources/read`, `resources/subscribe` and `resources/unsubscribe`: resolves the URI to
- * a resource or template, asks its guards, validates a template's variables, runs the handler
- * through its Nest pipeline and maps what it returned.
+ * Serves `resources/read`, `resources/subscribe` and `resources/unsubscribe`.
  *
- * A URI nobody serves, one whose guards deny the caller, and one whose handler finds nothing
- * (`undefined`, `NotFoundException`) are all answered alike: -32002 with the URI in `data`.
+ * A URI goes to the resource with that URI, else to the first template it matches, skipping those
+ * whose guards deny the caller: an item the caller may not see neither answers for it nor stands
+ * in the way of one it may. The chosen handler's template variables are validated, then it runs
+ * through its Nest pipeline and what it returns is mapped.
+ *
+ * A URI nobody serves for this caller, and one whose handler finds nothing (`undefined`,
+ * `NotFoundException`), are answered alike: -32002 with the URI in `data`. Every request goes
+ * through the same steps whether or not the URI exists, reused request ids included.
  */
 @Injectable()
 export class McpResourceReader {
@@ -25,23 +30,12 @@ export class McpResourceReader {
 
   read(params: ResourceUriParams, call: McpCallContext, requestId: RequestId): Promise<ReadResourceResult> {
     const { uri } = params;
-    const resolved = this.registry.resolve(uri);
-    const served = resolved?.kind === 'resource' ? resolved.resource : resolved?.template;
-    const item = {
-      kind: resolved?.kind === 'template' ? ('resourceTemplate' as const) : ('resource' as const),
-      name: served?.definition.name ?? uri,
-      uri,
-    };
-    // Unknown URIs go through the same steps as hidden ones (a reused request id included): -32002 must
-    // not tell them apart.
-    return this.runner.run(
-      requestId,
-      call,
-      { ...item, timeoutMs: served?.timeoutMs, meta: params._meta },
-      async (context) => {
-        if (!resolved || !served) throw resourceNotFound(uri);
-        const execution = await this.runner.execute(served, item, call, () => this.variables(resolved), context);
-        if (execution.denied) throw resourceNotFound(uri);
+    return this.runner.run(requestId, call, { kind: 'resource', name: uri, uri, meta: params._meta }, async (state) => {
+      for (const candidate of this.registry.candidates(uri)) {
+        const served = servedBy(candidate);
+        const item = itemOf(candidate, uri);
+        const execution = await this.runner.execute(served, item, call, () => this.variables(candidate), state);
+        if (execution.denied) continue;
         let result: ReadResourceResult | undefined;
         try {
           result = toReadResourceResult(execution.value, uri, served.definition.mimeType);
@@ -50,20 +44,26 @@ export class McpResourceReader {
         }
         if (!result) throw resourceNotFound(uri);
         return result;
-      },
-    );
+      }
+      throw resourceNotFound(uri);
+    });
   }
 
   /**
-   * Records a subscription to a resource the caller may read: a URI nobody serves, or whose guards
-   * deny the caller, is refused with -32002, as a read of it would be.
+   * Records a subscription to a URI the caller may read: one nobody serves for it is refused with
+   * -32002, as a read would be.
    */
-  async subscribe(params: ResourceUriParams, call: McpCallContext): Promise<void> {
+  subscribe(params: ResourceUriParams, call: McpCallContext, requestId: RequestId): Promise<void> {
     const { uri } = params;
-    if (!(await this.isReadable(uri, call))) throw resourceNotFound(uri);
-    if (!call.session.subscribe(uri)) {
-      throw invalidParams(`a session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources`);
-    }
+    return this.runner.run(requestId, call, { kind: 'resource', name: uri, uri, meta: params._meta }, async () => {
+      if (!(await this.isReadable(uri, call))) throw resourceNotFound(uri);
+      if (!call.session.subscribe(uri)) {
+        throw invalidParams(
+          `a session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources ` +
+            `(${MAX_SUBSCRIBED_URI_CHARS} characters of URIs); unsubscribe from some first`,
+        );
+      }
+    });
   }
 
   unsubscribe(params: ResourceUriParams, call: McpCallContext): void {
@@ -71,11 +71,10 @@ export class McpResourceReader {
   }
 
   private async isReadable(uri: string, call: McpCallContext): Promise<boolean> {
-    const resolved = this.registry.resolve(uri);
-    if (!resolved) return false;
-    const served = resolved.kind === 'resource' ? resolved.resource : resolved.template;
-    const kind = resolved.kind === 'resource' ? 'resource' : 'resourceTemplate';
-    return this.runner.isVisible(served, { kind, name: served.definition.name, uri }, call);
+    for (const candidate of this.registry.candidates(uri)) {
+      if (await this.runner.isAdmitted(servedBy(candidate), itemOf(candidate, uri), call)) return true;
+    }
+    return false;
   }
 
   /** The arguments of the handler: none for a resource, the checked variables for a template. */
@@ -86,11 +85,23 @@ export class McpResourceReader {
     try {
       check = await template.checkVariables(variables);
     } catch {
-      throw invalidParams(`the variables of ${resolved.template.definition.uriTemplate} could not be read`);
+      throw invalidParams(`the variables of ${template.definition.uriTemplate} could not be read`);
     }
     if (!check.ok) {
       throw invalidParams(`invalid variables for ${template.definition.uriTemplate}: ${check.problems.join('; ')}`);
     }
     return check.value;
   }
+}
+
+function servedBy(candidate: ResolvedResource): RegisteredResource | RegisteredResourceTemplate {
+  return candidate.kind === 'resource' ? candidate.resource : candidate.template;
+}
+
+function itemOf(candidate: ResolvedResource, uri: string): ItemRequest {
+  return {
+    kind: candidate.kind === 'resource' ? 'resource' : 'resourceTemplate',
+    name: servedBy(candidate).definition.name,
+    uri,
+  };
 }

@@ -44,7 +44,7 @@ export type ResolvedResource =
  * resource changed with {@link notifyUpdated}.
  *
  * A URI is served by the resource with exactly that URI, else by the first template (in
- * registration order) it matches.
+ * registration order) it matches, among those the caller's guards admit.
  *
  * @example
  * ```ts
@@ -238,16 +238,25 @@ export class McpResourceRegistry {
   }
 
   /**
-   * What serves `uri`: the resource with that URI, else the first template it matches.
+   * What may serve `uri`, in order: the resource with that URI, then every template it matches, in
+   * registration order. The reader takes the first the caller's guards admit.
+   * @internal
+   */
+  *candidates(uri: string): Generator<ResolvedResource> {
+    const resource = this.resources.get(uri);
+    if (resource) yield { kind: 'resource', resource };
+    for (const template of this.templates.servedItems()) {
+      const variables = template.template.match(uri);
+      if (variables) yield { kind: 'template', template, variables };
+    }
+  }
+
+  /**
+   * What serves `uri` for a caller whose guards admit everything: the first of {@link candidates}.
    * @internal
    */
   resolve(uri: string): ResolvedResource | undefined {
-    const resource = this.resources.get(uri);
-    if (resource) return { kind: 'resource', resource };
-    for (const template of this.templates.servedItems()) {
-      const variables = template.template.match(uri);
-      if (variables) return { kind: 'template', template, variables };
-    }
+    for (const candidate of this.candidates(uri)) return candidate;
     return undefined;
   }
 

@@ -105,8 +105,8 @@ export class McpServer implements McpServerPort<McpCallContext> {
     return this.reader.read(params, context, requestId);
   }
 
-  subscribeResource(params: ResourceUriParams, context: McpCallContext): Promise<void> {
-    return this.reader.subscribe(params, context);
+  subscribeResource(params: ResourceUriParams, context: McpCallContext, requestId: RequestId): Promise<void> {
+    return this.reader.subscribe(params, context, requestId);
   }
 
   unsubscribeResource(params: ResourceUriParams, context: McpCallContext): void {

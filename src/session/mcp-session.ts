@@ -17,6 +17,9 @@ import { SessionStream, type SendOutcome, type StreamEvent } from './session-str
 /** The most resources one session may subscribe to: each costs memory for the session's life. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 1000;
 
+/** The most characters of subscribed URIs one session may hold (1000 URIs of 8 KiB would be 8 MB). */
+export const MAX_SUBSCRIBED_URI_CHARS = 256 * 1024;
+
 /** Why a session ended. */
 export type SessionEndReason = 'deleted' | 'idle' | 'overflow' | 'shutdown';
 
@@ -85,6 +88,7 @@ export class McpSession implements McpSessionHandle {
   private clientRequests: ClientRequests | undefined;
   /** URIs of resources the client subscribed to (`resources/subscribe`). */
   private subscriptions: Set<string> | undefined;
+  private subscribedChars = 0;
   private endReason: SessionEndReason | undefined;
 
   constructor(init: McpSessionInit) {
@@ -179,14 +183,17 @@ export class McpSession implements McpSessionHandle {
 
   /**
    * Records a `resources/subscribe`.
-   * @returns false when the session holds {@link MAX_SUBSCRIPTIONS_PER_SESSION} subscriptions already.
+   * @returns false when the session would hold more than {@link MAX_SUBSCRIPTIONS_PER_SESSION}
+   *   subscriptions, or more than {@link MAX_SUBSCRIBED_URI_CHARS} characters of URIs.
    * @internal
    */
   subscribe(uri: string): boolean {
     this.subscriptions ??= new Set();
     if (this.subscriptions.has(uri)) return true;
     if (this.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) return false;
+    if (this.subscribedChars + uri.length > MAX_SUBSCRIBED_URI_CHARS) return false;
     this.subscriptions.add(uri);
+    this.subscribedChars += uri.length;
     return true;
   }
 
@@ -195,7 +202,7 @@ export class McpSession implements McpSessionHandle {
    * @internal
    */
   unsubscribe(uri: string): void {
-    this.subscriptions?.delete(uri);
+    if (this.subscriptions?.delete(uri)) this.subscribedChars -= uri.length;
   }
 
   /** Whether the client subscribed to updates of the resource with this URI. */

@@ -54,11 +54,24 @@ export class ToolCallContext implements McpContext {
   constructor(
     private readonly call: McpCallContext,
     readonly requestId: RequestId,
-    readonly toolName: string,
+    private name: string,
     readonly meta: Meta | undefined,
     readonly signal: AbortSignal,
     private readonly settings: ToolCallSettings,
   ) {}
+
+  get toolName(): string {
+    return this.name;
+  }
+
+  /**
+   * Names the item once it is known: a resource read learns which resource serves its URI only
+   * when that resource's guards admit the caller.
+   * @internal
+   */
+  rename(name: string): void {
+    this.name = name;
+  }
 
   get sessionId(): string {
     return this.call.session.id;

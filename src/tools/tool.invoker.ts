@@ -20,6 +20,8 @@ import { McpToolRegistry } from './tool.registry.js';
 /** How far a call got: whether its failure went through Nest's exception handler (which logs). */
 interface CallProgress {
   reported: boolean;
+  /** Whether the guards let the caller through: before that, a timeout must not reveal the tool. */
+  admitted: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ export class McpToolInvoker {
     const { signal } = controller;
     const timer = tool.timeoutMs === undefined ? undefined : startTimeout(controller, tool);
     const context = new ToolCallContext(call, requestId, params.name, params._meta, signal, this.settings);
-    const progress: CallProgress = { reported: false };
+    const progress: CallProgress = { reported: false, admitted: false };
     try {
       // Guards, validation and the handler all race the signal: a hung guard does not outlast a
       // cancellation, the tool's timeout or the session.
@@ -98,11 +100,11 @@ export class McpToolInvoker {
         signal,
         (late) => this.reportLateFailure(tool, late),
       );
-      if (outcome === ABORTED || signal.aborted) return this.abortedResult(tool, requestId, signal);
+      if (outcome === ABORTED || signal.aborted) return this.abortedResult(tool, requestId, signal, progress.admitted);
       return outcome as CallToolResult;
     } catch (error) {
       if (error instanceof RequestCancelledError) throw error;
-      return this.failureResult(tool, error, signal, requestId, progress.reported);
+      return this.failureResult(tool, error, signal, requestId, progress);
     } finally {
       context.finish();
       if (timer) clearTimeout(timer);
@@ -125,6 +127,7 @@ export class McpToolInvoker {
       this.logger.debug(`Call of ${params.name} denied by its guards`);
       return unknownTool(params.name);
     }
+    progress.admitted = true;
     const checked = await this.checkArguments(tool, raw);
     if (!checked.ok) return checked.result;
     if (context.signal.aborted) return ABORTED;
@@ -151,11 +154,11 @@ export class McpToolInvoker {
     error: unknown,
     signal: AbortSignal,
     requestId: RequestId,
-    reported: boolean,
+    { reported, admitted }: CallProgress,
   ): CallToolResult {
     if (error instanceof McpToolError) return textResult(error.message, true);
     // A tool that stops because its signal aborted did what it was asked: not a server bug.
-    if (signal.aborted) return this.abortedResult(tool, requestId, signal);
+    if (signal.aborted) return this.abortedResult(tool, requestId, signal, admitted);
     // A pipe's BadRequestException, a NotFoundException from the handler: the caller's to fix.
     if (error instanceof HttpException && error.getStatus() < 500) {
       return textResult(`Tool ${tool.definition.name} failed: ${httpExceptionMessage(error)}`, true);
@@ -169,11 +172,18 @@ export class McpToolInvoker {
   }
 
   /** The answer to a call whose signal aborted; none at all when the client cancelled it. */
-  private abortedResult(tool: RegisteredTool, requestId: RequestId, signal: AbortSignal): CallToolResult {
+  private abortedResult(
+    tool: RegisteredTool,
+    requestId: RequestId,
+    signal: AbortSignal,
+    admitted: boolean,
+  ): CallToolResult {
     const reason: unknown = signal.reason;
     const kind = reason instanceof McpCallAbortedError ? reason.kind : undefined;
     this.logger.debug(`Tool ${tool.definition.name} stopped: ${String(reason)}`);
     if (kind === 'cancelled') throw new RequestCancelledError(requestId);
+    // Timed out while its guards were still deciding: the caller may not know the tool exists.
+    if (!admitted) return unknownTool(tool.definition.name);
     if (kind === 'timeout')
       return textResult(`Tool ${tool.definition.name} timed out after ${tool.timeoutMs} ms`, true);
     return textResult(

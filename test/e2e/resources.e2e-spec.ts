@@ -5,7 +5,13 @@
  * and one `notifications/resources/list_changed` per burst of runtime changes on the GET stream.
  */
 import { Logger } from '@nestjs/common';
-import { MAX_SUBSCRIPTIONS_PER_SESSION, McpModule, McpResourceRegistry, McpSessionRegistry } from '../../src/index.js';
+import {
+  MAX_SUBSCRIPTIONS_PER_SESSION,
+  MAX_SUBSCRIBED_URI_CHARS,
+  McpModule,
+  McpResourceRegistry,
+  McpSessionRegistry,
+} from '../../src/index.js';
 import type { McpSession } from '../../src/session/mcp-session.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import { AdminResources, RESOURCE_SECRET, ResourceJournal, WeatherResources } from '../fixtures/resources.fixture.js';
@@ -385,7 +391,8 @@ describe('resources over raw HTTP (e2e)', () => {
       expect(refused[0]).toEqual(
         invalidParams(
           refused[0]!.id as number,
-          `a session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources`,
+          `a session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources ` +
+            `(${MAX_SUBSCRIBED_URI_CHARS} characters of URIs); unsubscribe from some first`,
         ),
       );
       expect(replies.find((reply) => reply.id === 'again')).toEqual({ jsonrpc: '2.0', id: 'again', result: {} });

@@ -331,7 +331,8 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
             kind: 'completion',
             name: 'city_forecast',
             phase: 'call',
-            uri: FORECAST_TEMPLATE,
+            // A completion reads no URI: the template is named by `name`.
+            uri: undefined,
             handler: 'cities',
             user: 'reader',
             allowed: true,
