@@ -230,13 +230,21 @@ function daysIn(year: number, month: number): number {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
+ * Whether `data` is standard padded base64, as clients decode it.
+ * @internal
+ */
+export function isBase64(data: string): boolean {
+  return data.length % 4 === 0 && BASE64.test(data);
+}
+
+/**
  * Bytes (or a base64 string, checked) as standard padded base64.
  * @internal
  */
 export function toBase64(data: BinaryData, what: string): string {
   if (data instanceof Uint8Array) return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
   if (typeof data !== 'string') throw new TypeError(`${what} must be bytes or a base64 string, got ${typeof data}`);
-  if (data.length % 4 !== 0 || !BASE64.test(data)) {
+  if (!isBase64(data)) {
     throw new RangeError(`${what} is not standard padded base64: pass the bytes, or encode them with base64`);
   }
   return data;

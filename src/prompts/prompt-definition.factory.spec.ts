@@ -91,21 +91,26 @@ describe('preparePrompt', () => {
       expect(prepared.definition._meta).toEqual({ 'example.com/tags': ['code'] });
     });
 
-    it.each(['has space', '', 'a/b', 'n'.repeat(129), 'émoji'])('refuses the name %p', (name) => {
+    // The specification sets no character rule for prompt names: only usable ones are refused.
+    it.each(['', '   ', 'n'.repeat(257), 'tab\there', 'nel\u0085'])('refuses the name %p', (name) => {
       expectDefinitionError(
         () => prepare({ name }),
-        `${LABEL}: prompt name "${name}" is invalid; use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."`,
+        `${LABEL}: prompt name ${JSON.stringify(name)} is invalid; use 1 to 256 characters, no control characters`,
       );
+    });
+
+    it.each(['has space', 'a/b', 'émoji', 'n'.repeat(256)])('accepts the name %p', (name) => {
+      expect(prepare({ name }).definition.name).toBe(name);
     });
 
     it('refuses a name that is not a string, and an invalid default name', () => {
       expectDefinitionError(
         () => prepare({ name: 5 as unknown as string }),
-        `${LABEL}: prompt name "5" is invalid; use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."`,
+        `${LABEL}: prompt name 5 is invalid; use 1 to 256 characters, no control characters`,
       );
       expectDefinitionError(
-        () => prepare({}, 'bad name'),
-        `${LABEL}: prompt name "bad name" is invalid; use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."`,
+        () => prepare({}, ''),
+        `${LABEL}: prompt name "" is invalid; use 1 to 256 characters, no control characters`,
       );
     });
 

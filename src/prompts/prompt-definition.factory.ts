@@ -1,11 +1,30 @@
 import type { Type } from '@nestjs/common';
-import { checkIcons, checkTimeout, deepFreeze, ITEM_NAME, optional } from '../catalogue/definition-checks.js';
+import {
+  checkIcons,
+  checkTimeout,
+  deepFreeze,
+  optional,
+  optionalMeta,
+  optionalText,
+} from '../catalogue/definition-checks.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpPromptArgumentOptions, McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { JsonSchemaObject, PromptArgument, PromptDefinition } from '../protocol/mcp.types.js';
 import type { DtoJsonSchemaConverter } from '../tools/dto-json-schema.js';
 import { validateArguments } from '../tools/tool-arguments.validator.js';
 import type { ArgumentsChecker } from '../tools/tool-checks.js';
+
+/** Longest prompt name accepted. */
+const MAX_PROMPT_NAME_LENGTH = 256;
+
+/** Whether `text` holds a control character (C0, DEL or C1): names end up in UIs and logs. */
+function hasControl(text: string): boolean {
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
 
 /** A prompt's definition and what serving it needs, computed once. */
 export interface PreparedPrompt {
@@ -27,9 +46,10 @@ export function preparePrompt(
   schemas: DtoJsonSchemaConverter,
 ): PreparedPrompt {
   const name = options.name ?? defaultName;
-  if (typeof name !== 'string' || !ITEM_NAME.test(name)) {
+  // The specification sets no rule for prompt names (the tool-name rule is for tools); they must only be usable.
+  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_PROMPT_NAME_LENGTH || hasControl(name)) {
     throw new McpDefinitionError(
-      `${label}: prompt name "${String(name)}" is invalid; use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."`,
+      `${label}: prompt name ${JSON.stringify(name)} is invalid; use 1 to ${MAX_PROMPT_NAME_LENGTH} characters, no control characters`,
     );
   }
   if (typeof options.description !== 'string' || options.description.trim() === '') {
@@ -46,11 +66,11 @@ export function preparePrompt(
   const definition = deepFreeze(
     structuredClone({
       name,
-      ...optional('title', options.title),
+      ...optionalText('title', options.title, label),
       description: options.description,
       ...(prepared.arguments.length === 0 ? {} : { arguments: prepared.arguments }),
       ...optional('icons', checkIcons(options.icons, label)),
-      ...optional('_meta', options._meta),
+      ...optionalMeta(options._meta, label),
     }),
   ) as PromptDefinition;
   return {
@@ -91,8 +111,8 @@ function fromList(
     seen.add(argument.name);
     return {
       name: argument.name,
-      ...optional('title', argument.title),
-      ...optional('description', argument.description),
+      ...optionalText('title', argument.title, `${label}: argument ${argument.name}`),
+      ...optionalText('description', argument.description, `${label}: argument ${argument.name}`),
       required: argument.required === true,
     };
   });

@@ -171,8 +171,8 @@ describe('McpPromptRegistry', () => {
     it('labels definition errors as a runtime prompt', () => {
       const registry = new McpPromptRegistry();
       expectDefinitionError(
-        () => registry.addPrompt({ name: 'bad name', description: 'G' }, () => 'x'),
-        'runtime prompt bad name: prompt name "bad name" is invalid; use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."',
+        () => registry.addPrompt({ name: 'bad\u0000name', description: 'G' }, () => 'x'),
+        'runtime prompt bad\u0000name: prompt name "bad\\u0000name" is invalid; use 1 to 256 characters, no control characters',
       );
     });
   });

@@ -141,18 +141,18 @@ describe('buildResourceDefinition', () => {
   it.each([
     ['empty', ''],
     ['blank', '   '],
-    ['129 characters long', 'n'.repeat(129)],
+    ['1025 characters long', 'n'.repeat(1025)],
     ['not a string', 7],
   ])('refuses a name that is %s', (_case, name) => {
-    expectDefinitionError(() => resource({ name: name as string }), `${LABEL}: name must be 1 to 128 characters`);
+    expectDefinitionError(() => resource({ name: name as string }), `${LABEL}: name must be 1 to 1024 characters`);
   });
 
   it('refuses an empty default name when no name is given', () => {
-    expectDefinitionError(() => resource({}, ''), `${LABEL}: name must be 1 to 128 characters`);
+    expectDefinitionError(() => resource({}, ''), `${LABEL}: name must be 1 to 1024 characters`);
   });
 
-  it('accepts a name of 128 characters with any characters in it', () => {
-    expect(resource({ name: 'n'.repeat(128) }).name).toBe('n'.repeat(128));
+  it('accepts a name of 1024 characters with any characters in it', () => {
+    expect(resource({ name: 'n'.repeat(1024) }).name).toBe('n'.repeat(1024));
     expect(resource({ name: 'Project README (latest)' }).name).toBe('Project README (latest)');
   });
 
@@ -301,7 +301,7 @@ describe('buildTemplateDefinition', () => {
   );
 
   it('checks the fields it shares with resources: name, MIME type, timeout, annotations, icons', () => {
-    expectDefinitionError(() => template({ name: '' }), `${TEMPLATE_LABEL}: name must be 1 to 128 characters`);
+    expectDefinitionError(() => template({ name: '' }), `${TEMPLATE_LABEL}: name must be 1 to 1024 characters`);
     expectDefinitionError(
       () => template({ mimeType: 'json' }),
       `${TEMPLATE_LABEL}: mimeType "json" is not a MIME type`,

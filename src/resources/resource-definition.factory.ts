@@ -1,4 +1,11 @@
-import { checkIcons, checkTimeout, deepFreeze, optional } from '../catalogue/definition-checks.js';
+import {
+  checkIcons,
+  checkTimeout,
+  deepFreeze,
+  optional,
+  optionalMeta,
+  optionalText,
+} from '../catalogue/definition-checks.js';
 import { checkAnnotations } from '../content/content.helpers.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/mcp-resource-options.interface.js';
@@ -6,8 +13,8 @@ import type { ContentAnnotations, ResourceDefinition, ResourceTemplateDefinition
 import { isAbsoluteUri, MAX_URI_LENGTH } from '../protocol/uri.js';
 import { UriTemplate } from './uri-template.js';
 
-/** Longest resource name accepted: names are identifiers, not prose. */
-const MAX_NAME_LENGTH = 128;
+/** Longest resource name accepted (file paths make long names). */
+const MAX_NAME_LENGTH = 1024;
 
 /**
  * The advertised definition of a resource with a fixed URI, computed once.
@@ -81,18 +88,22 @@ function common(
   if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH) {
     throw new McpDefinitionError(`${label}: name must be 1 to ${MAX_NAME_LENGTH} characters`);
   }
-  if (options.mimeType !== undefined && !/^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/.test(options.mimeType)) {
+  if (
+    options.mimeType !== undefined &&
+    options.mimeType !== null &&
+    !/^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/.test(options.mimeType)
+  ) {
     throw new McpDefinitionError(`${label}: mimeType ${JSON.stringify(options.mimeType)} is not a MIME type`);
   }
   checkTimeout(options.timeoutMs, label);
   return {
     name,
-    ...optional('title', options.title),
-    ...optional('description', options.description),
+    ...optionalText('title', options.title, label),
+    ...optionalText('description', options.description, label),
     ...optional('mimeType', options.mimeType),
     ...optional('annotations', checkedAnnotations(options.annotations, label)),
     ...optional('icons', checkIcons(options.icons, label)),
-    ...optional('_meta', options._meta),
+    ...optionalMeta(options._meta, label),
   };
 }
 

@@ -162,7 +162,7 @@ describe('McpResourceRegistry: resources', () => {
     expect(resolved.resource.timeoutMs).toBe(250);
     expectDefinitionError(
       () => registry.addResource({ uri: 'docs://bad', name: '' }, () => 'x'),
-      'runtime resource docs://bad: name must be 1 to 128 characters',
+      'runtime resource docs://bad: name must be 1 to 1024 characters',
     );
   });
 

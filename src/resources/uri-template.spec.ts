@@ -63,9 +63,17 @@ describe('UriTemplate', () => {
       expect(template.match('users://%E2%82%AC')).toEqual({ id: '€' });
     });
 
-    it('does not match characters an expansion would have encoded', () => {
-      expect(template.match('users://a b')).toBeUndefined();
+    it('does not match reserved characters an expansion would have encoded', () => {
       expect(template.match('users://a+b')).toBeUndefined();
+      expect(template.match('users://a:b')).toBeUndefined();
+    });
+
+    it("matches again, strictly encoded, what encodeURIComponent leaves alone (!'()*) and IRIs", () => {
+      expect(template.match("users://St.%20John's")).toEqual({ id: "St. John's" });
+      expect(template.match('users://(x)*!')).toEqual({ id: '(x)*!' });
+      expect(template.match('users://Zürich')).toEqual({ id: 'Zürich' });
+      expect(template.match('users://a b')).toEqual({ id: 'a b' });
+      expect(template.match('users://\ud800')).toBeUndefined();
     });
 
     it('does not match another scheme or literal prefix (case-sensitive)', () => {

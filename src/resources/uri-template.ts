@@ -11,6 +11,32 @@ interface QueryVariable {
   readonly maxLength: number | null;
 }
 
+/**
+ * ASCII characters a URI may hold as they are (RFC 3986 unreserved and reserved characters, and `%`),
+ * but for `!'()*`, which `encodeURIComponent` leaves alone though RFC 6570 encodes them in values.
+ */
+const KEPT_AS_IS: ReadonlySet<string> = new Set(
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@$&+,;=%',
+);
+
+/** `uri` with every other character percent-encoded as UTF-8; `undefined` for a lone surrogate. */
+function encodeLoose(uri: string): string | undefined {
+  let encoded = '';
+  for (const char of uri) {
+    if (KEPT_AS_IS.has(char)) encoded += char;
+    else if (char.length === 1 && char.charCodeAt(0) < 0x80) {
+      encoded += `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+    } else {
+      try {
+        encoded += encodeURIComponent(char);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return encoded;
+}
+
 /** Variable names that could reach an object's prototype if they became keys: refused. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -23,8 +49,10 @@ const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor',
  * are added. Trailing query expressions (`{?q,lang}`, `{&page}`) are matched as a query string, so
  * that any subset of their parameters, in any order, matches, as expansions with unset variables
  * produce (the router treats a whole expression as all or nothing); undeclared parameters do not
- * match. And the checks mcp42 needs: no duplicate or reserved variable names, prefix lengths
- * (`{id:3}`) enforced, and no exception for a malformed URI.
+ * match. URIs that clients encoded more loosely than RFC 6570 does (`encodeURIComponent` leaves
+ * `!'()*` alone; IRIs hold non-ASCII characters) are encoded strictly and matched again. And the
+ * checks mcp42 needs: no duplicate or reserved variable names, prefix lengths (`{id:3}`) enforced,
+ * and no exception for a malformed URI.
  */
 export class UriTemplate {
   /** The template's variable names, in order. */
@@ -70,6 +98,15 @@ export class UriTemplate {
    * result holds only variables the template declares, as own properties.
    */
   match(uri: string): UriVariables | undefined {
+    const strict = this.matchExactly(uri);
+    if (strict) return strict;
+    // Clients build URIs with `encodeURIComponent` (which leaves !'()* alone) or write IRIs: what RFC
+    // 6570 would have percent-encoded is encoded, and the match tried once more.
+    const encoded = encodeLoose(uri);
+    return encoded === undefined || encoded === uri ? undefined : this.matchExactly(encoded);
+  }
+
+  private matchExactly(uri: string): UriVariables | undefined {
     if (!uri.startsWith(this.literalPrefix)) return undefined;
     const queryAt = this.query ? uri.indexOf('?') : -1;
     const path = queryAt === -1 ? uri : uri.slice(0, queryAt);

@@ -1,4 +1,12 @@
-import { checkIcons, deepFreeze, isValidTimeout, ITEM_NAME, optional } from '../catalogue/definition-checks.js';
+import {
+  checkIcons,
+  deepFreeze,
+  isValidTimeout,
+  ITEM_NAME,
+  optional,
+  optionalMeta,
+  optionalText,
+} from '../catalogue/definition-checks.js';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { invalidTimeoutMessage, invalidToolNameMessage, missingDescriptionMessage } from '../mcp.messages.js';
@@ -25,13 +33,16 @@ export function buildToolDefinition(
   }
   const definition: ToolDefinition = {
     name,
-    ...(options.title === undefined ? {} : { title: options.title }),
+    ...toolField(() => optionalText('title', options.title, `@McpTool() on ${owner}`)),
     description: options.description,
     inputSchema: schemaOf(options.input, 'input', owner, schemas) ?? NO_ARGUMENTS_SCHEMA,
     ...optional('outputSchema', schemaOf(options.output, 'output', owner, schemas)),
     ...optional('annotations', options.annotations),
-    ...optional('icons', toolIcons(options.icons, owner)),
-    ...optional('_meta', options._meta),
+    ...optional(
+      'icons',
+      toolField(() => checkIcons(options.icons, `@McpTool() on ${owner}`)),
+    ),
+    ...toolField(() => optionalMeta(options._meta, `@McpTool() on ${owner}`)),
   };
   return deepFreeze(structuredClone(definition));
 }
@@ -61,10 +72,10 @@ function schemaOf(
   return source;
 }
 
-/** The icons, checked; a tool's definition errors stay {@link McpToolDefinitionError}s. */
-function toolIcons(icons: McpToolOptions['icons'], owner: string): McpToolOptions['icons'] {
+/** A checked field; its definition error stays a {@link McpToolDefinitionError}. */
+function toolField<T>(check: () => T): T {
   try {
-    return checkIcons(icons, `@McpTool() on ${owner}`);
+    return check();
   } catch (error) {
     throw new McpToolDefinitionError((error as Error).message);
   }

@@ -4,9 +4,9 @@
  * `server/prompts.mdx`, `server/utilities/completion.mdx`, `schema/<version>/schema.ts`) and against
  * what a strict client accepts (the official SDK's zod schemas, `@modelcontextprotocol/sdk/types.js`).
  *
- * `it.failing` marks a behaviour the lead must fix: each says, above it, which line of the
- * specification it breaks. The plain tests next to them are the controls that show the failing
- * ones are about the case named, not about the fixture.
+ * The tests that first failed say, above them, which line of the specification they hold the
+ * server to; the plain tests next to them are the controls that show they are about the case
+ * named, not about the fixture.
  */
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -196,21 +196,18 @@ describe('review R1: resources, templates, prompts and completion against the sp
     // the server itself offered, put in the template the server itself listed, must read.
     // src/resources/uri-template.ts match(): uri-template-router only accepts unreserved characters
     // and %XX in a simple expression, so the URI is "not found" (-32002).
-    test.failing(
-      "the value completion offers (St. John's), expanded by the official SDK's UriTemplate, reads the resource",
-      async () => {
-        const client = await connect();
-        const { completion } = await client.complete({
-          ref: { type: 'ref/resource', uri: CITY_TEMPLATE },
-          argument: { name: 'name', value: 'st' },
-        });
-        expect(completion.values).toEqual(["St. John's"]);
-        const uri = new SdkUriTemplate(CITY_TEMPLATE).expand({ name: completion.values[0]! });
-        expect(uri).toBe("review://city/St.%20John's");
-        const read = await client.readResource({ uri });
-        expect(read.contents).toEqual([{ uri, mimeType: 'text/plain', text: "city:St. John's" }]);
-      },
-    );
+    test("the value completion offers (St. John's), expanded by the official SDK's UriTemplate, reads the resource", async () => {
+      const client = await connect();
+      const { completion } = await client.complete({
+        ref: { type: 'ref/resource', uri: CITY_TEMPLATE },
+        argument: { name: 'name', value: 'st' },
+      });
+      expect(completion.values).toEqual(["St. John's"]);
+      const uri = new SdkUriTemplate(CITY_TEMPLATE).expand({ name: completion.values[0]! });
+      expect(uri).toBe("review://city/St.%20John's");
+      const read = await client.readResource({ uri });
+      expect(read.contents).toEqual([{ uri, mimeType: 'text/plain', text: "city:St. John's" }]);
+    });
 
     test('control: Zürich percent-encoded as UTF-8 reads the resource', async () => {
       const session = await initialize();
@@ -224,7 +221,7 @@ describe('review R1: resources, templates, prompts and completion against the sp
     // maps an IRI to a URI by percent-encoding its UTF-8: review://city/Zürich is the URI above. A
     // static resource with such a URI is served; a template answers -32002 (resources.mdx: -32002 is
     // for a resource that does not exist).
-    test.failing('the IRI review://city/Zürich reads the same resource as its URI form', async () => {
+    test('the IRI review://city/Zürich reads the same resource as its URI form', async () => {
       const session = await initialize();
       const answer = await call(session, 'resources/read', { uri: 'review://city/Zürich' });
       expect(answer.result).toEqual({
@@ -250,7 +247,7 @@ describe('review R1: resources, templates, prompts and completion against the sp
     // TypeError (-32603) for "a malformed block", but isContentBlock (src/tools/tool-result.mapper.ts)
     // checks only type and the required strings, so the block is sent and the SDK client's getPrompt
     // rejects the whole result: the server answered, the user sees a client-side validation error.
-    test.failing.each(Object.keys(MALFORMED_BLOCKS))(
+    test.each(Object.keys(MALFORMED_BLOCKS))(
       'a message block with %s is refused by the server (-32603) instead of reaching the client',
       async (kind) => {
         const session = await initialize();
@@ -412,7 +409,7 @@ describe('review R1: resources, templates, prompts and completion against the sp
     // common() and src/prompts/prompt-definition.factory.ts copy title/description/_meta through
     // optional(), which only drops undefined; checkIcons (src/catalogue/definition-checks.ts) checks
     // src alone. Annotations, by contrast, are checked exactly for this reason (checkAnnotations).
-    test.failing.each(cases)('%s', async (_label, item) => {
+    test.each(cases)('%s', async (_label, item) => {
       const add = (): void => {
         if (item.what === 'resource') running.app.get(McpResourceRegistry).addResource(item.options, () => 'row');
         else if (item.what === 'template')
