@@ -45,6 +45,7 @@ export class McpCompletionService {
     return this.runner.run(requestId, call, { ...label, meta: params._meta }, async (state) => {
       const target = this.find(params);
       if (!target || !(await this.runner.isAdmitted(target.served, target.item, call))) throw this.unknown(params);
+      state.context.rename(target.item.name);
       if (target.fixed) return NO_COMPLETIONS;
       const argument = params.argument.name;
       if (!target.declared.includes(argument)) throw invalidParams(`${target.item.name} has no argument ${argument}`);
@@ -58,6 +59,7 @@ export class McpCompletionService {
       const item: ItemRequest = { kind: 'completion', name: target.item.name };
       let value: unknown;
       if (completer.kind === 'function') {
+        if (state.context.signal.aborted) return NO_COMPLETIONS;
         state.admit(item, undefined);
         try {
           value = await completer.complete(request, state.context);
@@ -65,7 +67,7 @@ export class McpCompletionService {
           throw this.runner.failure(completer.owner, item, error, false);
         }
       } else {
-        const execution = await this.runner.execute(completer.handler, item, call, () => request, state);
+        const execution = await this.runner.execute(completer.handler, item, call, () => request, state, request);
         if (execution.denied) return NO_COMPLETIONS;
         value = execution.value;
       }

@@ -229,12 +229,25 @@ function daysIn(year: number, month: number): number {
 /** Standard base64, padded: what `Buffer#toString('base64')` writes and every client decodes. */
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** Whether `data` is standard padded base64. */
+function isBase64(data: string): boolean {
+  return data.length % 4 === 0 && BASE64.test(data);
+}
+
+/** Base64 as clients' decoders (`atob`) take it: ASCII whitespace ignored, padding optional. */
+const DECODABLE_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
 /**
- * Whether `data` is standard padded base64, as clients decode it.
+ * Whether clients can decode `data` as base64 (what `atob` accepts: line breaks and missing padding
+ * included). Blocks a handler built itself are checked with this, not with the helpers' strictness:
+ * refusing what every client reads would break results that work.
  * @internal
  */
-export function isBase64(data: string): boolean {
-  return data.length % 4 === 0 && BASE64.test(data);
+export function isDecodableBase64(data: string): boolean {
+  let compact = '';
+  for (const char of data)
+    if (char !== ' ' && char !== '\n' && char !== '\r' && char !== '\t' && char !== '\f') compact += char;
+  return compact.length % 4 !== 1 && DECODABLE_BASE64.test(compact);
 }
 
 /**

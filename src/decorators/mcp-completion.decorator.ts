@@ -8,7 +8,9 @@ import { MCP_COMPLETION_METADATA } from '../mcp.constants.js';
  * {@link McpCompletionResult}); only the first 100 are sent, with `total` and `hasMore` set.
  *
  * Stack it to complete several arguments with one method. Only callers who may see the prompt or
- * template (its guards) get completions; the others are answered as if it did not exist.
+ * template (its guards) get completions; the others are answered as if it did not exist. If the
+ * method's own guards deny the caller, the answer is an empty list. It may replace the list derived
+ * from an `enum` (`@IsIn()`), but not a `complete` entry for the same argument: that fails bootstrap.
  *
  * @example
  * ```ts

@@ -9,8 +9,9 @@ import { MCP_RESOURCE_METADATA } from '../mcp.constants.js';
  * The method receives an empty arguments object and an {@link McpContext}, and runs behind the
  * same Nest pipeline as tools (guards hide it from callers they deny). It may return a string
  * (text), a `Buffer` or `Uint8Array` (a base64 blob), any other JSON value (sent as JSON text),
- * contents objects (`{ text }` / `{ blob }`, `uri` defaulting to the resource's), or a full
- * `ReadResourceResult`. Returning `undefined`, or throwing `NotFoundException`, answers -32002.
+ * contents objects (`{ text }` / `{ blob }`, `uri` and `mimeType` defaulting to the URI read and the
+ * declared `mimeType`), or a full `ReadResourceResult`. Returning `undefined` or `null`, or throwing
+ * `NotFoundException`, answers -32002.
  *
  * @example
  * ```ts

@@ -6,7 +6,8 @@ import type { McpInvocation, McpItemKind } from './mcp-invocation.js';
 
 /**
  * The MCP view of a Nest `ExecutionContext` (or `ArgumentsHost`), for guards, interceptors and
- * filters applied to tools. `context.getType()` is `'mcp'` there.
+ * filters applied to MCP handlers (tools, resources, templates, prompts, completers).
+ * `context.getType()` is `'mcp'` there.
  *
  * @example
  * ```ts
@@ -41,8 +42,9 @@ export class McpExecutionContext {
   }
 
   /**
-   * `'call'` while a tool runs, a resource is read, a prompt is got or an argument completed;
-   * `'list'` while a listing asks the guards whether the caller may see the item.
+   * `'list'` while a listing, a `resources/subscribe` or a `completion/complete` asks the guards
+   * whether the caller may see the item; `'call'` when the tool runs, the resource is read, the prompt
+   * got or the completer run.
    */
   get phase(): 'list' | 'call' {
     return this.invocation.phase;
@@ -53,7 +55,7 @@ export class McpExecutionContext {
     return this.invocation.kind;
   }
 
-  /** The item's name: a tool's, a resource's or template's, a prompt's (for a completion, what it completes). */
+  /** The item's name: a tool's, a resource's or template's, a prompt's (for a completion, the name of the prompt or template it completes). */
   get name(): string {
     return this.invocation.name;
   }
@@ -68,7 +70,11 @@ export class McpExecutionContext {
     return this.invocation.uri;
   }
 
-  /** The validated arguments of the call; `undefined` while listing. */
+  /**
+   * The arguments (a tool's, a template's variables, a prompt's, a completion's request): as sent in
+   * guards (they run before validation), validated for interceptors, pipes and filters; `undefined`
+   * while listing.
+   */
   get arguments(): object | undefined {
     return this.invocation.arguments;
   }
@@ -94,5 +100,5 @@ export class McpExecutionContext {
   }
 }
 
-/** `ExecutionContext.getType()` of MCP tool calls, for `context.getType<McpContextType>()`. */
+/** `ExecutionContext.getType()` of MCP handlers, for `context.getType<McpContextType>()`. */
 export type McpContextType = typeof MCP_CONTEXT_TYPE;

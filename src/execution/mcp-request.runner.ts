@@ -166,6 +166,7 @@ export class McpRequestRunner {
     const { signal } = controller;
     let timer: NodeJS.Timeout | undefined;
     let admitted: ItemRequest | undefined;
+    let finished = false;
     const context = new ToolCallContext(call, requestId, item.name, item.meta, signal, {
       ...this.settings,
       logger: this.loggers[item.kind],
@@ -173,6 +174,8 @@ export class McpRequestRunner {
     const state: RunState = {
       context,
       admit: (admittedItem, timeoutMs) => {
+        // Work left running after its request was answered (cancelled, session ended) starts nothing.
+        if (finished || signal.aborted) return;
         admitted = admittedItem;
         if (admittedItem.kind !== 'completion') context.rename(admittedItem.name);
         if (timeoutMs !== undefined && !timer) timer = startTimeout(controller, timeoutMs);
@@ -188,6 +191,7 @@ export class McpRequestRunner {
       if (outcome === ABORTED || signal.aborted) throw this.aborted(admitted ?? item, requestId, signal);
       return outcome as R;
     } finally {
+      finished = true;
       context.finish();
       if (timer) clearTimeout(timer);
       session.endCall(requestId, controller);
@@ -207,6 +211,7 @@ export class McpRequestRunner {
     call: McpCallContext,
     args: () => Promise<object> | object,
     state: RunState,
+    raw?: object,
   ): Promise<Execution> {
     const { context } = state;
     let target: PipelineTarget;
@@ -220,14 +225,18 @@ export class McpRequestRunner {
       );
       return { denied: true };
     }
-    const invocation = this.invocation('call', item, call, undefined, context);
+    // Guards see the context of the item they guard (a resource read learns its item here).
+    if (item.kind !== 'completion') context.rename(item.name);
+    // Guards see the arguments as sent, before validation, as a tool's guards do.
+    const invocation = this.invocation('call', item, call, raw, context);
     if (!(await this.admits(target, invocation, item, handler.timeoutMs))) {
       this.loggers[item.kind].debug(`${describe(item)} denied by its guards`);
       return { denied: true };
     }
+    stopIfAborted(context.signal);
     state.admit(item, handler.timeoutMs);
     const checked = await args();
-    if (context.signal.aborted) return { denied: false, value: undefined };
+    stopIfAborted(context.signal);
     try {
       return { denied: false, value: await target.execute(executionArgs({ ...invocation, arguments: checked })) };
     } catch (error) {
@@ -308,6 +317,14 @@ const KIND_NAMES: Record<McpItemKind, string> = {
 /** `Tool forecast`, `Prompt forecast_summary`, `Completion of forecast_summary`, for messages. */
 function describe(item: ItemRequest): string {
   return `${KIND_NAMES[item.kind]} ${item.name}`;
+}
+
+/**
+ * Ends work whose request was answered already (cancelled, timed out, session ended): it must not go
+ * on, nor be mapped and logged as a failure. `run` has answered; the rejection stays in its debug log.
+ */
+function stopIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason;
 }
 
 /** -32002, with the URI in `data` as the specification shows it. */

@@ -31,7 +31,7 @@ export type McpCompleters = Readonly<Record<string, McpCompleter | readonly stri
 
 /**
  * Options of {@link McpCompletion}: what the decorated method completes. Name exactly one of
- * `prompt` or `resourceTemplate`.
+ * `prompt` or `resourceTemplate` (otherwise bootstrap fails with `McpDefinitionError`).
  */
 export interface McpCompletionOptions {
   /** The name of the prompt whose argument this completes. */

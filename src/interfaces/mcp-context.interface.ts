@@ -49,8 +49,8 @@ export interface McpClientRequestOptions {
 }
 
 /**
- * What a tool handler knows about the call it serves, and how it talks back to the client: its
- * second parameter.
+ * What a handler (tool, resource, template, prompt or completer) knows about the request it
+ * serves, and how it talks back to the client: its second parameter.
  *
  * Everything a handler sends through it (progress, log messages, requests to the client) travels
  * on the SSE stream of the POST that carried the call, never on the session's GET stream, and

@@ -13,7 +13,7 @@ export interface McpPromptArgumentOptions {
 /** Options of {@link McpPrompt}. */
 export interface McpPromptOptions {
   /**
-   * Prompt name, unique in the application: 1 to 128 characters of `A-Za-z0-9_-.`.
+   * Prompt name, unique in the application: 1 to 256 characters, no control characters.
    * @default the method's name
    */
   name?: string;
@@ -26,7 +26,8 @@ export interface McpPromptOptions {
    * - a class-validator DTO: each property is an argument (required unless `@IsOptional()`; its
    *   description from `@JSONSchema({ description })`), and arguments are validated with it, so
    *   invalid ones are refused with -32602 before the handler runs; or
-   * - a list of argument declarations: only presence of the required ones is checked.
+   * - a list of argument declarations: required ones must be present and undeclared ones are
+   *   refused (-32602).
    * Without it the prompt takes no arguments.
    */
   args?: Type<object> | readonly McpPromptArgumentOptions[];

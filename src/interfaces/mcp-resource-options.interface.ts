@@ -5,7 +5,8 @@ import type { McpCompleters } from './mcp-completion.interface.js';
 /** What resources and resource templates share. */
 interface McpResourceCommonOptions {
   /**
-   * Unique among the application's resources (or templates): 1 to 128 characters.
+   * Shown to users and models: 1 to 1,024 characters. Not required to be unique: the URI (or URI
+   * template) is the key.
    * @default the method's name
    */
   name?: string;

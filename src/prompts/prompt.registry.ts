@@ -76,7 +76,8 @@ export class McpPromptRegistry {
   }
 
   /**
-   * Serves a prompt from now on, rendered by `handler`.
+   * Serves a prompt from now on, rendered by `handler`. No Nest pipeline runs for it (no guards,
+   * global ones included).
    * @throws McpDefinitionError for an invalid definition or a name already taken.
    */
   addPrompt<A extends object>(options: McpRuntimePromptOptions, handler: McpPromptHandler<A>): void {

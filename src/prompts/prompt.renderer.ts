@@ -32,6 +32,7 @@ export class McpPromptRenderer {
         call,
         () => this.arguments(prompt, params.arguments ?? {}),
         state,
+        params.arguments ?? {},
       );
       if (execution.denied) throw unknownPrompt(params.name);
       try {

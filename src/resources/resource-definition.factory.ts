@@ -100,7 +100,7 @@ function common(
     name,
     ...optionalText('title', options.title, label),
     ...optionalText('description', options.description, label),
-    ...optional('mimeType', options.mimeType),
+    ...optional('mimeType', options.mimeType ?? undefined),
     ...optional('annotations', checkedAnnotations(options.annotations, label)),
     ...optional('icons', checkIcons(options.icons, label)),
     ...optionalMeta(options._meta, label),

@@ -34,7 +34,8 @@ export class McpResourceReader {
       for (const candidate of this.registry.candidates(uri)) {
         const served = servedBy(candidate);
         const item = itemOf(candidate, uri);
-        const execution = await this.runner.execute(served, item, call, () => this.variables(candidate), state);
+        const raw = candidate.kind === 'template' ? candidate.variables : {};
+        const execution = await this.runner.execute(served, item, call, () => this.variables(candidate), state, raw);
         if (execution.denied) continue;
         let result: ReadResourceResult | undefined;
         try {
@@ -55,8 +56,10 @@ export class McpResourceReader {
    */
   subscribe(params: ResourceUriParams, call: McpCallContext, requestId: RequestId): Promise<void> {
     const { uri } = params;
-    return this.runner.run(requestId, call, { kind: 'resource', name: uri, uri, meta: params._meta }, async () => {
+    return this.runner.run(requestId, call, { kind: 'resource', name: uri, uri, meta: params._meta }, async (state) => {
       if (!(await this.isReadable(uri, call))) throw resourceNotFound(uri);
+      // Cancelled while the guards decided: the client heard nothing and must not be subscribed.
+      if (state.context.signal.aborted) return;
       if (!call.session.subscribe(uri)) {
         throw invalidParams(
           `a session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources ` +

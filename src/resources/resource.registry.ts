@@ -152,6 +152,7 @@ export class McpResourceRegistry {
 
   /**
    * Serves a resource from now on, read by `handler` (called with `{}`, the context and the URI).
+   * No Nest pipeline runs for it (no guards, global ones included).
    * @throws McpDefinitionError for an invalid definition or a URI already served.
    */
   addResource(options: McpRuntimeResourceOptions, handler: McpResourceHandler<Record<string, never>>): void {
@@ -164,7 +165,7 @@ export class McpResourceRegistry {
 
   /**
    * Serves a resource template from now on, read by `handler` (called with the variables, the
-   * context and the URI).
+   * context and the URI). No Nest pipeline runs for it (no guards, global ones included).
    * @throws McpDefinitionError for an invalid definition or a URI template already served.
    */
   addResourceTemplate<A extends object>(

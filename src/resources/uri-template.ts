@@ -19,11 +19,20 @@ const KEPT_AS_IS: ReadonlySet<string> = new Set(
   'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@$&+,;=%',
 );
 
-/** `uri` with every other character percent-encoded as UTF-8; `undefined` for a lone surrogate. */
+/**
+ * `uri` with every other character percent-encoded as UTF-8, and percent-encodings in upper case
+ * (RFC 3986 §2.1: `%c3` and `%C3` are the same; the matcher reads upper case only); `undefined` for a
+ * lone surrogate.
+ */
 function encodeLoose(uri: string): string | undefined {
   let encoded = '';
-  for (const char of uri) {
-    if (KEPT_AS_IS.has(char)) encoded += char;
+  const chars = [...uri];
+  for (let index = 0; index < chars.length; index++) {
+    const char = chars[index]!;
+    if (char === '%' && isHex(chars[index + 1]) && isHex(chars[index + 2])) {
+      encoded += `%${chars[index + 1]!.toUpperCase()}${chars[index + 2]!.toUpperCase()}`;
+      index += 2;
+    } else if (KEPT_AS_IS.has(char)) encoded += char;
     else if (char.length === 1 && char.charCodeAt(0) < 0x80) {
       encoded += `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
     } else {
@@ -35,6 +44,12 @@ function encodeLoose(uri: string): string | undefined {
     }
   }
   return encoded;
+}
+
+const HEX_DIGITS: ReadonlySet<string> = new Set('0123456789abcdefABCDEF');
+
+function isHex(char: string | undefined): boolean {
+  return char !== undefined && HEX_DIGITS.has(char);
 }
 
 /** Variable names that could reach an object's prototype if they became keys: refused. */

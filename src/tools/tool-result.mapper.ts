@@ -1,5 +1,5 @@
 import type { SchemaValidator } from './json-schema.validator.js';
-import { checkAnnotations, isBase64 } from '../content/content.helpers.js';
+import { checkAnnotations, isDecodableBase64 } from '../content/content.helpers.js';
 import type { CallToolResult, ContentAnnotations, ContentBlock } from '../protocol/mcp.types.js';
 
 /** A text-only result; `isError` marks a failure the model should read. */
@@ -52,13 +52,13 @@ const isResourceContents = (resource: unknown): boolean =>
   isString(resource.uri) &&
   optionalString(resource.mimeType) &&
   optionalRecord(resource._meta) &&
-  (isString(resource.text) || (isString(resource.blob) && isBase64(resource.blob)));
+  (isString(resource.text) || (isString(resource.blob) && isDecodableBase64(resource.blob)));
 
 /** The fields of each block type, checked so that a malformed block never reaches a client. */
 const BLOCK_RULES: Readonly<Record<string, (block: Fields) => boolean>> = {
   text: (block) => isString(block.text),
-  image: (block) => isString(block.data) && isBase64(block.data) && isString(block.mimeType),
-  audio: (block) => isString(block.data) && isBase64(block.data) && isString(block.mimeType),
+  image: (block) => isString(block.data) && isDecodableBase64(block.data) && isString(block.mimeType),
+  audio: (block) => isString(block.data) && isDecodableBase64(block.data) && isString(block.mimeType),
   resource_link: (block) =>
     isString(block.uri) &&
     isString(block.name) &&

@@ -320,7 +320,7 @@ describe('McpToolInvoker: the pipeline', () => {
       expect(lines[0]).toHaveLength(1);
     });
 
-    it('logs a failure of target() itself with its stack: no pipeline reported it', async () => {
+    it('answers a tool whose target() cannot be built as an unknown tool, logging the failure with its stack', async () => {
       const f = setup();
       const failure = new Error('cannot resolve a request-scoped provider');
       const tool = f.add(
@@ -330,9 +330,13 @@ describe('McpToolInvoker: the pipeline', () => {
       tool.target.mockImplementation(() => {
         throw failure;
       });
-      expect((await rejection(f.invoker.call({ name: 'forecast' }, 1, f.call))).code).toBe(-32603);
+      // As in tools/list, where such a tool is left out: a call must not tell it apart from an unknown one.
+      expect(await f.invoker.call({ name: 'forecast' }, 1, f.call)).toEqual({
+        content: [{ type: 'text', text: 'Unknown tool: forecast' }],
+        isError: true,
+      });
       expect(f.errors()).toEqual([
-        ['Tool forecast (FakeTools.forecast) failed; answered with an internal error', failure.stack],
+        ['Tool forecast (FakeTools.forecast) could not be prepared; answered as an unknown tool', failure.stack],
       ]);
     });
 

@@ -3,6 +3,7 @@ import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import { executionArgs, type McpInvocation } from '../execution/mcp-invocation.js';
 import { ABORTED, untilAborted } from '../execution/until-aborted.js';
+import type { PipelineTarget } from '../execution/pipeline-target.js';
 import { httpExceptionMessage, McpRequestRunner } from '../execution/mcp-request.runner.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
@@ -121,7 +122,17 @@ export class McpToolInvoker {
     progress: CallProgress,
   ): Promise<CallToolResult | typeof ABORTED> {
     const raw = params.arguments ?? {};
-    const target = await tool.target(call.httpRequest);
+    let target: PipelineTarget;
+    try {
+      target = await tool.target(call.httpRequest);
+    } catch (error) {
+      // As in tools/list: a request-scoped provider that cannot be built for this caller hides its tools.
+      this.logger.error(
+        `Tool ${params.name} (${tool.owner}) could not be prepared; answered as an unknown tool`,
+        error instanceof Error ? error.stack : String(error),
+      );
+      return unknownTool(params.name);
+    }
     const invocation = this.invocation('call', params.name, call, raw, context);
     if (!(await target.canActivate(executionArgs(invocation)))) {
       this.logger.debug(`Call of ${params.name} denied by its guards`);
