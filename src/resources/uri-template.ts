@@ -46,6 +46,27 @@ function encodeLoose(uri: string): string | undefined {
   return encoded;
 }
 
+/** `template` with the non-ASCII characters of its literal parts percent-encoded as UTF-8. */
+function encodeLiterals(template: string): string {
+  let encoded = '';
+  let inExpression = false;
+  for (const char of template) {
+    if (char === '{') inExpression = true;
+    else if (char === '}') inExpression = false;
+    encoded += inExpression || char.charCodeAt(0) < 0x80 ? char : safeEncode(char);
+  }
+  return encoded;
+}
+
+/** A lone surrogate is left for the parser to refuse. */
+function safeEncode(char: string): string {
+  try {
+    return encodeURIComponent(char);
+  } catch {
+    return char;
+  }
+}
+
 const HEX_DIGITS: ReadonlySet<string> = new Set('0123456789abcdefABCDEF');
 
 function isHex(char: string | undefined): boolean {
@@ -80,7 +101,9 @@ export class UriTemplate {
 
   /** @throws Error naming the problem when `template` is not a valid URI template. */
   constructor(readonly template: string) {
-    const split = splitTrailingQuery(template);
+    // Non-ASCII literals (IRIs) are compiled percent-encoded, as their expansion writes them.
+    const compiled = encodeLiterals(template);
+    const split = splitTrailingQuery(compiled);
     let all: Route['variables'];
     if (split?.operator === '?' && !split.base.includes('?')) {
       // The query is read as a query string, so its expressions are only parsed: their state machine
@@ -90,7 +113,7 @@ export class UriTemplate {
       this.query = new Map(query.map((variable) => [variable.varname, variable]));
       all = [...this.route.variables, ...query];
     } else {
-      this.route = new uriTemplateRouter.Route(template);
+      this.route = new uriTemplateRouter.Route(compiled);
       all = this.route.variables;
     }
     const names = all.map((variable) => variable.varname);
@@ -102,7 +125,7 @@ export class UriTemplate {
       if (variable.maxLength !== null) this.maxLengths.set(variable.varname, variable.maxLength);
     }
     this.variables = Object.freeze(names);
-    const literal = (split?.base ?? template).split('{')[0]!;
+    const literal = (split?.base ?? compiled).split('{')[0]!;
     // Percent-encoded literals may be written in either case in a URI: no shortcut for them.
     this.literalPrefix = literal.includes('%') ? '' : literal;
   }

@@ -85,6 +85,14 @@ export function isContentBlock(value: unknown): value is ContentBlock {
   );
 }
 
+/**
+ * Whether `value` claims to be a `CallToolResult` (an object with a `content` array and an `isError`
+ * flag) but is not a well-formed one: a tool bug rather than data to send as JSON.
+ */
+export function isMalformedCallToolResult(value: unknown): boolean {
+  return isRecord(value) && Array.isArray(value.content) && value.isError !== undefined && !isCallToolResult(value);
+}
+
 /** Whether `value` is a well-formed `CallToolResult` (every block checked). */
 export function isCallToolResult(value: unknown): value is CallToolResult {
   return (

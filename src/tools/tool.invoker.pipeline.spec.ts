@@ -320,6 +320,28 @@ describe('McpToolInvoker: the pipeline', () => {
       expect(lines[0]).toHaveLength(1);
     });
 
+    it('answers a result shaped like a CallToolResult with a malformed block as an error result, logging it', async () => {
+      const f = setup();
+      f.add(
+        'forecast',
+        fakeTarget(
+          () =>
+            Promise.resolve({
+              content: [{ type: 'image', data: 'YW-_', mimeType: 'image/png' }],
+              isError: true,
+            }),
+          { reportsErrors: true },
+        ),
+      );
+      expect(await f.invoker.call({ name: 'forecast' }, 1, f.call)).toEqual({
+        content: [{ type: 'text', text: 'Tool forecast produced an invalid result: a malformed content block' }],
+        isError: true,
+      });
+      expect(f.errors()).toEqual([
+        ['Tool forecast (FakeTools.forecast) returned a result with a malformed content block'],
+      ]);
+    });
+
     it('answers a tool whose target() cannot be built as an unknown tool, logging the failure with its stack', async () => {
       const f = setup();
       const failure = new Error('cannot resolve a request-scoped provider');

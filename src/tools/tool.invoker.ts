@@ -14,7 +14,7 @@ import type { CallToolParams, CallToolResult } from '../protocol/mcp.types.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpCallContext } from '../server/mcp-call-context.js';
 import { ToolCallContext, type ToolCallSettings } from './tool-call.context.js';
-import { textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
+import { isMalformedCallToolResult, textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import { McpToolRegistry } from './tool.registry.js';
 
@@ -148,6 +148,14 @@ export class McpToolInvoker {
   }
 
   private toResult(tool: RegisteredTool, value: unknown): CallToolResult {
+    if (isMalformedCallToolResult(value)) {
+      // Shaped like a result but not one a client accepts: sending it as JSON text would drop its
+      // `isError` without a word. A bug of the tool, told to the developer and, as an error, to the model.
+      this.logger.error(
+        `Tool ${tool.definition.name} (${tool.owner}) returned a result with a malformed content block`,
+      );
+      return textResult(`Tool ${tool.definition.name} produced an invalid result: a malformed content block`, true);
+    }
     if (!tool.checkOutput) return toCallToolResult(value);
     const outcome = toStructuredResult(value, tool.checkOutput);
     if ('result' in outcome) return outcome.result;
