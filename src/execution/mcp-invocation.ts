@@ -18,8 +18,9 @@ export interface McpInvocation {
   /** The URI being read (a resource or a template), when there is one. */
   readonly uri?: string;
   /**
-   * The validated arguments (`call`): a tool's arguments, a template's variables, a prompt's
-   * arguments, a completion's request; `undefined` while listing.
+   * The arguments (`call`): a tool's arguments, a template's variables, a prompt's arguments, a
+   * completion's request; as sent for guards, validated for interceptors, pipes and the handler;
+   * `undefined` while listing.
    */
   readonly arguments: object | undefined;
   /** The call's context (`call` only). */

@@ -1,56 +1,41 @@
 /**
  * The README's "Resources, prompts and completion" example, compiled and served as written: its
- * classes are copied verbatim below (only the imports are added, and a small WeatherService and
- * CITIES supplied), then the official SDK client checks each thing the section says of them.
- * If the README's example changes, change it here too: this file is what keeps it honest.
+ * block is copied verbatim below (only the `mcp42` import points at the sources, and a small
+ * WeatherService and CITIES stand in for `./weather.service.js`), then the official SDK client checks
+ * each thing the section says of it. The first test compares the copy with README.md, so a change to
+ * the example fails here until the copy, and what is checked of it, follow.
  */
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import {
-  Injectable,
-  type CallHandler,
-  type CanActivate,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
+import type { CallHandler, CanActivate, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { Observable } from 'rxjs';
-import { IsIn, IsOptional, IsString } from 'class-validator';
-import { JSONSchema } from 'class-validator-jsonschema';
 import {
-  embeddedText,
-  McpCompletion,
   McpDefinitionError,
   McpExecutionContext,
   McpModule,
-  McpPrompt,
-  McpResource,
+  McpPromptRegistry,
   McpResourceRegistry,
-  McpResourceTemplate,
   McpSessionRegistry,
-  userMessage,
-  type McpCompletionRequest,
 } from '../../src/index.js';
+import { bootstrapFailure } from '../utils/bootstrap-failure.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 
-// ---- Supplied: what the README's example leaves to the reader. ----
+// ---- Supplied: what `./weather.service.js` gives the example. ----
 
-/** Osaka is known but has no forecast yet: the one city whose read makes the handler return `undefined`. */
+/** Osaka is a known city without a forecast yet; New York needs percent-encoding in a URI. */
 const CITIES = ['Lisbon', 'Lima', 'Oslo', 'Osaka', 'New York'];
 
-/**
- * `forecast()` must be typed `string`: the example passes it to `embeddedText(uri, text: string)`, so
- * `string | undefined` does not compile. Indexing a record keeps that type while a missing city is
- * `undefined` at run time, which is what the example's "undefined answers -32002" needs.
- */
-const FORECASTS: Record<string, string> = {
-  Lisbon: 'Lisbon: sunny, 24 °C',
-  Lima: 'Lima: overcast, 19 °C',
-  Oslo: 'Oslo: light rain, 9 °C',
-  'New York': 'New York: windy, 15 °C',
-};
+const FORECASTS = new Map([
+  ['Lisbon', 'Lisbon: sunny, 24 °C'],
+  ['Lima', 'Lima: overcast, 19 °C'],
+  ['Oslo', 'Oslo: light rain, 9 °C'],
+  ['New York', 'New York: windy, 15 °C'],
+]);
 
 @Injectable()
 class WeatherService {
@@ -58,15 +43,28 @@ class WeatherService {
     return [...CITIES];
   }
 
-  forecast(city: string): string {
-    return FORECASTS[city];
+  forecast(city: string): string | undefined {
+    return FORECASTS.get(city);
   }
 }
 
-// ---- Copied verbatim from README.md, "Resources, prompts and completion". ----
+// Its imports stay in the block, where the README has them: imports are hoisted, so they still come first.
+// ---- README example: begin (verbatim; mcp42 is ../../src, and ./weather.service.js is above) ----
+import { Injectable } from '@nestjs/common';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
+import {
+  embeddedText,
+  McpCompletion,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+  userMessage,
+  type McpCompletionRequest,
+} from '../../src/index.js';
 
 export class ForecastVars {
-  @IsIn(CITIES) // an `enum` in the schema: `city` completes from it without a completer
+  @IsIn(CITIES) // an `enum` in the schema: `city` completes from it without a completer; other cities get -32602
   city!: string;
 }
 
@@ -91,13 +89,14 @@ export class WeatherResources {
 
   @McpResourceTemplate({ uriTemplate: 'weather://forecast/{city}', name: 'forecast', variables: ForecastVars })
   forecast({ city }: ForecastVars) {
-    return this.weather.forecast(city); // undefined answers -32002 (resource not found)
+    return this.weather.forecast(city); // no forecast yet: undefined answers -32002 (resource not found)
   }
 
   @McpPrompt({ name: 'forecast_summary', description: 'Summarise the forecast of a city', args: SummaryArgs })
   summary({ city, style }: SummaryArgs) {
+    const forecast = this.weather.forecast(city) ?? 'No forecast yet.';
     return [
-      userMessage(embeddedText(`weather://forecast/${city}`, this.weather.forecast(city))),
+      userMessage(embeddedText(`weather://forecast/${encodeURIComponent(city)}`, forecast)),
       userMessage(`Summarise the forecast above for a traveller${style === 'brief' ? ', in one sentence' : ''}.`),
     ];
   }
@@ -107,8 +106,9 @@ export class WeatherResources {
     return this.weather.cities().filter((city) => city.toLowerCase().startsWith(value.toLowerCase()));
   }
 }
+// ---- README example: end ----
 
-// ---- Copied from the "Subscriptions" paragraph (the constructor and method, in a class of their own). ----
+// ---- The "Subscriptions" snippet (its constructor and method, in a class of their own). ----
 
 @Injectable()
 export class ForecastUpdates {
@@ -126,26 +126,30 @@ interface Seen {
   readonly name: string;
   readonly uri: string | undefined;
   readonly phase: string;
-  readonly arguments?: object;
+  readonly arguments: object | undefined;
+  /** `McpContext.toolName`, as the guard reads it from `McpExecutionContext.context`. */
+  readonly toolName: string | undefined;
 }
 
-/** Lets everything through, writing down what `McpExecutionContext` says of each MCP pass. */
+/** Writes down what `McpExecutionContext` says of each MCP pass; admits all but what `deny` names. */
 @Injectable()
 class RecordingGuard implements CanActivate {
   static readonly seen: Seen[] = [];
+  static deny: ((seen: Seen) => boolean) | undefined;
 
   canActivate(context: ExecutionContext): boolean {
-    if (McpExecutionContext.isMcp(context)) {
-      const mcp = McpExecutionContext.of(context);
-      RecordingGuard.seen.push({
-        kind: mcp.kind,
-        name: mcp.name,
-        uri: mcp.uri,
-        phase: mcp.phase,
-        arguments: mcp.arguments,
-      });
-    }
-    return true;
+    if (!McpExecutionContext.isMcp(context)) return true;
+    const mcp = McpExecutionContext.of(context);
+    const seen: Seen = {
+      kind: mcp.kind,
+      name: mcp.name,
+      uri: mcp.uri,
+      phase: mcp.phase,
+      arguments: mcp.arguments,
+      toolName: mcp.context?.toolName,
+    };
+    RecordingGuard.seen.push(seen);
+    return !RecordingGuard.deny?.(seen);
   }
 }
 
@@ -166,6 +170,7 @@ class RecordingInterceptor implements NestInterceptor {
 const FORECAST_TEMPLATE = 'weather://forecast/{city}';
 const PROMPT_REF = { type: 'ref/prompt', name: 'forecast_summary' } as const;
 const TEMPLATE_REF = { type: 'ref/resource', uri: FORECAST_TEMPLATE } as const;
+const NOT_FOUND = 'MCP error -32002: Resource not found';
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -190,6 +195,37 @@ async function rpcError(request: Promise<unknown>): Promise<{ code: number; mess
   return { code, message, data };
 }
 
+/** The text between two marker lines of a file, trimmed. */
+function between(text: string, begin: string, end: string): string {
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end, from);
+  expect(from).toBeGreaterThanOrEqual(0);
+  expect(to).toBeGreaterThan(from);
+  return text.slice(from + begin.length, to).trim();
+}
+
+describe('README: the copy of the example is the current one', () => {
+  it('matches the code block of "Resources, prompts and completion", imports from mcp42 and ./weather.service.js aside', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const section = readme.slice(readme.indexOf('## Resources, prompts and completion'));
+    const example = between(section, '```ts\n', '\n```').replace(
+      /\nimport \{ CITIES, WeatherService \} from '\.\/weather\.service\.js';[^\n]*\n/,
+      '\n',
+    );
+    const spec = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+    const copy = between(
+      spec,
+      '// ---- README example: begin (verbatim; mcp42 is ../../src, and ./weather.service.js is above) ----',
+      '// ---- README example: end ----',
+    );
+
+    expect(copy).toBe(example.replace("} from 'mcp42';", "} from '../../src/index.js';"));
+    expect(section).toContain(
+      'onRefreshed(city: string): void {\n  this.resources.notifyUpdated(`weather://forecast/${encodeURIComponent(city)}`);\n}',
+    );
+  });
+});
+
 describe('README: the resources, prompts and completion example, served (official SDK client)', () => {
   let running: RunningApp;
   let sessions: McpSessionRegistry;
@@ -211,9 +247,12 @@ describe('README: the resources, prompts and completion example, served (officia
 
   beforeEach(() => {
     RecordingGuard.seen.length = 0;
+    RecordingGuard.deny = undefined;
+    RecordingInterceptor.seen.length = 0;
   });
 
   afterEach(async () => {
+    RecordingGuard.deny = undefined;
     // Ended, not just left, so that no session stays subscribed into the next test.
     await Promise.all(
       connected.splice(0).map(async ({ client, transport }) => {
@@ -235,6 +274,10 @@ describe('README: the resources, prompts and completion example, served (officia
     await client.connect(transport);
     return client;
   }
+
+  /** What the guards were told, without `arguments` and `toolName`. */
+  const passes = (): Omit<Seen, 'arguments' | 'toolName'>[] =>
+    RecordingGuard.seen.map(({ kind, name, uri, phase }) => ({ kind, name, uri, phase }));
 
   it('announces the capabilities the section names', async () => {
     const client = await connect();
@@ -289,14 +332,15 @@ describe('README: the resources, prompts and completion example, served (officia
       });
     });
 
-    it('answers -32002 with the URI in data when the method returns undefined (a known city without forecast)', async () => {
+    it('answers -32002 with the URI in data for a known city without forecast yet (the method returns undefined)', async () => {
       const client = await connect();
 
       expect(await rpcError(client.readResource({ uri: 'weather://forecast/Osaka' }))).toEqual({
         code: -32002,
-        message: 'MCP error -32002: Resource not found',
+        message: NOT_FOUND,
         data: { uri: 'weather://forecast/Osaka' },
       });
+      expect(RecordingInterceptor.seen).toEqual([{ kind: 'resourceTemplate', arguments: { city: 'Osaka' } }]);
     });
 
     it('answers -32602, not -32002, for a city @IsIn(CITIES) refuses: the method never runs', async () => {
@@ -309,16 +353,30 @@ describe('README: the resources, prompts and completion example, served (officia
           `city: city must be one of the following values: ${CITIES.join(', ')}`,
         data: undefined,
       });
+      expect(RecordingInterceptor.seen).toEqual([]);
     });
 
-    it('answers -32002 for a URI nothing serves', async () => {
+    it('answers -32002 for a URI nothing serves: a simple {city} never spans a /', async () => {
       const client = await connect();
 
       expect(await rpcError(client.readResource({ uri: 'weather://forecast/Lisbon/tomorrow' }))).toEqual({
         code: -32002,
-        message: 'MCP error -32002: Resource not found',
+        message: NOT_FOUND,
         data: { uri: 'weather://forecast/Lisbon/tomorrow' },
       });
+    });
+
+    it('answers the same -32002 when the guards deny the caller, and hides the template from the list', async () => {
+      const client = await connect();
+      RecordingGuard.deny = (seen) => seen.kind === 'resourceTemplate';
+
+      expect(await rpcError(client.readResource({ uri: 'weather://forecast/Lisbon' }))).toEqual({
+        code: -32002,
+        message: NOT_FOUND,
+        data: { uri: 'weather://forecast/Lisbon' },
+      });
+      expect(await client.listResourceTemplates()).toEqual({ resourceTemplates: [] });
+      expect(RecordingInterceptor.seen).toEqual([]);
     });
   });
 
@@ -365,37 +423,43 @@ describe('README: the resources, prompts and completion example, served (officia
       });
     });
 
-    it('embeds the forecast under the same URI a read of it answers, for a plain city', async () => {
-      const client = await connect();
-      const read = await client.readResource({ uri: 'weather://forecast/Lima' });
-      const prompt = await client.getPrompt({ name: 'forecast_summary', arguments: { city: 'Lima' } });
+    it.each(['Lima', 'New York'])(
+      'embeds the forecast of %s under the encoded URI a read of it answers with the same contents',
+      async (city) => {
+        const client = await connect();
+        const prompt = await client.getPrompt({ name: 'forecast_summary', arguments: { city } });
+        const uri = `weather://forecast/${encodeURIComponent(city)}`;
 
-      expect(prompt.messages[0]!.content).toEqual({ type: 'resource', resource: read.contents[0] });
-    });
+        expect(prompt.messages[0]!.content).toEqual({
+          type: 'resource',
+          resource: { uri, text: FORECASTS.get(city) },
+        });
+        const read = await client.readResource({ uri });
+        expect(prompt.messages[0]!.content).toEqual({ type: 'resource', resource: read.contents[0] });
+      },
+    );
 
-    it('embeds a multi-word city under an unencoded URI: not the one clients read and subscribe to, and one the server refuses', async () => {
+    it('embeds weather://forecast/New%20York for New York, the spelling the subscription snippet notifies', async () => {
       const client = await connect();
       const prompt = await client.getPrompt({ name: 'forecast_summary', arguments: { city: 'New York' } });
 
-      expect(prompt.messages[0]!.content).toEqual({
-        type: 'resource',
-        resource: { uri: 'weather://forecast/New York', text: 'New York: windy, 15 °C' },
-      });
-      expect(await rpcError(client.readResource({ uri: 'weather://forecast/New York' }))).toEqual({
-        code: -32602,
-        message: 'MCP error -32602: Invalid params: uri must be an absolute URI of at most 8192 characters',
-        data: undefined,
-      });
+      expect(prompt.messages[0]!.content).toMatchObject({ resource: { uri: 'weather://forecast/New%20York' } });
     });
 
-    it('answers -32603 for a known city without forecast: embeddedText() refuses undefined text', async () => {
+    it('says "No forecast yet." for a known city without forecast, whose read answers -32002', async () => {
       const client = await connect();
 
-      expect(await rpcError(client.getPrompt({ name: 'forecast_summary', arguments: { city: 'Osaka' } }))).toEqual({
-        code: -32603,
-        message: 'MCP error -32603: Internal error',
-        data: undefined,
+      expect(await client.getPrompt({ name: 'forecast_summary', arguments: { city: 'Osaka' } })).toEqual({
+        description: 'Summarise the forecast of a city',
+        messages: [
+          {
+            role: 'user',
+            content: { type: 'resource', resource: { uri: 'weather://forecast/Osaka', text: 'No forecast yet.' } },
+          },
+          { role: 'user', content: { type: 'text', text: 'Summarise the forecast above for a traveller.' } },
+        ],
       });
+      expect((await rpcError(client.readResource({ uri: 'weather://forecast/Osaka' }))).code).toBe(-32002);
     });
 
     it.each<[string, Record<string, string>, string]>([
@@ -425,6 +489,18 @@ describe('README: the resources, prompts and completion example, served (officia
         data: undefined,
       });
     });
+
+    it('refuses a prompt the guards deny as if it did not exist, and hides it from the list', async () => {
+      const client = await connect();
+      RecordingGuard.deny = (seen) => seen.kind === 'prompt';
+
+      expect(await rpcError(client.getPrompt({ name: 'forecast_summary', arguments: { city: 'Lima' } }))).toEqual({
+        code: -32602,
+        message: 'MCP error -32602: Invalid params: Unknown prompt: forecast_summary',
+        data: undefined,
+      });
+      expect(await client.listPrompts()).toEqual({ prompts: [] });
+    });
   });
 
   describe('completion', () => {
@@ -434,20 +510,20 @@ describe('README: the resources, prompts and completion example, served (officia
       ['OS', ['Oslo', 'Osaka']],
       ['new', ['New York']],
       ['x', []],
-    ])('completes the prompt city %j with the @McpCompletion method', async (value, values) => {
-      const client = await connect();
+    ])(
+      'completes the prompt city %j with the @McpCompletion method, behind its own pipeline',
+      async (value, values) => {
+        const client = await connect();
 
-      expect(await client.complete({ ref: PROMPT_REF, argument: { name: 'city', value } })).toEqual({
-        completion: { values, total: values.length, hasMore: false },
-      });
-      // The method ran (behind its own pipeline), not a list: it is the only completer SummaryArgs.city has.
-      expect(RecordingGuard.seen).toContainEqual({
-        kind: 'completion',
-        name: 'forecast_summary',
-        uri: undefined,
-        phase: 'call',
-      });
-    });
+        expect(await client.complete({ ref: PROMPT_REF, argument: { name: 'city', value } })).toEqual({
+          completion: { values, total: values.length, hasMore: false },
+        });
+        expect(passes()).toEqual([
+          { kind: 'prompt', name: 'forecast_summary', uri: undefined, phase: 'list' },
+          { kind: 'completion', name: 'forecast_summary', uri: undefined, phase: 'call' },
+        ]);
+      },
+    );
 
     it.each<[string, string[]]>([
       ['', ['brief', 'detailed']],
@@ -460,6 +536,7 @@ describe('README: the resources, prompts and completion example, served (officia
       expect(await client.complete({ ref: PROMPT_REF, argument: { name: 'style', value } })).toEqual({
         completion: { values, total: values.length, hasMore: false },
       });
+      expect(passes()).toEqual([{ kind: 'prompt', name: 'forecast_summary', uri: undefined, phase: 'list' }]);
     });
 
     it.each<[string, string[]]>([
@@ -474,12 +551,11 @@ describe('README: the resources, prompts and completion example, served (officia
         completion: { values, total: values.length, hasMore: false },
       });
       // No method is behind it: only the template's own guards were asked.
-      expect(RecordingGuard.seen.filter((seen) => seen.kind === 'completion')).toEqual([]);
+      expect(passes()).toEqual([{ kind: 'resourceTemplate', name: 'forecast', uri: undefined, phase: 'list' }]);
     });
 
     it('passes the completer what the user filled in already as `arguments`', async () => {
       const client = await connect();
-      RecordingInterceptor.seen.length = 0;
 
       await client.complete({
         ref: PROMPT_REF,
@@ -490,6 +566,44 @@ describe('README: the resources, prompts and completion example, served (officia
       expect(RecordingInterceptor.seen).toEqual([
         { kind: 'completion', arguments: { argument: 'city', value: 'Li', arguments: { style: 'brief' } } },
       ]);
+    });
+
+    it('gives an empty list for a resource with a fixed URI: it has nothing to complete', async () => {
+      const client = await connect();
+
+      expect(
+        await client.complete({
+          ref: { type: 'ref/resource', uri: 'weather://cities' },
+          argument: { name: 'x', value: '' },
+        }),
+      ).toEqual({ completion: { values: [] } });
+    });
+
+    it("gives an empty list when the completer method's own guards deny the caller", async () => {
+      const client = await connect();
+      RecordingGuard.deny = (seen) => seen.kind === 'completion';
+
+      expect(await client.complete({ ref: PROMPT_REF, argument: { name: 'city', value: 'L' } })).toEqual({
+        completion: { values: [] },
+      });
+      expect(RecordingInterceptor.seen).toEqual([]);
+    });
+
+    it('refuses, with -32602 as if they did not exist, a prompt or template the caller may not see', async () => {
+      const client = await connect();
+      RecordingGuard.deny = (seen) => seen.kind === 'prompt' || seen.kind === 'resourceTemplate';
+
+      expect(await rpcError(client.complete({ ref: PROMPT_REF, argument: { name: 'city', value: '' } }))).toEqual({
+        code: -32602,
+        message: 'MCP error -32602: Invalid params: Unknown prompt: forecast_summary',
+        data: undefined,
+      });
+      expect(await rpcError(client.complete({ ref: TEMPLATE_REF, argument: { name: 'city', value: '' } }))).toEqual({
+        code: -32602,
+        message: `MCP error -32602: Invalid params: Unknown resource template: ${FORECAST_TEMPLATE}`,
+        data: undefined,
+      });
+      expect(RecordingInterceptor.seen).toEqual([]);
     });
 
     it('refuses an argument the prompt does not have, and an unknown template, with -32602', async () => {
@@ -526,8 +640,11 @@ describe('README: the resources, prompts and completion example, served (officia
 
       await until(() => updated.length > 0, 'resources/updated');
       expect(updated).toEqual(['weather://forecast/New%20York']);
-      // What the snippet calls, once more: it counts the sessions told, the bystander not among them.
-      expect(running.app.get(McpResourceRegistry).notifyUpdated('weather://forecast/New%20York')).toBe(1);
+      const registry = running.app.get(McpResourceRegistry);
+      // It counts the sessions told, the bystander not among them.
+      expect(registry.notifyUpdated('weather://forecast/New%20York')).toBe(1);
+      // Subscriptions match the URI as sent: another spelling of the same resource tells no one.
+      expect(registry.notifyUpdated('weather://forecast/New York')).toBe(0);
     });
 
     it('subscribing to a template URI whose variables a read refuses still answers {}: only the guards are asked', async () => {
@@ -542,8 +659,59 @@ describe('README: the resources, prompts and completion example, served (officia
 
       expect(await rpcError(client.subscribeResource({ uri: 'weather://nowhere' }))).toEqual({
         code: -32002,
-        message: 'MCP error -32002: Resource not found',
+        message: NOT_FOUND,
         data: { uri: 'weather://nowhere' },
+      });
+    });
+
+    it("subscribing to a URI served only by a template the caller's guards deny answers -32002", async () => {
+      const client = await connect();
+      RecordingGuard.deny = (seen) => seen.kind === 'resourceTemplate';
+
+      expect(await rpcError(client.subscribeResource({ uri: 'weather://forecast/Oslo' }))).toEqual({
+        code: -32002,
+        message: NOT_FOUND,
+        data: { uri: 'weather://forecast/Oslo' },
+      });
+    });
+  });
+
+  describe('at run time', () => {
+    it('serves items added to the registries with no pipeline: the global guard is never asked', async () => {
+      const client = await connect();
+      const resources = running.app.get(McpResourceRegistry);
+      const prompts = running.app.get(McpPromptRegistry);
+      RecordingGuard.deny = () => true;
+      resources.addResource({ uri: 'weather://alerts', name: 'alerts' }, () => 'none');
+      prompts.addPrompt({ name: 'alerts_summary', description: 'Summarise the alerts' }, () => 'Any alerts?');
+      try {
+        expect(await client.readResource({ uri: 'weather://alerts' })).toEqual({
+          contents: [{ uri: 'weather://alerts', text: 'none' }],
+        });
+        expect(await client.getPrompt({ name: 'alerts_summary' })).toEqual({
+          description: 'Summarise the alerts',
+          messages: [{ role: 'user', content: { type: 'text', text: 'Any alerts?' } }],
+        });
+        expect(RecordingGuard.seen).toEqual([]);
+      } finally {
+        resources.removeResource('weather://alerts');
+        prompts.removePrompt('alerts_summary');
+      }
+    });
+
+    it('disable() hides the example template (-32002) until enable()', async () => {
+      const client = await connect();
+      const resources = running.app.get(McpResourceRegistry);
+
+      expect(resources.disable(FORECAST_TEMPLATE)).toBe(true);
+      try {
+        expect((await rpcError(client.readResource({ uri: 'weather://forecast/Oslo' }))).code).toBe(-32002);
+        expect(resources.hasResourceTemplate(FORECAST_TEMPLATE)).toBe(false);
+      } finally {
+        expect(resources.enable(FORECAST_TEMPLATE)).toBe(true);
+      }
+      expect(await client.readResource({ uri: 'weather://forecast/Oslo' })).toEqual({
+        contents: [{ uri: 'weather://forecast/Oslo', text: 'Oslo: light rain, 9 °C' }],
       });
     });
   });
@@ -551,52 +719,163 @@ describe('README: the resources, prompts and completion example, served (officia
   describe('guards and context: what McpExecutionContext tells', () => {
     it('kind, name, uri and phase for a listing, a read, a subscription, a prompt and a completion', async () => {
       const client = await connect();
-      const everything: Seen[] = [];
-      const seenAfter = async (action: () => Promise<unknown>): Promise<Seen[]> => {
+      const after = async (action: () => Promise<unknown>): Promise<ReturnType<typeof passes>> => {
         RecordingGuard.seen.length = 0;
         await action();
-        everything.push(...RecordingGuard.seen);
-        return RecordingGuard.seen.map(({ kind, name, uri, phase }) => ({ kind, name, uri, phase }));
+        return passes();
       };
 
-      expect(await seenAfter(() => client.listResources())).toEqual([
+      expect(await after(() => client.listResources())).toEqual([
         { kind: 'resource', name: 'cities', uri: 'weather://cities', phase: 'list' },
       ]);
-      expect(await seenAfter(() => client.listResourceTemplates())).toEqual([
+      expect(await after(() => client.listResourceTemplates())).toEqual([
         { kind: 'resourceTemplate', name: 'forecast', uri: undefined, phase: 'list' },
       ]);
-      expect(await seenAfter(() => client.readResource({ uri: 'weather://forecast/Oslo' }))).toEqual([
+      expect(await after(() => client.listPrompts())).toEqual([
+        { kind: 'prompt', name: 'forecast_summary', uri: undefined, phase: 'list' },
+      ]);
+      expect(await after(() => client.readResource({ uri: 'weather://cities' }))).toEqual([
+        { kind: 'resource', name: 'cities', uri: 'weather://cities', phase: 'call' },
+      ]);
+      expect(await after(() => client.readResource({ uri: 'weather://forecast/Oslo' }))).toEqual([
         { kind: 'resourceTemplate', name: 'forecast', uri: 'weather://forecast/Oslo', phase: 'call' },
       ]);
-      expect(await seenAfter(() => client.subscribeResource({ uri: 'weather://forecast/Oslo' }))).toEqual([
+      expect(await after(() => client.subscribeResource({ uri: 'weather://forecast/Oslo' }))).toEqual([
         { kind: 'resourceTemplate', name: 'forecast', uri: 'weather://forecast/Oslo', phase: 'list' },
       ]);
-      expect(
-        await seenAfter(() => client.getPrompt({ name: 'forecast_summary', arguments: { city: 'Oslo' } })),
-      ).toEqual([{ kind: 'prompt', name: 'forecast_summary', uri: undefined, phase: 'call' }]);
+      expect(await after(() => client.getPrompt({ name: 'forecast_summary', arguments: { city: 'Oslo' } }))).toEqual([
+        { kind: 'prompt', name: 'forecast_summary', uri: undefined, phase: 'call' },
+      ]);
       // Whether the caller may see the prompt is asked first, as in a listing; then the completer runs.
-      expect(
-        await seenAfter(() => client.complete({ ref: PROMPT_REF, argument: { name: 'city', value: 'O' } })),
-      ).toEqual([
+      expect(await after(() => client.complete({ ref: PROMPT_REF, argument: { name: 'city', value: 'O' } }))).toEqual([
         { kind: 'prompt', name: 'forecast_summary', uri: undefined, phase: 'list' },
         { kind: 'completion', name: 'forecast_summary', uri: undefined, phase: 'call' },
       ]);
-      // Unlike a tool's guards in a call, these never see arguments, even in the 'call' phase.
-      expect(everything).toHaveLength(7);
-      expect(everything.map((seen) => seen.arguments)).toEqual(Array.from({ length: 7 }, () => undefined));
+    });
+
+    it("in the 'list' phase there are no arguments and no context", async () => {
+      const client = await connect();
+
+      await client.listResources();
+      await client.listResourceTemplates();
+      await client.listPrompts();
+      await client.subscribeResource({ uri: 'weather://forecast/Oslo' });
+
+      expect(RecordingGuard.seen).toHaveLength(4);
+      expect(RecordingGuard.seen.map(({ arguments: args, toolName }) => [args, toolName])).toEqual(
+        Array.from({ length: 4 }, () => [undefined, undefined]),
+      );
+    });
+
+    it("in the 'call' phase guards see a template's matched variables, decoded, and ctx.toolName is the item's name", async () => {
+      const client = await connect();
+
+      await client.readResource({ uri: 'weather://forecast/New%20York' });
+
+      expect(RecordingGuard.seen).toEqual([
+        {
+          kind: 'resourceTemplate',
+          name: 'forecast',
+          uri: 'weather://forecast/New%20York',
+          phase: 'call',
+          arguments: { city: 'New York' },
+          toolName: 'forecast',
+        },
+      ]);
+      // Guards get the variables as matched, a plain object; interceptors get them validated, as ForecastVars.
+      expect(Object.getPrototypeOf(RecordingGuard.seen[0]!.arguments)).toBe(Object.prototype);
+      expect(RecordingInterceptor.seen).toEqual([{ kind: 'resourceTemplate', arguments: { city: 'New York' } }]);
+      expect(RecordingInterceptor.seen[0]!.arguments).toBeInstanceOf(ForecastVars);
+    });
+
+    it('guards see variables before validation: the ones @IsIn then refuses', async () => {
+      const client = await connect();
+
+      expect((await rpcError(client.readResource({ uri: 'weather://forecast/Atlantis' }))).code).toBe(-32602);
+      expect(RecordingGuard.seen.map(({ phase, arguments: args }) => ({ phase, arguments: args }))).toEqual([
+        { phase: 'call', arguments: { city: 'Atlantis' } },
+      ]);
+    });
+
+    it("guards see a prompt's arguments as sent, undeclared ones included; interceptors see SummaryArgs", async () => {
+      const client = await connect();
+
+      await client.getPrompt({ name: 'forecast_summary', arguments: { city: 'Oslo', style: 'brief' } });
+      const refused = await rpcError(
+        client.getPrompt({ name: 'forecast_summary', arguments: { city: 'Oslo', days: '3' } }),
+      );
+      expect(refused.code).toBe(-32602);
+
+      expect(RecordingGuard.seen.map(({ arguments: args, toolName }) => ({ arguments: args, toolName }))).toEqual([
+        { arguments: { city: 'Oslo', style: 'brief' }, toolName: 'forecast_summary' },
+        { arguments: { city: 'Oslo', days: '3' }, toolName: 'forecast_summary' },
+      ]);
+      expect(Object.getPrototypeOf(RecordingGuard.seen[0]!.arguments)).toBe(Object.prototype);
+      expect(RecordingInterceptor.seen).toEqual([{ kind: 'prompt', arguments: { city: 'Oslo', style: 'brief' } }]);
+      expect(RecordingInterceptor.seen[0]!.arguments).toBeInstanceOf(SummaryArgs);
+    });
+
+    it("a completer method's guards see its McpCompletionRequest; ctx.toolName is the prompt's name", async () => {
+      const client = await connect();
+
+      await client.complete({
+        ref: PROMPT_REF,
+        argument: { name: 'city', value: 'Os' },
+        context: { arguments: { style: 'detailed' } },
+      });
+
+      expect(RecordingGuard.seen.filter((seen) => seen.phase === 'call')).toEqual([
+        {
+          kind: 'completion',
+          name: 'forecast_summary',
+          uri: undefined,
+          phase: 'call',
+          arguments: { argument: 'city', value: 'Os', arguments: { style: 'detailed' } },
+          toolName: 'forecast_summary',
+        },
+      ]);
     });
   });
 });
 
-/** One completer per argument: the README's "order of precedence" holds only against an `enum`. */
-class CityOnly {
-  @IsString()
+// ---- Completion sources of one argument ("Completion"): one completer each; an `enum` gives way. ----
+
+class StyleArgs {
+  @IsIn(['brief', 'detailed'])
+  style!: string;
+}
+
+class CityVars {
+  @IsIn(['Lisbon', 'Lima'])
   city!: string;
 }
 
 @Injectable()
-class TwoCompleters {
-  @McpPrompt({ name: 'two_completers', description: 'A city', args: CityOnly, complete: { city: ['Lisbon'] } })
+class EnumGivesWay {
+  @McpPrompt({ name: 'styled', description: 'A style', args: StyleArgs })
+  styled() {
+    return 'A style';
+  }
+
+  @McpCompletion({ prompt: 'styled', argument: 'style' })
+  styles() {
+    return ['terse'];
+  }
+
+  @McpResourceTemplate({
+    uriTemplate: 'weather://now/{city}',
+    name: 'now',
+    variables: CityVars,
+    complete: { city: ['Oslo', 'Osaka'] },
+  })
+  now({ city }: CityVars) {
+    return city;
+  }
+}
+
+@Injectable()
+class TwoCompletersOfAPrompt {
+  @McpPrompt({ name: 'two_completers', description: 'A city', args: SummaryArgs, complete: { city: ['Lisbon'] } })
   prompt() {
     return 'A city';
   }
@@ -607,17 +886,70 @@ class TwoCompleters {
   }
 }
 
-describe('README: completion sources for one argument', () => {
-  it('an @McpCompletion method beside a `complete` entry fails bootstrap instead of taking precedence', async () => {
-    const started = startApp({
-      imports: [McpModule.forRoot({ name: 'readme-completers', version: '1.0.0' })],
-      providers: [TwoCompleters],
-    });
+@Injectable()
+class TwoCompletersOfATemplate {
+  @McpResourceTemplate({ uriTemplate: 'weather://radar/{city}', name: 'radar', complete: { city: ['Lisbon'] } })
+  radar() {
+    return 'radar';
+  }
 
-    await expect(started).rejects.toThrow(
-      new McpDefinitionError(
-        '@McpCompletion() on TwoCompleters.cities: argument city of prompt two_completers has a completer already',
-      ),
-    );
+  @McpCompletion({ resourceTemplate: 'weather://radar/{city}', argument: 'city' })
+  cities() {
+    return ['Oslo'];
+  }
+}
+
+describe('README: completion sources for one argument', () => {
+  let running: RunningApp | undefined;
+  let client: Client | undefined;
+
+  afterEach(async () => {
+    await client?.close();
+    await running?.close();
+    client = undefined;
+    running = undefined;
   });
+
+  it('an @McpCompletion method replaces the @IsIn list; a `complete` entry is used instead of it', async () => {
+    running = await startApp({
+      imports: [McpModule.forRoot({ name: 'readme-completers', version: '1.0.0' })],
+      providers: [EnumGivesWay],
+    });
+    client = new Client({ name: 'readme-examples', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.mcpUrl)));
+
+    expect(
+      await client.complete({ ref: { type: 'ref/prompt', name: 'styled' }, argument: { name: 'style', value: 'b' } }),
+    ).toEqual({ completion: { values: ['terse'], total: 1, hasMore: false } });
+    expect(
+      await client.complete({
+        ref: { type: 'ref/resource', uri: 'weather://now/{city}' },
+        argument: { name: 'city', value: 'o' },
+      }),
+    ).toEqual({ completion: { values: ['Oslo', 'Osaka'], total: 2, hasMore: false } });
+  });
+
+  it.each<[string, object, string]>([
+    [
+      'a prompt',
+      TwoCompletersOfAPrompt,
+      '@McpCompletion() on TwoCompletersOfAPrompt.cities: argument city of prompt two_completers has a completer already',
+    ],
+    [
+      'a template',
+      TwoCompletersOfATemplate,
+      '@McpCompletion() on TwoCompletersOfATemplate.cities: variable city of weather://radar/{city} has a completer already',
+    ],
+  ])(
+    'a `complete` entry and an @McpCompletion method for one argument of %s fail bootstrap',
+    async (_label, provider, message) => {
+      const failure = await bootstrapFailure({
+        imports: [McpModule.forRoot({ name: 'readme-completers', version: '1.0.0' })],
+        providers: [provider as new () => object],
+      });
+
+      expect(failure.error).toBeInstanceOf(McpDefinitionError);
+      expect(failure.error.message).toBe(message);
+    },
+  );
 });
