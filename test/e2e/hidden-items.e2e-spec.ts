@@ -1,5 +1,5 @@
 /**
- * Review of resources, templates, prompts and completion behind Nest's pipeline (reviewer R2):
+ * Resources, templates, prompts and completion behind Nest's pipeline:
  * hidden items must be answered byte for byte like unknown ones, whatever else the request
  * carries (a request id in use, a catch-all template, a provider that cannot be built for the
  * caller, a guard slower than the item's timeout), completion must be cancellable like the
@@ -320,7 +320,7 @@ const uriNames = (message: RpcMessage, list: 'resources' | 'resourceTemplates' |
 // Tests
 // ---------------------------------------------------------------------------------------------
 
-describe('review: hidden items answered as unknown ones, cancellation, timeouts (e2e)', () => {
+describe('hidden items answered as unknown ones, cancellation, timeouts (e2e)', () => {
   let running: RunningApp;
   let gate: Gate;
   let sessions: McpSessionRegistry;
@@ -614,7 +614,7 @@ describe('review: hidden items answered as unknown ones, cancellation, timeouts 
   });
 });
 
-describe('review: a request-scoped APP_GUARD over default-scoped resource, template and prompt providers (e2e)', () => {
+describe('a request-scoped APP_GUARD over default-scoped resource, template and prompt providers (e2e)', () => {
   let running: RunningApp;
   const client = clientOf(() => running);
 

@@ -1,9 +1,9 @@
 /**
- * Second review (reviewer R3), pure units: the request runner's timers under cancellation, URI
+ * Edge cases, pure units: the request runner's timers under cancellation, URI
  * template matching of equivalent URIs, definition fields given as null, and what the deeper
  * content-block checks do to tool results that used to reach clients.
  *
- * Each `it.failing` is a bug the lead must fix; the comment above it says where and how.
+ * Tests that first failed say above them what the bug was and where.
  */
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
@@ -79,7 +79,7 @@ describe('McpRequestRunner: timers of a request cancelled while its guards decid
     expect(jest.getTimerCount()).toBe(0);
   });
 
-  // BUG (src/execution/mcp-request.runner.ts:178 RunState.admit, called from execute() at line 228):
+  // Was a bug, fixed (src/execution/mcp-request.runner.ts:178 RunState.admit, called from execute() at line 228):
   // run() answers a cancelled request at once and clears its timeout timer in `finally` (line 192),
   // but the work goes on; when the guards admit afterwards, admit() starts the item's timeoutMs timer,
   // which nothing ever clears. Each request cancelled (or whose session ended) while its guards decided
@@ -111,7 +111,7 @@ describe('UriTemplate: URIs equivalent to an expansion', () => {
     });
   });
 
-  // BUG (src/resources/uri-template.ts:100 match(): uri-template-router only takes upper-case hex digits in
+  // Was a bug, fixed (src/resources/uri-template.ts:100 match(): uri-template-router only takes upper-case hex digits in
   // pct-encoded triplets of the path): RFC 3986 §2.1 makes "%c3%a9" and "%C3%A9" equivalent, and the
   // query part (read by mcp42 itself, decodeURIComponent) already takes both; a client or proxy that
   // writes lower-case hex gets -32002 for a resource that exists.
@@ -123,7 +123,7 @@ describe('UriTemplate: URIs equivalent to an expansion', () => {
     expect(new UriTemplate('files://{+path}').match('files://a/caf%c3%a9')).toEqual({ path: 'a/café' });
   });
 
-  // BUG (low; src/resources/uri-template.ts:90-92 and uri-template-router): RFC 6570 §3.1 expands a
+  // Was a bug, fixed (low; src/resources/uri-template.ts:90-92 and uri-template-router): RFC 6570 §3.1 expands a
   // literal that is not allowed in a URI (here "é") percent-encoded, so `docs://café/{x}` expands to
   // `docs://caf%C3%A9/a`; the template matches only the IRI form `docs://café/a`. (The reverse works: a
   // template written `caf%C3%A9` matches the IRI through encodeLoose.)
@@ -138,7 +138,7 @@ describe('UriTemplate: URIs equivalent to an expansion', () => {
 });
 
 describe('resource definitions: a field given as null', () => {
-  // BUG (src/resources/resource-definition.factory.ts:92-103): the MIME type check lets `null` through
+  // Was a bug, fixed (src/resources/resource-definition.factory.ts:92-103): the MIME type check lets `null` through
   // on purpose ("null is absent", as optionalText() does for title and description), but
   // `optional('mimeType', null)` keeps it, so the definition advertises `"mimeType": null`. The
   // reference SDK client then rejects the whole resources/list (and every read of it, whose contents

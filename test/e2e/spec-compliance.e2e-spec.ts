@@ -1,5 +1,5 @@
 /**
- * Review R1: what the resources, resource templates, prompts and completion of this change send,
+ * What the resources, resource templates, prompts and completion of this change send,
  * held against the MCP specification (2025-06-18 and 2025-11-25: `server/resources.mdx`,
  * `server/prompts.mdx`, `server/utilities/completion.mdx`, `schema/<version>/schema.ts`) and against
  * what a strict client accepts (the official SDK's zod schemas, `@modelcontextprotocol/sdk/types.js`).
@@ -116,7 +116,7 @@ interface RawSession {
   readonly protocolVersion: string;
 }
 
-describe('review R1: resources, templates, prompts and completion against the specification (e2e)', () => {
+describe('resources, templates, prompts and completion against the specification (e2e)', () => {
   let running: RunningApp;
   const opened: HttpStream[] = [];
   const clients: Client[] = [];

@@ -1,10 +1,10 @@
 /**
- * Second review of resources, prompts and completion (reviewer R3): what a request the client
+ * Resources, prompts and completion under cancellation and hidden providers: what a request the client
  * cancelled still does once a slow guard lets it through, what guards see when an item is used,
  * and whether a tool the caller may not see is still answered like an unknown one when its
  * provider cannot be built for that caller.
  *
- * Each `it.failing` is a bug the lead must fix; the comment above it says where and how.
+ * Tests that first failed say above them what the bug was and where.
  */
 import { Injectable, Inject, Logger, Scope, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
@@ -170,7 +170,7 @@ async function settle(done: () => boolean): Promise<void> {
   for (let turn = 0; turn < 50 && !done(); turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-describe('review R3: cancelled requests, and hidden tools of providers that cannot be built (e2e)', () => {
+describe('cancelled requests, and hidden tools of providers that cannot be built (e2e)', () => {
   let running: RunningApp;
   let gate: Gate;
   let sessions: McpSessionRegistry;
@@ -288,7 +288,7 @@ describe('review R3: cancelled requests, and hidden tools of providers that cann
       ]);
     });
 
-    // BUG (src/tools/tool.invoker.ts:124, run(): `await tool.target(call.httpRequest)` outside any catch):
+    // Was a bug, fixed (src/tools/tool.invoker.ts:124, run(): `await tool.target(call.httpRequest)` outside any catch):
     // tools/list hides the tool (McpRequestRunner.isVisible catches the failure), but tools/call answers
     // the JSON-RPC error -32603 where an unknown tool gets the result "Unknown tool: <name>", so a caller
     // learns which hidden tool names exist. R2's fix of the same bug for resources and prompts
@@ -319,7 +319,7 @@ describe('review R3: cancelled requests, and hidden tools of providers that cann
       expect(probed).toEqual([{ kind: 'tool', arguments: {} }]);
     });
 
-    // BUG (src/execution/mcp-request.runner.ts:223, execute(): the invocation given to the guards is built
+    // Was a bug, fixed (src/execution/mcp-request.runner.ts:223, execute(): the invocation given to the guards is built
     // with `undefined` arguments; only target.execute() gets them): a prompt's guards see no arguments and a
     // template's no variables, where a tool's guards see the arguments as sent (README: "Guards in a call
     // see the arguments as sent"). A guard that authorises by a template variable (the tenant in
@@ -349,7 +349,7 @@ describe('review R3: cancelled requests, and hidden tools of providers that cann
       expect(await cancelWhileGuardDecides(session, 'resources/subscribe', { uri: 'r3://watched' })).toEqual([]);
     });
 
-    // BUG (src/resources/resource.reader.ts:59-60, subscribe(): the work goes on after run() gave up
+    // Was a bug, fixed (src/resources/resource.reader.ts:59-60, subscribe(): the work goes on after run() gave up
     // on it, and nothing checks the signal between isReadable() and session.subscribe()): the client
     // cancelled the subscription and got no answer, yet once the guard admits, the session is
     // subscribed and notifyUpdated() sends it notifications/resources/updated it never asked for (and
@@ -363,7 +363,7 @@ describe('review R3: cancelled requests, and hidden tools of providers that cann
       expect(handle.isSubscribed('r3://watched')).toBe(false);
     });
 
-    // BUG (src/execution/mcp-request.runner.ts:230, execute(): a request aborted while its guards
+    // Was a bug, fixed (src/execution/mcp-request.runner.ts:230, execute(): a request aborted while its guards
     // decided returns { denied: false, value: undefined } once they admit; src/prompts/prompt.renderer.ts:38
     // maps that undefined as the prompt's value, toGetPromptResult() throws a TypeError, and
     // McpRequestRunner.failure() logs "Prompt r3_gated (R3Items.gated) failed; answered with an internal
@@ -379,7 +379,7 @@ describe('review R3: cancelled requests, and hidden tools of providers that cann
       expect(failed()).toEqual([]);
     });
 
-    // BUG (same place, through src/completion/completion.service.ts:68-73): the @McpCompletion() method
+    // Was a bug, fixed (same place, through src/completion/completion.service.ts:68-73): the @McpCompletion() method
     // never runs, toCompleteResult(undefined) throws, and "Completion of r3_gated_method (...) failed;
     // answered with an internal error" is logged at ERROR level for a request the client cancelled.
     it('completion/complete with a completer method: nothing is logged as a failure', async () => {
@@ -391,7 +391,7 @@ describe('review R3: cancelled requests, and hidden tools of providers that cann
       expect(failed()).toEqual([]);
     });
 
-    // BUG (src/completion/completion.service.ts:47-63: after isAdmitted() nothing checks the signal, and
+    // Was a bug, fixed (src/completion/completion.service.ts:47-63: after isAdmitted() nothing checks the signal, and
     // the function completer is called with a context whose signal has already aborted): the
     // application's completer (a database query, say) runs for a request the client cancelled.
     // Fix: `if (state.context.signal.aborted) throw ...` (or return) after isAdmitted().
