@@ -17,7 +17,7 @@ import { argumentsCheckerFor, type ArgumentsChecker } from '../tools/tool-checks
 import { isJsonSchemaObject } from '../tools/tool-definition.factory.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.interface.js';
 import { buildResourceDefinition, buildTemplateDefinition } from './resource-definition.factory.js';
-import type { UriTemplate, UriVariables } from './uri-template.js';
+import { strictlyEncoded, type UriTemplate, type UriVariables } from './uri-template.js';
 
 /** The handler of a resource or template added at run time: the same contract as a decorated method. */
 export type McpResourceHandler<A extends object = Record<string, string | string[]>> = (
@@ -246,8 +246,10 @@ export class McpResourceRegistry {
   *candidates(uri: string): Generator<ResolvedResource> {
     const resource = this.resources.get(uri);
     if (resource) yield { kind: 'resource', resource };
+    // Once per URI, not once per template: with many templates it would dominate the resolution.
+    const strictForm = strictlyEncoded(uri) ?? null;
     for (const template of this.templates.servedItems()) {
-      const variables = template.template.match(uri);
+      const variables = template.template.match(uri, strictForm);
       if (variables) yield { kind: 'template', template, variables };
     }
   }

@@ -20,6 +20,15 @@ const KEPT_AS_IS: ReadonlySet<string> = new Set(
 );
 
 /**
+ * `uri` encoded as RFC 6570 expansions are (see {@link encodeLoose}) when that differs from `uri`;
+ * `undefined` when it is the same, or cannot be encoded: no second match is worth trying.
+ */
+export function strictlyEncoded(uri: string): string | undefined {
+  const encoded = encodeLoose(uri);
+  return encoded === uri ? undefined : encoded;
+}
+
+/**
  * `uri` with every other character percent-encoded as UTF-8, and percent-encodings in upper case
  * (RFC 3986 §2.1: `%c3` and `%C3` are the same; the matcher reads upper case only); `undefined` for a
  * lone surrogate.
@@ -132,16 +141,18 @@ export class UriTemplate {
 
   /**
    * The variables `uri` fills, when it is an expansion of the template; `undefined` otherwise
-   * (malformed percent-encoding included). Variables the URI leaves empty or out are absent: the
+   * (malformed percent-encoding included).
+   * @param strictForm {@link strictlyEncoded}`(uri)` (`null` when it is `undefined`), when the caller
+   *   matches one URI against many templates and computes it once. Variables the URI leaves empty or out are absent: the
    * result holds only variables the template declares, as own properties.
    */
-  match(uri: string): UriVariables | undefined {
+  match(uri: string, strictForm?: string | null): UriVariables | undefined {
     const strict = this.matchExactly(uri);
     if (strict) return strict;
     // Clients build URIs with `encodeURIComponent` (which leaves !'()* alone) or write IRIs: what RFC
     // 6570 would have percent-encoded is encoded, and the match tried once more.
-    const encoded = encodeLoose(uri);
-    return encoded === undefined || encoded === uri ? undefined : this.matchExactly(encoded);
+    const encoded = strictForm === undefined ? strictlyEncoded(uri) : strictForm;
+    return encoded ? this.matchExactly(encoded) : undefined;
   }
 
   private matchExactly(uri: string): UriVariables | undefined {
