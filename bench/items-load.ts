@@ -1,9 +1,7 @@
-import autocannon from 'autocannon';
 import type { Agent } from 'node:http';
 import { keepAliveAgent, send } from './http-client.js';
 import { ItemsChild } from './items-child.js';
-import { LatencyRecorder } from './latency-recorder.js';
-import type { LoadFigures, LoadRequest, LoadSettings } from './load.js';
+import { TargetLoad, type LoadFigures, type LoadRequest, type LoadSettings } from './load.js';
 import { ECHO_BODY, openSession, sampleEcho, sessionHeaders } from './mcp-client.js';
 import {
   ITEM_OPERATIONS,
@@ -141,74 +139,33 @@ async function sampleResult(
   return answer!;
 }
 
-/**
- * One repeated request on one server, measured in slices like TargetLoad (load.ts), with the server's
- * CPU time read before and after each slice.
- */
+/** One repeated request on one server: a {@link TargetLoad}, with the server's CPU time read around each slice. */
 class ItemLoad {
-  private readonly latencies = new LatencyRecorder();
-  private requests = 0;
-  private seconds = 0;
+  private readonly load: TargetLoad;
   private cpuMicros = 0;
-  private errors = 0;
-  private non2xx = 0;
-  private mismatches = 0;
 
   constructor(
     private readonly child: ItemsChild,
-    private readonly request: LoadRequest,
-    private readonly settings: LoadSettings,
-    private readonly warmupSeconds: number,
-  ) {}
+    request: LoadRequest,
+    settings: LoadSettings,
+    warmupSeconds: number,
+  ) {
+    this.load = new TargetLoad(request, { ...settings, warmupSeconds });
+  }
 
-  async warmUp(): Promise<void> {
-    if (this.warmupSeconds > 0) await autocannon(this.options(this.warmupSeconds));
+  warmUp(): Promise<void> {
+    return this.load.warmUp();
   }
 
   async measure(seconds: number): Promise<void> {
     const before = await this.child.cpuMicros();
-    const run = autocannon(this.options(seconds));
-    run.on('response', (_client, _status, _bytes, ms) => this.latencies.add(ms));
-    const result = await run;
+    await this.load.measure(seconds);
     this.cpuMicros += (await this.child.cpuMicros()) - before;
-    this.requests += result.requests.total;
-    this.seconds += result.duration;
-    this.errors += result.errors;
-    this.non2xx += result.non2xx;
-    this.mismatches += result.mismatches;
   }
 
   figures(): ItemLoadFigures {
-    return {
-      requests: this.requests,
-      reqPerSec: this.requests / this.seconds,
-      p50Ms: this.latencies.percentile(50),
-      p99Ms: this.latencies.percentile(99),
-      cpuMicrosPerRequest: this.cpuMicros / this.requests,
-      errors: this.errors,
-      non2xx: this.non2xx,
-      mismatches: this.mismatches,
-    };
-  }
-
-  private options(duration: number): autocannon.Options {
-    const { url, headers, body, expectBody } = this.request;
-    const { connections, pipelining } = this.settings;
-    // autocannon checks whether the duration is over at each sample tick (every second by default), which
-    // would round every slice up to whole seconds.
-    const sampleInt = 100;
-    return {
-      url,
-      method: 'POST',
-      headers,
-      body,
-      expectBody,
-      connections,
-      pipelining,
-      duration,
-      timeout: 10,
-      sampleInt,
-    };
+    const figures = this.load.figures();
+    return { ...figures, cpuMicrosPerRequest: this.cpuMicros / figures.requests };
   }
 }
 

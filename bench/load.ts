@@ -82,7 +82,21 @@ export class TargetLoad {
   private options(duration: number): autocannon.Options {
     const { url, headers, body, expectBody } = this.request;
     const { connections, pipelining } = this.settings;
-    return { url, method: 'POST', headers, body, expectBody, connections, pipelining, duration, timeout: 10 };
+    // autocannon checks whether the duration is over at each sample tick (every second by default), which
+    // would round every slice up to whole seconds.
+    const sampleInt = 100;
+    return {
+      url,
+      method: 'POST',
+      headers,
+      body,
+      expectBody,
+      connections,
+      pipelining,
+      duration,
+      timeout: 10,
+      sampleInt,
+    };
   }
 }
 
