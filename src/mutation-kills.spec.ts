@@ -1,0 +1,182 @@
+/**
+ * Mutation check of issue 5 (resources, templates, prompts, completion), pure units: each test
+ * fails for one change to src that the rest of the suite let through. The change it catches is
+ * named above it.
+ */
+import { jest } from '@jest/globals';
+import { BadRequestException, Logger } from '@nestjs/common';
+import { McpCallAbortedError } from './errors/mcp-call-aborted.error.js';
+import { McpRequestRunner, type ItemRequest, type RunState } from './execution/mcp-request.runner.js';
+import type { ResolvedMcpOptions } from './mcp-options.defaults.js';
+import { RequestCancelledError } from './protocol/dispatcher.js';
+import { JsonRpcError } from './protocol/json-rpc.errors.js';
+import { UriTemplate } from './resources/uri-template.js';
+import { McpSchemas } from './schemas/mcp-schemas.js';
+import type { McpCallContext } from './server/mcp-call-context.js';
+import { InMemoryEventStore } from './session/in-memory-event-store.js';
+import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION, McpSession } from './session/mcp-session.js';
+
+const RUNNER_OPTIONS = { clientRequestTimeoutMs: 60_000, scopesOf: () => [] } as unknown as ResolvedMcpOptions;
+
+describe('mutation kills: UriTemplate', () => {
+  // A prefix length counts characters (code points), not UTF-16 code units: "😀😀😀" is three.
+  it('{a:3} matches three astral characters, raw or percent-encoded, and refuses a fourth', () => {
+    const template = new UriTemplate('p://{a:3}');
+    expect(template.match('p://😀😀😀')).toEqual({ a: '😀😀😀' });
+    expect(template.match('p://%F0%9F%98%80%F0%9F%98%80%F0%9F%98%80')).toEqual({ a: '😀😀😀' });
+    expect(template.match('p://😀😀😀😀')).toBeUndefined();
+  });
+
+  // `{?q}{&lang}` is read as one query string, so its parameters may come in any order.
+  it('{?q}{&lang} matches its parameters in either order, and the second alone', () => {
+    const template = new UriTemplate('search://q{?q}{&lang}');
+    expect(template.match('search://q?lang=en&q=cats')).toEqual({ lang: 'en', q: 'cats' });
+    expect(template.match('search://q?lang=en')).toEqual({ lang: 'en' });
+    expect(template.match('search://q?lang=en&page=2')).toBeUndefined();
+  });
+});
+
+describe('bugs found by the mutation check: UriTemplate', () => {
+  // BUG (src/resources/uri-template.ts, constructor and match()): uri-template-router reads only upper-case
+  // hex digits in a URI's pct-encoded triplets (Route.resolveURI: /^%[0-9A-F]{2}$/), and a template literal
+  // written in lower case ("%2f") is compiled as the literal symbol "%2f". So no URI reaches it: not the
+  // template's own RFC 6570 expansion "p://a%2fb/x" (refused by the router), nor "p://a%2Fb/x" (the loose
+  // retry upper-cases the URI, but the compiled literal stays "%2f"). The template serves nothing, silently.
+  // Fix: compile the template with the hex digits of its pct-encoded literals upper-cased (as encodeLiterals
+  // does for non-ASCII literals), so both forms match through the existing upper-casing retry.
+  it.failing('a template with a lower-case pct-encoded literal matches its own expansion', () => {
+    const template = new UriTemplate('p://a%2fb/{id}');
+    expect(template.match('p://a%2fb/x')).toEqual({ id: 'x' });
+    expect(template.match('p://a%2Fb/x')).toEqual({ id: 'x' });
+  });
+
+  // BUG (low; src/resources/uri-template.ts, matchExactly()): the trailing query is found with
+  // uri.indexOf('?'), but RFC 6570 expands `search://q{?q}{&lang}` with q unset and lang=en to
+  // "search://q&lang=en" (the `&` operator always writes "&"): that expansion is refused, while
+  // "search://q?lang=en", which no expansion produces, is accepted.
+  // Fix: when the first trailing expression is `{?` and the URI has no '?', also read a query that
+  // starts with '&' right after the base (only for parameters of the `{&` expressions).
+  it.failing('{?q}{&lang} matches its RFC 6570 expansion with q unset', () => {
+    expect(new UriTemplate('search://q{?q}{&lang}').match('search://q&lang=en')).toEqual({ lang: 'en' });
+  });
+});
+
+describe('mutation kills: McpRequestRunner.failure', () => {
+  const runner = new McpRequestRunner(RUNNER_OPTIONS, new McpSchemas());
+
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(true));
+
+  // The message a client reads names the kind of item: a template is not a plain resource.
+  it.each([
+    ['resourceTemplate', 'Resource template station'],
+    ['resource', 'Resource station'],
+    ['prompt', 'Prompt station'],
+    ['completion', 'Completion of station'],
+  ] as const)('a 400 HttpException from a %s is -32602 "%s: <message>"', (kind, described) => {
+    const error = runner.failure(
+      'Owner.method',
+      { kind, name: 'station', uri: 'weather://stations/x' },
+      new BadRequestException('bad station'),
+      false,
+    );
+    expect(error).toBeInstanceOf(JsonRpcError);
+    expect((error as JsonRpcError).code).toBe(-32602);
+    expect((error as JsonRpcError).message).toBe(`Invalid params: ${described}: bad station`);
+  });
+});
+
+describe('mutation kills: McpRequestRunner.run, work left running after its answer', () => {
+  const item: ItemRequest = { kind: 'prompt', name: 'late_prompt' };
+
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(true));
+
+  beforeEach(() => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  });
+
+  afterEach(() => {
+    jest.clearAllTimers();
+    jest.useRealTimers();
+  });
+
+  // RunState.admit is a no-op once the request was answered: whatever path reaches it late (not only
+  // execute(), which checks the signal itself), no timeoutMs timer outlives the request.
+  it('admit() called after a cancellation starts no timeout timer', async () => {
+    const controllers = new Map<unknown, AbortController>();
+    const session = {
+      id: 'session-1',
+      isRunning: (id: unknown) => controllers.has(id),
+      beginCall: (id: unknown) => {
+        const controller = new AbortController();
+        controllers.set(id, controller);
+        return controller;
+      },
+      endCall: (id: unknown) => controllers.delete(id),
+    } as unknown as McpSession;
+    const call: McpCallContext = { session, httpRequest: {}, headers: {} };
+    const runner = new McpRequestRunner(RUNNER_OPTIONS, new McpSchemas());
+    let late: RunState | undefined;
+    const running = runner.run(1, call, item, (state) => {
+      late = state;
+      return new Promise<never>(() => undefined);
+    });
+    controllers.get(1)!.abort(new McpCallAbortedError('cancelled', 'the client cancelled'));
+    await expect(running).rejects.toBeInstanceOf(RequestCancelledError);
+    expect(jest.getTimerCount()).toBe(0);
+    late!.admit(item, 3_600_000);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});
+
+describe('mutation kills: McpSession subscriptions', () => {
+  function session(): McpSession {
+    return new McpSession({
+      id: 'session-1',
+      protocolVersion: '2025-06-18',
+      clientInfo: { name: 'client', version: '0.0.1' },
+      clientCapabilities: {},
+      outboxLimit: 3,
+      logLevel: 'info',
+      eventStore: new InMemoryEventStore({ maxEventsPerSession: 10, maxEventAgeMs: 60_000 }),
+      now: 1_000,
+      onEnd: () => undefined,
+      onStoreError: () => undefined,
+      onUnserializable: () => undefined,
+    });
+  }
+
+  /** A distinct URI of exactly `length` characters. */
+  const uriOf = (index: number, length: number): string => {
+    const head = `r://${index}/`;
+    return head + 'x'.repeat(length - head.length);
+  };
+
+  const PER_URI = 8192;
+  const FITTING = MAX_SUBSCRIBED_URI_CHARS / PER_URI;
+
+  it('holds URIs up to exactly MAX_SUBSCRIBED_URI_CHARS characters, and refuses one more', () => {
+    expect(Number.isInteger(FITTING) && FITTING < MAX_SUBSCRIPTIONS_PER_SESSION).toBe(true);
+    const subject = session();
+    for (let index = 0; index < FITTING; index++) expect(subject.subscribe(uriOf(index, PER_URI))).toBe(true);
+    expect(subject.subscribe('r://one-more')).toBe(false);
+    expect(subject.isSubscribed('r://one-more')).toBe(false);
+    expect(subject.subscriptionCount).toBe(FITTING);
+    // A URI already held costs nothing more.
+    expect(subject.subscribe(uriOf(0, PER_URI))).toBe(true);
+  });
+
+  it('gives back the characters of a URI unsubscribed', () => {
+    const subject = session();
+    for (let index = 0; index < FITTING; index++) subject.subscribe(uriOf(index, PER_URI));
+    subject.unsubscribe(uriOf(3, PER_URI));
+    expect(subject.isSubscribed(uriOf(3, PER_URI))).toBe(false);
+    expect(subject.subscribe(uriOf(FITTING, PER_URI))).toBe(true);
+    expect(subject.subscribe('r://one-more')).toBe(false);
+    // Unsubscribing from a URI never held gives back nothing.
+    subject.unsubscribe('r://never-held');
+    expect(subject.subscribe('r://one-more')).toBe(false);
+    expect(subject.subscriptionCount).toBe(FITTING);
+  });
+});
