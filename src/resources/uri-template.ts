@@ -55,14 +55,23 @@ function encodeLoose(uri: string): string | undefined {
   return encoded;
 }
 
-/** `template` with the non-ASCII characters of its literal parts percent-encoded as UTF-8. */
+/**
+ * `template` with the non-ASCII characters of its literal parts percent-encoded as UTF-8, and their
+ * percent-encodings in upper case.
+ */
 function encodeLiterals(template: string): string {
   let encoded = '';
   let inExpression = false;
-  for (const char of template) {
+  const chars = [...template];
+  for (let index = 0; index < chars.length; index++) {
+    const char = chars[index]!;
     if (char === '{') inExpression = true;
     else if (char === '}') inExpression = false;
-    encoded += inExpression || char.charCodeAt(0) < 0x80 ? char : safeEncode(char);
+    if (!inExpression && char === '%' && isHex(chars[index + 1]) && isHex(chars[index + 2])) {
+      // The matcher reads upper-case percent-encodings only; URIs are upper-cased before a second try.
+      encoded += `%${chars[index + 1]!.toUpperCase()}${chars[index + 2]!.toUpperCase()}`;
+      index += 2;
+    } else encoded += inExpression || char.charCodeAt(0) < 0x80 ? char : safeEncode(char);
   }
   return encoded;
 }
