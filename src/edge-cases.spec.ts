@@ -11,12 +11,12 @@ import { CallToolResultSchema, ListResourcesResultSchema } from '@modelcontextpr
 import { McpCallAbortedError } from './errors/mcp-call-aborted.error.js';
 import { McpRequestRunner, type ItemRequest, type ServedHandler } from './execution/mcp-request.runner.js';
 import type { PipelineTarget } from './execution/pipeline-target.js';
-import type { ResolvedMcpOptions } from './mcp-options.defaults.js';
+import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import { RequestCancelledError } from './protocol/dispatcher.js';
 import { buildResourceDefinition, buildTemplateDefinition } from './resources/resource-definition.factory.js';
 import { UriTemplate } from './resources/uri-template.js';
 import { McpSchemas } from './schemas/mcp-schemas.js';
-import type { McpCallContext } from './server/mcp-call-context.js';
+import type { McpCallContext } from './execution/mcp-call-context.js';
 import type { McpSession } from './session/mcp-session.js';
 import { isMalformedCallToolResult, toCallToolResult } from './tools/tool-result.mapper.js';
 

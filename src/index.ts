@@ -1,6 +1,6 @@
 export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
-export { MCP_OPTION_DEFAULTS, MCP_EXTRAS_DEFAULTS, type ResolvedMcpOptions } from './mcp-options.defaults.js';
+export { MCP_OPTION_DEFAULTS, MCP_EXTRAS_DEFAULTS } from './mcp-options.defaults.js';
 export { defaultSessionOwner } from './session/session-owner.js';
 export type { McpModuleOptions, McpModuleExtras, McpGuard } from './interfaces/mcp-module-options.interface.js';
 export type { McpToolOptions } from './interfaces/mcp-tool-options.interface.js';
@@ -50,7 +50,7 @@ export {
   type McpRuntimeResourceTemplateOptions,
 } from './resources/resource.registry.js';
 export { McpPromptRegistry, type McpRuntimePromptOptions, type McpPromptHandler } from './prompts/prompt.registry.js';
-export type { McpEventStore, McpStoredEvent } from './session/event-store.interface.js';
+export type { McpEventStore, McpStoredEvent } from './interfaces/mcp-event-store.interface.js';
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from './session/in-memory-event-store.js';
 export { LOGGING_LEVELS, type LoggingLevel } from './protocol/logging-level.js';
 export { McpSessionRegistry } from './session/session.registry.js';

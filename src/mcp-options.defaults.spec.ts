@@ -1,7 +1,8 @@
 import { jest } from '@jest/globals';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import { MCP_OPTION_DEFAULTS, resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.defaults.js';
-import type { McpEventStore } from './session/event-store.interface.js';
+import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
+import { MCP_OPTION_DEFAULTS, resolveMcpOptions } from './mcp-options.defaults.js';
+import type { McpEventStore } from './interfaces/mcp-event-store.interface.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
 
 /** The resolved options without the event store, which is a fresh instance each time. */

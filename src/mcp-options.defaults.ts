@@ -1,12 +1,10 @@
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import { validateMcpOptions } from './mcp-options.validation.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
 import { defaultScopesOf } from './guards/scopes-of.js';
 import { defaultSessionOwner } from './session/session-owner.js';
 
-/** Options with every default applied: what the services read. */
-export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions'>> &
-  Pick<McpModuleOptions, 'title' | 'instructions'>;
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 

@@ -1,8 +1,6 @@
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import { MAX_TIMER_MS } from './mcp.constants.js';
 import { isLoggingLevel, LOGGING_LEVELS } from './protocol/logging-level.js';
-
-/** The longest delay Node's timers honour; longer ones are clamped to 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'name',

@@ -41,3 +41,6 @@ export const MCP_PUBLIC_METADATA = 'mcp:public';
  * session of the MCP request being served (`undefined` outside MCP requests).
  */
 export const MCP_SESSION = Symbol('mcp:session');
+
+/** The longest delay Node's timers honour: a longer one fires after 1 ms, so every timeout option stops here. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;

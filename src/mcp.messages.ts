@@ -1,3 +1,5 @@
+import { MAX_TIMER_MS } from './mcp.constants.js';
+
 /** Message builders for errors a developer sees at bootstrap; kept apart so they stay consistent. */
 
 export const invalidToolNameMessage = (name: string, owner: string): string =>
@@ -12,4 +14,4 @@ export const missingDescriptionMessage = (owner: string): string =>
   `@McpTool() on ${owner}: a description is required (the model decides whether to call the tool from it)`;
 
 export const invalidTimeoutMessage = (owner: string, timeoutMs: unknown): string =>
-  `@McpTool() on ${owner}: timeoutMs must be a whole number of milliseconds from 1 to ${2 ** 31 - 1}, got ${String(timeoutMs)}`;
+  `@McpTool() on ${owner}: timeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`;

@@ -8,7 +8,7 @@ import { BadRequestException, Logger } from '@nestjs/common';
 import { McpDefinitionError } from './errors/mcp-definition.error.js';
 import { McpCallAbortedError } from './errors/mcp-call-aborted.error.js';
 import { McpRequestRunner, type ItemRequest, type RunState } from './execution/mcp-request.runner.js';
-import type { ResolvedMcpOptions } from './mcp-options.defaults.js';
+import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import { RequestCancelledError } from './protocol/dispatcher.js';
 import { JsonRpcError } from './protocol/json-rpc.errors.js';
 import { MAX_URI_LENGTH } from './protocol/uri.js';
@@ -16,7 +16,7 @@ import { toGetPromptResult } from './prompts/prompt-result.mapper.js';
 import { buildTemplateDefinition } from './resources/resource-definition.factory.js';
 import { UriTemplate } from './resources/uri-template.js';
 import { McpSchemas } from './schemas/mcp-schemas.js';
-import type { McpCallContext } from './server/mcp-call-context.js';
+import type { McpCallContext } from './execution/mcp-call-context.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
 import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION, McpSession } from './session/mcp-session.js';
 

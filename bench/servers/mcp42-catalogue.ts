@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Injectable, Module, type CanActivate, type ExecutionContext, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { McpModule, McpTool, McpToolRegistry, type ListToolsResult } from '../../src/index.js';
-import type { McpCallContext } from '../../src/server/mcp-call-context.js';
+import type { McpCallContext } from '../../src/execution/mcp-call-context.js';
 import { McpServer } from '../../src/server/mcp.server.js';
 import { CATALOGUE_TOOLS, catalogueToolName, type CatalogueVariant, type ToolSchemaKind } from '../targets.js';
 import { endpointUrl, HOST } from './bench-server.js';

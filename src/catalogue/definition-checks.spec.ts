@@ -6,9 +6,9 @@ import {
   deepFreeze,
   isValidTimeout,
   ITEM_NAME,
-  MAX_TIMER_MS,
   optional,
 } from './definition-checks.js';
+import { MAX_TIMER_MS } from '../mcp.constants.js';
 
 const LABEL = '@McpPrompt() on Prompts.greet';
 

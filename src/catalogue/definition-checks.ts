@@ -1,8 +1,6 @@
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
+import { MAX_TIMER_MS } from '../mcp.constants.js';
 import type { Icon } from '../protocol/mcp.types.js';
-
-/** The longest delay Node's timers honour. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The specification's rule for tool names (2025-11-25). */
 export const ITEM_NAME = /^[A-Za-z0-9_.-]{1,128}$/;

@@ -7,8 +7,8 @@ import type { CompleteParams, CompleteResult } from '../protocol/mcp.types.js';
 import { McpPromptRegistry } from '../prompts/prompt.registry.js';
 import { unknownPrompt } from '../prompts/prompt.renderer.js';
 import { McpResourceRegistry } from '../resources/resource.registry.js';
-import type { McpCallContext } from '../server/mcp-call-context.js';
-import type { CompleterTable, ItemCompleter } from './completer.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
+import type { CompleterTable, ItemCompleter } from '../catalogue/completer.js';
 import { NO_COMPLETIONS, toCompleteResult } from './completion-result.js';
 
 /** What is being completed: the prompt or template, as served. */

@@ -8,5 +8,5 @@ export {
   type BinaryData,
   type ResourceLinkInit,
   type EmbeddedResourceOptions,
-} from './content.helpers.js';
+} from './content.builders.js';
 export { userMessage, assistantMessage } from './prompt-messages.js';

@@ -1,7 +1,7 @@
 import { PromptMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ContentBlock, PromptMessage } from '../protocol/mcp.types.js';
 import { toGetPromptResult } from '../prompts/prompt-result.mapper.js';
-import { embeddedText, image, resourceLink, text } from './content.helpers.js';
+import { embeddedText, image, resourceLink, text } from './content.builders.js';
 import * as barrel from './index.js';
 import { assistantMessage, userMessage } from './prompt-messages.js';
 

@@ -1,5 +1,5 @@
 import type { ContentBlock, PromptMessage } from '../protocol/mcp.types.js';
-import { text } from './content.helpers.js';
+import { text } from './content.builders.js';
 
 /**
  * A prompt message from the user: a string becomes a text block.

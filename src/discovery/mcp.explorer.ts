@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import type { ItemCompleter } from '../completion/completer.js';
+import type { ItemCompleter } from '../catalogue/completer.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { prepareHandlerParams } from '../execution/handler-params.js';
 import { McpPipelineFactory } from '../execution/mcp-pipeline.factory.js';

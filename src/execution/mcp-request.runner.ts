@@ -1,14 +1,14 @@
 import { HttpException, Inject, Injectable, IntrinsicException, Logger } from '@nestjs/common';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { ErrorCode, internalError, invalidParams, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { Meta } from '../protocol/mcp.types.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
-import type { McpCallContext } from '../server/mcp-call-context.js';
-import { ToolCallContext, type ToolCallSettings } from '../tools/tool-call.context.js';
+import type { McpCallContext } from './mcp-call-context.js';
+import { ToolCallContext, type ToolCallSettings } from './handler-context.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import { executionArgs, type McpInvocation, type McpItemKind } from './mcp-invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';

@@ -1,6 +1,6 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import type { LoggingLevel } from '../protocol/logging-level.js';
-import type { McpEventStore } from '../session/event-store.interface.js';
+import type { McpEventStore } from './mcp-event-store.interface.js';
 
 /**
  * Options of {@link McpModule.forRoot} / `forRootAsync`'s factory.

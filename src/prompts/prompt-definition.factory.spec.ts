@@ -3,7 +3,7 @@ import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpPromptArgumentOptions, McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
-import { DtoJsonSchemaConverter } from '../tools/dto-json-schema.js';
+import { DtoJsonSchemaConverter } from '../schemas/dto-json-schema.js';
 import { preparePrompt } from './prompt-definition.factory.js';
 
 class ReviewArgs {

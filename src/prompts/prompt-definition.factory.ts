@@ -10,9 +10,9 @@ import {
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpPromptArgumentOptions, McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { JsonSchemaObject, PromptArgument, PromptDefinition } from '../protocol/mcp.types.js';
-import type { DtoJsonSchemaConverter } from '../tools/dto-json-schema.js';
-import { validateArguments } from '../tools/tool-arguments.validator.js';
-import type { ArgumentsChecker } from '../tools/tool-checks.js';
+import type { DtoJsonSchemaConverter } from '../schemas/dto-json-schema.js';
+import { validateArguments } from '../schemas/arguments.validator.js';
+import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 
 /** Longest prompt name accepted. */
 const MAX_PROMPT_NAME_LENGTH = 256;

@@ -1,4 +1,4 @@
-import { embeddedText, image, resourceLink, text } from '../content/content.helpers.js';
+import { embeddedText, image, resourceLink, text } from '../content/content.builders.js';
 import { assistantMessage, userMessage } from '../content/prompt-messages.js';
 import { toGetPromptResult } from './prompt-result.mapper.js';
 

@@ -1,5 +1,5 @@
 import type { ContentBlock, GetPromptResult, PromptMessage } from '../protocol/mcp.types.js';
-import { isContentBlock } from '../tools/tool-result.mapper.js';
+import { isContentBlock } from '../content/content.checks.js';
 
 type Fields = Record<string, unknown>;
 

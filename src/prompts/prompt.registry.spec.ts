@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import type { Subscription } from 'rxjs';
-import type { ItemCompleter } from '../completion/completer.js';
+import type { ItemCompleter } from '../catalogue/completer.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpInvocation } from '../execution/mcp-invocation.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';

@@ -2,7 +2,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { Catalogue } from '../catalogue/catalogue.js';
 import { definitionLabel } from '../catalogue/definition-checks.js';
-import { completerTable, isReplaceable, type ItemCompleter } from '../completion/completer.js';
+import { completerTable, isReplaceable, type ItemCompleter } from '../catalogue/completer.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { plainTarget } from '../execution/plain-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';

@@ -3,7 +3,7 @@ import { McpRequestRunner } from '../execution/mcp-request.runner.js';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { GetPromptParams, GetPromptResult } from '../protocol/mcp.types.js';
-import type { McpCallContext } from '../server/mcp-call-context.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { McpPromptRegistry } from './prompt.registry.js';
 import type { RegisteredPrompt } from './registered-prompt.interface.js';
 import { toGetPromptResult } from './prompt-result.mapper.js';

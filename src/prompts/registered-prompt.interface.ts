@@ -1,7 +1,7 @@
-import type { CompleterTable } from '../completion/completer.js';
+import type { CompleterTable } from '../catalogue/completer.js';
 import type { ServedHandler } from '../execution/mcp-request.runner.js';
 import type { PromptDefinition } from '../protocol/mcp.types.js';
-import type { ArgumentsChecker } from '../tools/tool-checks.js';
+import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 
 /** A prompt ready to serve: its advertised definition, its arguments check, its completers. */
 export interface RegisteredPrompt extends ServedHandler {

@@ -1,7 +1,7 @@
 import type { ServedHandler } from '../execution/mcp-request.runner.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../protocol/mcp.types.js';
-import type { CompleterTable } from '../completion/completer.js';
-import type { ArgumentsChecker } from '../tools/tool-checks.js';
+import type { CompleterTable } from '../catalogue/completer.js';
+import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 import type { UriTemplate } from './uri-template.js';
 
 /** A resource with a fixed URI, ready to serve. */

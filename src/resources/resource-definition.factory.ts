@@ -6,7 +6,7 @@ import {
   optionalMeta,
   optionalText,
 } from '../catalogue/definition-checks.js';
-import { checkAnnotations } from '../content/content.helpers.js';
+import { checkAnnotations } from '../content/content.checks.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { ContentAnnotations, ResourceDefinition, ResourceTemplateDefinition } from '../protocol/mcp.types.js';

@@ -1,4 +1,4 @@
-import { toBase64 } from '../content/content.helpers.js';
+import { toBase64 } from '../content/content.checks.js';
 import type { BlobResourceContents, ReadResourceResult, TextResourceContents } from '../protocol/mcp.types.js';
 
 type Contents = TextResourceContents | BlobResourceContents;

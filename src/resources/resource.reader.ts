@@ -3,7 +3,7 @@ import { McpRequestRunner, resourceNotFound, type ItemRequest } from '../executi
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { ReadResourceResult, ResourceUriParams } from '../protocol/mcp.types.js';
-import type { McpCallContext } from '../server/mcp-call-context.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from '../session/mcp-session.js';
 import { McpResourceRegistry, type ResolvedResource } from './resource.registry.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.interface.js';

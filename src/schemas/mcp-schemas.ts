@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DtoJsonSchemaConverter } from '../tools/dto-json-schema.js';
-import { JsonSchemaValidatorFactory } from '../tools/json-schema.validator.js';
+import { DtoJsonSchemaConverter } from './dto-json-schema.js';
+import { JsonSchemaValidatorFactory } from './json-schema.validator.js';
 
 /**
  * The JSON Schema machinery of one application, shared by tools, resource templates, prompts and

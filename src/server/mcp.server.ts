@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { McpDispatcher, type McpServerPort } from '../protocol/dispatcher.js';
 import type { ServerDescription } from '../protocol/initialize.js';
 import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
@@ -31,7 +31,7 @@ import { McpSessionRegistry } from '../session/session.registry.js';
 import { McpToolInvoker } from '../tools/tool.invoker.js';
 import { McpToolRegistry } from '../tools/tool.registry.js';
 import { CursorSeal } from './cursor-seal.js';
-import type { McpCallContext } from './mcp-call-context.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
 
 /** How long tools/list waits for the guards of the tools it lists. */
 const LIST_GUARD_TIMEOUT_MS = 10_000;

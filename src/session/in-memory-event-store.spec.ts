@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import type { McpStoredEvent } from './event-store.interface.js';
+import type { McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import { InMemoryEventStore } from './in-memory-event-store.js';
 
 const event = (streamId: string, seq: number, data = `{"n":${seq}}`): McpStoredEvent => ({ streamId, seq, data });

@@ -1,4 +1,4 @@
-import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
+import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 
 /** Limits of an {@link InMemoryEventStore}. */
 export interface InMemoryEventStoreOptions {

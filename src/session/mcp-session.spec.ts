@@ -4,7 +4,7 @@ import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
-import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
+import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import { InMemoryEventStore } from './in-memory-event-store.js';
 import { McpSession, type McpSessionInit, type SessionEndReason } from './mcp-session.js';
 

@@ -11,7 +11,7 @@ import type { ClientCapabilities, Implementation } from '../protocol/mcp.types.j
 import { supportsSsePolling, type ProtocolVersion } from '../protocol/protocol-version.js';
 import { ClientRequests, type ClientRequestOptions } from './client-requests.js';
 import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
-import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
+import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import { SessionStream, type SendOutcome, type StreamEvent } from './session-stream.js';
 
 /** The most resources one session may subscribe to: each costs memory for the session's life. */

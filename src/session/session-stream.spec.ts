@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
-import type { McpStoredEvent } from './event-store.interface.js';
+import type { McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import { isPrimingEvent, SessionStream, type StreamHost } from './session-stream.js';
 
 const note = (n: number): JsonRpcMessage => notificationMessage('notifications/message', { n });

@@ -1,7 +1,7 @@
 import { Observable, Subject } from 'rxjs';
 import { encodeMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
-import type { McpStoredEvent } from './event-store.interface.js';
+import type { McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 
 /**
  * What a stream needs from its session.

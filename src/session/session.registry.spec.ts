@@ -6,7 +6,7 @@ import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import type { Handshake } from '../protocol/initialize.js';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
-import type { McpEventStore, McpStoredEvent } from './event-store.interface.js';
+import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import type { McpSession } from './mcp-session.js';
 import { McpSessionRegistry } from './session.registry.js';
 

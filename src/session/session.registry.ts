@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Observable, Subject } from 'rxjs';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import type { Handshake } from '../protocol/initialize.js';
 import type { LoggingLevel } from '../protocol/logging-level.js';
 import { McpSession, type SessionEndReason } from './mcp-session.js';

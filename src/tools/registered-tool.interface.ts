@@ -1,7 +1,7 @@
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { ToolDefinition } from '../protocol/mcp.types.js';
-import type { SchemaValidator } from './json-schema.validator.js';
-import type { ArgumentsChecker } from './tool-checks.js';
+import type { SchemaValidator } from '../schemas/json-schema.validator.js';
+import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 
 /** A tool ready to serve: its advertised definition, its checks, and how to reach its handler. */
 export interface RegisteredTool {

@@ -3,7 +3,7 @@ import { IsNumber, IsString } from 'class-validator';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import type { Icon, JsonSchemaObject, ToolDefinition } from '../protocol/mcp.types.js';
-import { DtoJsonSchemaConverter, NO_ARGUMENTS_SCHEMA } from './dto-json-schema.js';
+import { DtoJsonSchemaConverter, NO_ARGUMENTS_SCHEMA } from '../schemas/dto-json-schema.js';
 import { buildToolDefinition } from './tool-definition.factory.js';
 
 class EchoArgs {

@@ -11,7 +11,8 @@ import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { invalidTimeoutMessage, invalidToolNameMessage, missingDescriptionMessage } from '../mcp.messages.js';
 import type { JsonSchemaObject, ToolDefinition } from '../protocol/mcp.types.js';
-import { NO_ARGUMENTS_SCHEMA, type DtoJsonSchemaConverter } from './dto-json-schema.js';
+import { NO_ARGUMENTS_SCHEMA, type DtoJsonSchemaConverter } from '../schemas/dto-json-schema.js';
+import { isJsonSchemaObject } from '../schemas/schema-source.js';
 
 /**
  * Builds the advertised definition of a decorated method, schema included: done once at bootstrap.
@@ -45,11 +46,6 @@ export function buildToolDefinition(
     ...toolField(() => optionalMeta(options._meta, `@McpTool() on ${owner}`)),
   };
   return deepFreeze(structuredClone(definition));
-}
-
-/** Whether a tool's `input` or `output` is a raw JSON Schema rather than a DTO class. */
-export function isJsonSchemaObject(value: unknown): value is JsonSchemaObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { CallToolResult, ContentBlock } from '../protocol/mcp.types.js';
-import { JsonSchemaValidatorFactory, type SchemaValidator } from './json-schema.validator.js';
+import { JsonSchemaValidatorFactory, type SchemaValidator } from '../schemas/json-schema.validator.js';
 import { textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
 
 const blocks: ContentBlock[] = [

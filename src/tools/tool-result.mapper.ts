@@ -1,6 +1,6 @@
-import type { SchemaValidator } from './json-schema.validator.js';
-import { checkAnnotations, isDecodableBase64 } from '../content/content.helpers.js';
-import type { CallToolResult, ContentAnnotations, ContentBlock } from '../protocol/mcp.types.js';
+import type { SchemaValidator } from '../schemas/json-schema.validator.js';
+import { isContentBlock, isObject, isRecord } from '../content/content.checks.js';
+import type { CallToolResult } from '../protocol/mcp.types.js';
 
 /** A text-only result; `isError` marks a failure the model should read. */
 export function textResult(text: string, isError = false): CallToolResult {
@@ -21,68 +21,6 @@ export function toCallToolResult(value: unknown): CallToolResult {
   const json = JSON.stringify(value);
   // Functions and symbols serialise to nothing: there is nothing to say about them.
   return json === undefined ? { content: [] } : textResult(json);
-}
-
-type Fields = Record<string, unknown>;
-
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
-
-const isOptional =
-  <T>(check: (value: unknown) => value is T) =>
-  (value: unknown): boolean =>
-    value === undefined || check(value);
-const optionalString = isOptional(isString);
-const isRecord = (value: unknown): value is Fields => isObject(value) && !Array.isArray(value);
-const optionalRecord = isOptional(isRecord);
-
-/** What clients' schemas check on a field of a block beyond its presence: a bad one fails the whole result. */
-function hasValidAnnotations(block: Fields): boolean {
-  if (block.annotations === undefined) return true;
-  try {
-    checkAnnotations(block.annotations as ContentAnnotations);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const isResourceContents = (resource: unknown): boolean =>
-  isRecord(resource) &&
-  isString(resource.uri) &&
-  optionalString(resource.mimeType) &&
-  optionalRecord(resource._meta) &&
-  (isString(resource.text) || (isString(resource.blob) && isDecodableBase64(resource.blob)));
-
-/** The fields of each block type, checked so that a malformed block never reaches a client. */
-const BLOCK_RULES: Readonly<Record<string, (block: Fields) => boolean>> = {
-  text: (block) => isString(block.text),
-  image: (block) => isString(block.data) && isDecodableBase64(block.data) && isString(block.mimeType),
-  audio: (block) => isString(block.data) && isDecodableBase64(block.data) && isString(block.mimeType),
-  resource_link: (block) =>
-    isString(block.uri) &&
-    isString(block.name) &&
-    optionalString(block.title) &&
-    optionalString(block.description) &&
-    optionalString(block.mimeType) &&
-    (block.size === undefined || (typeof block.size === 'number' && Number.isFinite(block.size))),
-  resource: (block) => isResourceContents(block.resource),
-};
-
-/**
- * Whether `value` is a well-formed content block (text, image, audio, resource link, embedded
- * resource): its type's fields, base64 data, annotations in range and `_meta` an object.
- */
-export function isContentBlock(value: unknown): value is ContentBlock {
-  if (!isRecord(value) || !isString(value.type)) return false;
-  const rule = BLOCK_RULES[value.type];
-  return (
-    rule !== undefined &&
-    Object.hasOwn(BLOCK_RULES, value.type) &&
-    rule(value) &&
-    optionalRecord(value._meta) &&
-    hasValidAnnotations(value)
-  );
 }
 
 /**

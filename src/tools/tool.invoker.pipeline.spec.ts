@@ -17,12 +17,12 @@ import type { PipelineTarget } from '../execution/pipeline-target.js';
 import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
-import type { McpCallContext } from '../server/mcp-call-context.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';
 import { McpSession } from '../session/mcp-session.js';
-import { JsonSchemaValidatorFactory } from './json-schema.validator.js';
+import { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
-import type { ArgumentsChecker } from './tool-checks.js';
+import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 import { McpToolInvoker } from './tool.invoker.js';
 import { McpToolRegistry } from './tool.registry.js';
 

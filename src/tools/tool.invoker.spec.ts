@@ -10,7 +10,7 @@ import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
-import type { McpCallContext } from '../server/mcp-call-context.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';
 import { McpSession } from '../session/mcp-session.js';
 import { McpToolInvoker } from './tool.invoker.js';

@@ -5,7 +5,7 @@ import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import type { McpInvocation } from '../execution/mcp-invocation.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
-import { NO_ARGUMENTS_SCHEMA } from './dto-json-schema.js';
+import { NO_ARGUMENTS_SCHEMA } from '../schemas/dto-json-schema.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import { McpToolRegistry, type McpToolHandler } from './tool.registry.js';
 

@@ -8,9 +8,9 @@ import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js
 import { duplicateToolMessage } from '../mcp.messages.js';
 import type { Page } from '../protocol/pagination.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
-import type { DtoJsonSchemaConverter } from './dto-json-schema.js';
-import type { JsonSchemaValidatorFactory } from './json-schema.validator.js';
-import { argumentsCheckerFor, outputCheckerFor } from './tool-checks.js';
+import type { DtoJsonSchemaConverter } from '../schemas/dto-json-schema.js';
+import type { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
+import { argumentsCheckerFor, outputCheckerFor } from '../schemas/arguments-checker.js';
 import { buildToolDefinition } from './tool-definition.factory.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 

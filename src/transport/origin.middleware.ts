@@ -1,7 +1,7 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { headerValue, rawRequest, rawResponse } from './http-request.js';
 import { writeTransportError } from './http-responses.js';
 import { OriginPolicy } from './origin-policy.js';

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { encodeMessage, encodeResponse } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
-import type { CallChannel } from '../server/call-channel.js';
+import type { CallChannel } from '../execution/call-channel.js';
 import type { McpSession } from '../session/mcp-session.js';
 import type { SessionStream } from '../session/session-stream.js';
 import { writeJsonText } from './http-responses.js';

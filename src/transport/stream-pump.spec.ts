@@ -3,7 +3,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { Subject } from 'rxjs';
 import { asServerResponse, FakeServerResponse } from '../../test/utils/fake-server-response.js';
 import { useResponseServer } from '../../test/utils/response-server.js';
-import type { McpStoredEvent } from '../session/event-store.interface.js';
+import type { McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import { SseWriter } from './sse.writer.js';
 import { pumpToConnection, type PumpHooks } from './stream-pump.js';
 

@@ -7,13 +7,13 @@ import {
   MCP_RESOLVED_OPTIONS,
   MCP_SESSION_ID_HEADER,
 } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.defaults.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import type { DecodedMessage } from '../protocol/json-rpc.codec.js';
 import { errorResponse, ErrorCode, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
 import { isSupportedProtocolVersion, supportsBatching } from '../protocol/protocol-version.js';
-import type { McpCallContext } from '../server/mcp-call-context.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { McpServer } from '../server/mcp.server.js';
 import { parseEventId, STANDALONE_STREAM_ID } from '../session/event-id.js';
 import type { McpSession } from '../session/mcp-session.js';

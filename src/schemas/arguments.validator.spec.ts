@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidateNested } from 'class-validator';
-import { validateArguments, type ArgumentsCheck } from './tool-arguments.validator.js';
+import { validateArguments, type ArgumentsCheck } from './arguments.validator.js';
 
 class Coordinates {
   @IsInt()

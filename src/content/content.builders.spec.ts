@@ -10,7 +10,7 @@ import type {
   TextContent,
 } from '../protocol/mcp.types.js';
 import { toCallToolResult } from '../tools/tool-result.mapper.js';
-import { audio, embeddedBlob, embeddedText, image, resourceLink, text } from './content.helpers.js';
+import { audio, embeddedBlob, embeddedText, image, resourceLink, text } from './content.builders.js';
 import * as barrel from './index.js';
 
 const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00]);

@@ -1,13 +1,12 @@
-import { Buffer } from 'node:buffer';
 import type {
   AudioContent,
   ContentAnnotations,
   EmbeddedResource,
   ImageContent,
   ResourceLink,
-  Role,
   TextContent,
 } from '../protocol/mcp.types.js';
+import { checkAnnotations, requireObject, toBase64, typeOf } from './content.checks.js';
 
 /**
  * Binary content: the bytes themselves (a `Buffer` is a `Uint8Array`), or a string that already holds
@@ -167,102 +166,6 @@ function withAnnotations<B extends object>(block: B, annotations: ContentAnnotat
   return Object.keys(checked).length === 0 ? block : { ...block, annotations: checked };
 }
 
-const ROLES: ReadonlySet<string> = new Set<Role>(['user', 'assistant']);
-
-/**
- * Copies the annotations a client understands, so that later changes to the caller's object do not leak in.
- * @internal
- * @throws TypeError or RangeError for a malformed annotation.
- */
-export function checkAnnotations(annotations: ContentAnnotations): ContentAnnotations {
-  requireObject(annotations, 'annotations');
-  const { audience, priority, lastModified } = annotations;
-  const checked: { -readonly [K in keyof ContentAnnotations]: ContentAnnotations[K] } = {};
-  if (audience !== undefined) {
-    if (!Array.isArray(audience)) throw new TypeError('annotations.audience must be an array of roles');
-    for (const role of audience) {
-      if (!ROLES.has(role)) {
-        throw new RangeError(`annotations.audience holds ${JSON.stringify(role)}: roles are 'user' and 'assistant'`);
-      }
-    }
-    checked.audience = [...audience];
-  }
-  if (priority !== undefined) {
-    if (typeof priority !== 'number')
-      throw new TypeError(`annotations.priority must be a number, got ${typeof priority}`);
-    if (!(priority >= 0 && priority <= 1)) {
-      throw new RangeError(`annotations.priority must be between 0 and 1, got ${priority}`);
-    }
-    checked.priority = priority;
-  }
-  if (lastModified !== undefined) {
-    if (!isIsoDateTime(lastModified)) {
-      throw new RangeError(
-        `annotations.lastModified must be an ISO 8601 date-time with a time zone, such as 2025-01-12T15:00:58Z; got ${JSON.stringify(lastModified)}`,
-      );
-    }
-    checked.lastModified = lastModified;
-  }
-  return checked;
-}
-
-/**
- * The shape the reference SDK's clients require (RFC 3339: full date, time, `Z` or an offset); anything
- * looser makes them reject the whole result, not just the annotation.
- */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
-
-function isIsoDateTime(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const match = DATE_TIME.exec(value);
-  if (match === null) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  // `Date.parse` alone accepts 30 February (rolling it into March) and free-form dates alike.
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && !Number.isNaN(Date.parse(value));
-}
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** Standard base64, padded: what `Buffer#toString('base64')` writes and every client decodes. */
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Whether `data` is standard padded base64. */
-function isBase64(data: string): boolean {
-  return data.length % 4 === 0 && BASE64.test(data);
-}
-
-/** Base64 as clients' decoders (`atob`) take it: ASCII whitespace ignored, padding optional. */
-const DECODABLE_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/**
- * Whether clients can decode `data` as base64 (what `atob` accepts: line breaks and missing padding
- * included). Blocks a handler built itself are checked with this, not with the helpers' strictness:
- * refusing what every client reads would break results that work.
- * @internal
- */
-export function isDecodableBase64(data: string): boolean {
-  let compact = '';
-  for (const char of data)
-    if (char !== ' ' && char !== '\n' && char !== '\r' && char !== '\t' && char !== '\f') compact += char;
-  return compact.length % 4 !== 1 && DECODABLE_BASE64.test(compact);
-}
-
-/**
- * Bytes (or a base64 string, checked) as standard padded base64.
- * @internal
- */
-export function toBase64(data: BinaryData, what: string): string {
-  if (data instanceof Uint8Array) return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
-  if (typeof data !== 'string') throw new TypeError(`${what} must be bytes or a base64 string, got ${typeof data}`);
-  if (!isBase64(data)) {
-    throw new RangeError(`${what} is not standard padded base64: pass the bytes, or encode them with base64`);
-  }
-  return data;
-}
-
 function mimeOf(mimeType: unknown): string {
   return nonEmpty(mimeType, 'mimeType');
 }
@@ -276,11 +179,3 @@ function requireString(value: unknown, what: string): string {
   if (typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${typeOf(value)}`);
   return value;
 }
-
-function requireObject(value: unknown, what: string): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`${what} must be an object, got ${typeOf(value)}`);
-  }
-}
-
-const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);

@@ -4,7 +4,7 @@ import { IsInt, IsString, Min } from 'class-validator';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 import { JsonSchemaValidatorFactory } from './json-schema.validator.js';
-import { argumentsCheckerFor, outputCheckerFor } from './tool-checks.js';
+import { argumentsCheckerFor, outputCheckerFor } from './arguments-checker.js';
 
 class CityArgs {
   @IsString()

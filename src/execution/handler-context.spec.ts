@@ -5,12 +5,12 @@ import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.types.js';
 import type { ProtocolVersion } from '../protocol/protocol-version.js';
 import type { ClientCapabilities, Meta } from '../protocol/mcp.types.js';
-import type { CallChannel } from '../server/call-channel.js';
-import type { McpCallContext } from '../server/mcp-call-context.js';
+import type { CallChannel } from './call-channel.js';
+import type { McpCallContext } from './mcp-call-context.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';
 import { McpSession } from '../session/mcp-session.js';
-import { JsonSchemaValidatorFactory } from './json-schema.validator.js';
-import { ToolCallContext } from './tool-call.context.js';
+import { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
+import { ToolCallContext } from './handler-context.js';
 
 /** A POST's channel stand-in: keeps what the call sends and answers closeConnection as told. */
 class FakeChannel implements CallChannel {

@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { DtoJsonSchemaConverter, NO_ARGUMENTS_SCHEMA } from './dto-json-schema.js';
-import { validateArguments } from './tool-arguments.validator.js';
+import { validateArguments } from './arguments.validator.js';
 
 enum Unit {
   Celsius = 'c',

@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
+import { MAX_TIMER_MS } from '../mcp.constants.js';
 import type {
   McpClientRequestOptions,
   McpContext,
@@ -25,11 +26,8 @@ import type {
   Meta,
   ProgressToken,
 } from '../protocol/mcp.types.js';
-import type { McpCallContext } from '../server/mcp-call-context.js';
-import type { JsonSchemaValidatorFactory, SchemaValidator } from './json-schema.validator.js';
-
-/** The longest delay Node's timers honour. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import type { McpCallContext } from './mcp-call-context.js';
+import type { JsonSchemaValidatorFactory, SchemaValidator } from '../schemas/json-schema.validator.js';
 
 /** What a call context needs beyond the call itself. */
 export interface ToolCallSettings {

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 import type { JsonSchemaValidatorFactory, SchemaValidator } from './json-schema.validator.js';
-import { validateArguments, type ArgumentsCheck } from './tool-arguments.validator.js';
+import { validateArguments, type ArgumentsCheck } from './arguments.validator.js';
 
 /** Checks (and, for a DTO, transforms) the arguments of one call. */
 export type ArgumentsChecker = (raw: Record<string, unknown>) => Promise<ArgumentsCheck<object>>;
