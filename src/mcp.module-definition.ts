@@ -24,7 +24,10 @@ const definition = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName:
 /** The base class `McpModule` extends: it provides `forRoot` and `forRootAsync`. */
 export const McpConfigurableModule = definition.ConfigurableModuleClass;
 
-/** Injection token of the options as given to `forRoot` / `forRootAsync`, before defaults are applied. */
+/**
+ * Injection token of the options as given to `forRoot` / `forRootAsync`, before defaults are applied.
+ * @category Module
+ */
 export const MCP_MODULE_OPTIONS = definition.MODULE_OPTIONS_TOKEN;
 
 /** The type of `forRoot`'s argument (use with `typeof`). */

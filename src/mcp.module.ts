@@ -8,10 +8,12 @@ import {
   type Type,
 } from '@nestjs/common';
 import { DiscoveryModule, REQUEST } from '@nestjs/core';
-import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
-import { McpRequestSessions } from './session/request-sessions.js';
+import { McpCompletionService } from './completion/completion.service.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
+import { McpCallLifecycle } from './execution/call-lifecycle.js';
+import { ItemVisibility } from './execution/item-visibility.js';
+import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
 import { MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS, MCP_SESSION } from './mcp.constants.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
@@ -20,21 +22,35 @@ import {
   McpConfigurableModule,
 } from './mcp.module-definition.js';
 import { resolveMcpOptions } from './mcp-options.defaults.js';
-import { McpServer } from './server/mcp.server.js';
-import { McpSessionRegistry } from './session/session.registry.js';
-import { McpToolInvoker } from './tools/tool.invoker.js';
-import { McpToolRegistry } from './tools/tool.registry.js';
-import { McpCompletionService } from './completion/completion.service.js';
-import { McpRequestRunner } from './execution/mcp-request.runner.js';
-import { McpPromptRegistry } from './prompts/prompt.registry.js';
 import { McpPromptRenderer } from './prompts/prompt.renderer.js';
+import { PromptStore } from './prompts/prompt.store.js';
+import { McpPromptRegistry } from './registries/prompt.registry.js';
+import { McpResourceTemplateRegistry } from './registries/resource-template.registry.js';
+import { McpResourceRegistry } from './registries/resource.registry.js';
+import { McpSessionRegistry } from './registries/session.registry.js';
+import { McpToolRegistry } from './registries/tool.registry.js';
 import { McpResourceReader } from './resources/resource.reader.js';
-import { McpResourceRegistry } from './resources/resource.registry.js';
+import { ResourceStore } from './resources/resource.store.js';
 import { McpSchemas } from './schemas/mcp-schemas.js';
 import { ListChangedNotifier } from './server/list-changed.notifier.js';
+import { McpServer } from './server/mcp.server.js';
+import { McpRequestSessions } from './session/request-sessions.js';
+import { SessionStore } from './session/session.store.js';
+import { McpToolCaller } from './tools/tool.caller.js';
+import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './transport/body-parser.notice.js';
+import { DuplicateEndpointNotice } from './transport/duplicate-endpoint.notice.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
 import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
+
+/** The public facades users inject; everything else stays inside the module. */
+const REGISTRIES = [
+  McpToolRegistry,
+  McpResourceRegistry,
+  McpResourceTemplateRegistry,
+  McpPromptRegistry,
+  McpSessionRegistry,
+];
 
 /**
  * Serves the Model Context Protocol (Streamable HTTP) from a Nest application.
@@ -48,22 +64,29 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
  * @Module({ imports: [McpModule.forRoot({ name: 'weather', version: '1.0.0' })], providers: [WeatherTools] })
  * export class AppModule {}
  * ```
+ * @category Module
  */
 @Module({
   imports: [DiscoveryModule],
   providers: [
     { provide: MCP_RESOLVED_OPTIONS, useFactory: resolveMcpOptions, inject: [MCP_MODULE_OPTIONS] },
+    // Discovery, then the stores it fills.
     McpMetadataAccessor,
     McpExplorer,
     McpSchemas,
-    McpToolRegistry,
-    McpResourceRegistry,
-    McpPromptRegistry,
+    ToolStore,
+    ResourceStore,
+    PromptStore,
+    SessionStore,
+    // The one call lifecycle, and what each kind adds to it.
     McpPipelineFactory,
-    McpRequestRunner,
+    ItemVisibility,
+    McpCallLifecycle,
+    McpToolCaller,
     McpResourceReader,
     McpPromptRenderer,
     McpCompletionService,
+    // The protocol server and its transport.
     McpRequestSessions,
     {
       provide: MCP_SESSION,
@@ -71,15 +94,15 @@ import { StreamableHttpTransport } from './transport/streamable-http.transport.j
       inject: [REQUEST, McpRequestSessions],
       useFactory: (request: unknown, sessions: McpRequestSessions) => sessions.of(request),
     },
-    McpToolInvoker,
     ListChangedNotifier,
     McpServer,
-    McpSessionRegistry,
     McpOriginMiddleware,
     BodyParserNotice,
+    DuplicateEndpointNotice,
     StreamableHttpTransport,
+    ...REGISTRIES,
   ],
-  exports: [McpSessionRegistry, McpToolRegistry, McpResourceRegistry, McpPromptRegistry, MCP_SESSION],
+  exports: [...REGISTRIES, MCP_SESSION],
 })
 export class McpModule extends McpConfigurableModule implements NestModule {
   /**

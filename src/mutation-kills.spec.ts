@@ -3,27 +3,18 @@
  * fails for one change to src that the rest of the suite let through. The change it catches is
  * named above it.
  */
-import { jest } from '@jest/globals';
-import { BadRequestException, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { McpDefinitionError } from './errors/mcp-definition.error.js';
-import { McpCallAbortedError } from './errors/mcp-call-aborted.error.js';
-import { McpRequestRunner, type ItemRequest, type RunState } from './execution/mcp-request.runner.js';
-import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
-import { RequestCancelledError } from './protocol/dispatcher.js';
-import { JsonRpcError } from './protocol/json-rpc.errors.js';
 import { MAX_URI_LENGTH } from './protocol/uri.js';
 import { toGetPromptResult } from './prompts/prompt-result.mapper.js';
 import { buildTemplateDefinition } from './resources/resource-definition.factory.js';
 import { UriTemplate } from './resources/uri-template.js';
-import { McpSchemas } from './schemas/mcp-schemas.js';
-import type { McpCallContext } from './execution/mcp-call-context.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
-import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION, McpSession } from './session/mcp-session.js';
+import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION, ClientSession } from './session/client-session.js';
 
 // The runner logs the failures these tests provoke on purpose.
 beforeAll(() => Logger.overrideLogger(false));
 
-const RUNNER_OPTIONS = { clientRequestTimeoutMs: 60_000, scopesOf: () => [] } as unknown as ResolvedMcpOptions;
 
 describe('mutation kills: UriTemplate', () => {
   // A prefix length counts characters (code points), not UTF-16 code units: "😀😀😀" is three.
@@ -100,72 +91,9 @@ describe('bugs found by the mutation check: UriTemplate', () => {
   });
 });
 
-describe('mutation kills: McpRequestRunner.failure', () => {
-  const runner = new McpRequestRunner(RUNNER_OPTIONS, new McpSchemas());
-
-  // The message a client reads names the kind of item: a template is not a plain resource.
-  it.each([
-    ['resourceTemplate', 'Resource template station'],
-    ['resource', 'Resource station'],
-    ['prompt', 'Prompt station'],
-    ['completion', 'Completion of station'],
-  ] as const)('a 400 HttpException from a %s is -32602 "%s: <message>"', (kind, described) => {
-    const error = runner.failure(
-      'Owner.method',
-      { kind, name: 'station', uri: 'weather://stations/x' },
-      new BadRequestException('bad station'),
-      false,
-    );
-    expect(error).toBeInstanceOf(JsonRpcError);
-    expect((error as JsonRpcError).code).toBe(-32602);
-    expect((error as JsonRpcError).message).toBe(`Invalid params: ${described}: bad station`);
-  });
-});
-
-describe('mutation kills: McpRequestRunner.run, work left running after its answer', () => {
-  const item: ItemRequest = { kind: 'prompt', name: 'late_prompt' };
-
-  beforeEach(() => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
-  });
-
-  afterEach(() => {
-    jest.clearAllTimers();
-    jest.useRealTimers();
-  });
-
-  // RunState.admit is a no-op once the request was answered: whatever path reaches it late (not only
-  // execute(), which checks the signal itself), no timeoutMs timer outlives the request.
-  it('admit() called after a cancellation starts no timeout timer', async () => {
-    const controllers = new Map<unknown, AbortController>();
-    const session = {
-      id: 'session-1',
-      isRunning: (id: unknown) => controllers.has(id),
-      beginCall: (id: unknown) => {
-        const controller = new AbortController();
-        controllers.set(id, controller);
-        return controller;
-      },
-      endCall: (id: unknown) => controllers.delete(id),
-    } as unknown as McpSession;
-    const call: McpCallContext = { session, httpRequest: {}, headers: {} };
-    const runner = new McpRequestRunner(RUNNER_OPTIONS, new McpSchemas());
-    let late: RunState | undefined;
-    const running = runner.run(1, call, item, (state) => {
-      late = state;
-      return new Promise<never>(() => undefined);
-    });
-    controllers.get(1)!.abort(new McpCallAbortedError('cancelled', 'the client cancelled'));
-    await expect(running).rejects.toBeInstanceOf(RequestCancelledError);
-    expect(jest.getTimerCount()).toBe(0);
-    late!.admit(item, 3_600_000);
-    expect(jest.getTimerCount()).toBe(0);
-  });
-});
-
-describe('mutation kills: McpSession subscriptions', () => {
-  function session(): McpSession {
-    return new McpSession({
+describe('mutation kills: ClientSession subscriptions', () => {
+  function session(): ClientSession {
+    return new ClientSession({
       id: 'session-1',
       protocolVersion: '2025-06-18',
       clientInfo: { name: 'client', version: '0.0.1' },

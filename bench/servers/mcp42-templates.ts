@@ -1,20 +1,16 @@
 import 'reflect-metadata';
 import { Injectable, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  McpModule,
-  McpResourceRegistry,
-  McpResourceTemplate,
-  McpSessionRegistry,
-  type McpRuntimeResourceTemplateOptions,
-} from '../../src/index.js';
+import { McpModule, McpResourceTemplate, type McpRuntimeResourceTemplateOptions } from '../../src/index.js';
+// The bench measures the store's resolution itself, below the public registries.
+import { ResourceStore } from '../../src/resources/resource.store.js';
 import { benchUriTemplate } from '../targets.js';
 import { endpointUrl, HOST } from './bench-server.js';
 import { ItemVariables } from './items-dtos.js';
 
 const templateName = (index: number): string => `template_${String(index).padStart(4, '0')}`;
 
-/** The options of generated template `index`: the same for a decorated method and for addResourceTemplate. */
+/** The options of generated template `index`: the same for a decorated method and for McpResourceTemplateRegistry.add. */
 export function templateOptions(index: number): McpRuntimeResourceTemplateOptions {
   return {
     uriTemplate: benchUriTemplate(index),
@@ -50,8 +46,7 @@ function templatesProvider(count: number): Type<object> {
 
 export interface TemplatesServer {
   readonly url: string;
-  readonly resources: McpResourceRegistry;
-  readonly sessions: McpSessionRegistry;
+  readonly resources: ResourceStore;
   close(): Promise<void>;
 }
 
@@ -69,12 +64,12 @@ export async function startTemplates(count: number): Promise<TemplatesServer> {
     forceCloseConnections: true,
   });
   await app.listen(0, HOST);
-  const resources = app.get(McpResourceRegistry);
-  if (resources.templateCount !== count) throw new Error(`expected ${count} templates, got ${resources.templateCount}`);
+  const resources = app.get(ResourceStore);
+  const templates = resources.templates.size;
+  if (templates !== count) throw new Error(`expected ${count} templates, got ${templates}`);
   return {
     url: endpointUrl(app.getHttpServer().address()),
     resources,
-    sessions: app.get(McpSessionRegistry),
     close: () => app.close(),
   };
 }

@@ -78,9 +78,19 @@ export class Catalogue<T> {
     return this.items.has(key) && !this.disabled.has(key);
   }
 
+  /** The item with this key, enabled or not. */
+  find(key: string): T | undefined {
+    return this.items.get(key);
+  }
+
   /** The served item with this key. */
   get(key: string): T | undefined {
     return this.disabled.has(key) ? undefined : this.items.get(key);
+  }
+
+  /** Every item registered, enabled or not, in registration order (a snapshot). */
+  registeredItems(): readonly T[] {
+    return [...this.items.values()];
   }
 
   /** The served items, in registration order (a snapshot, prepared once per change). */

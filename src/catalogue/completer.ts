@@ -1,4 +1,4 @@
-import type { ServedHandler } from '../execution/mcp-request.runner.js';
+import type { ServedHandler } from '../execution/served-handler.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpCompleter, McpCompleters } from '../interfaces/mcp-completion.interface.js';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';

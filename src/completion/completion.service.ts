@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { McpRequestRunner, type ItemRequest, type ServedHandler } from '../execution/mcp-request.runner.js';
+import type { ItemCompleter, CompleterTable } from '../catalogue/completer.js';
+import { McpCallLifecycle } from '../execution/call-lifecycle.js';
+import { jsonRpcAnswers } from '../execution/failure-mapping.js';
+import { kindLoggers } from '../execution/kind-loggers.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
+import { plainTarget } from '../execution/plain-target.js';
+import { DENIED } from '../execution/running-call.js';
+import type { ItemRequest } from '../execution/item-request.js';
+import type { ServedHandler } from '../execution/served-handler.js';
 import type { McpCompletionRequest } from '../interfaces/mcp-completion.interface.js';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CompleteParams, CompleteResult } from '../protocol/mcp.types.js';
-import { McpPromptRegistry } from '../prompts/prompt.registry.js';
+import { PromptStore } from '../prompts/prompt.store.js';
 import { unknownPrompt } from '../prompts/prompt.renderer.js';
-import { McpResourceRegistry } from '../resources/resource.registry.js';
-import type { McpCallContext } from '../execution/mcp-call-context.js';
-import type { CompleterTable, ItemCompleter } from '../catalogue/completer.js';
+import { ResourceStore } from '../resources/resource.store.js';
 import { NO_COMPLETIONS, toCompleteResult } from './completion-result.js';
 
 /** What is being completed: the prompt or template, as served. */
@@ -22,30 +28,30 @@ interface CompletionTarget {
 }
 
 /**
- * Serves `completion/complete` for prompt arguments and resource template variables.
- *
- * Only a caller who may see the prompt or template (its guards) gets completions; for the others,
- * as for one that does not exist, the answer is -32602. A reference to a resource with a fixed URI
- * (which has nothing to complete) gets an empty list, as does an argument without a completer. A
- * completer is a function (the `complete` option, or an `enum` in the arguments' schema) or an
- * `@McpCompletion()` method run behind its own Nest pipeline (its guards denying means no
- * candidates). The whole request, guards included, is a cancellable call of the session.
+ * Serves `completion/complete` for prompt arguments and resource template variables, on the one
+ * call lifecycle. What completion adds to it: only a caller who may see the prompt or template (its
+ * guards, asked as for a listing) gets completions; for the others, as for one that does not
+ * exist, the answer is -32602. A reference to a resource with a fixed URI gets an empty list, as
+ * does an argument without a completer. The completer is served like any item: a function (the
+ * `complete` option, or an `enum` in the arguments' schema) with no pipeline, or an
+ * `@McpCompletion()` method behind its own (its guards denying means no candidates).
  */
 @Injectable()
 export class McpCompletionService {
+  private readonly answers = jsonRpcAnswers(kindLoggers().completion);
+
   constructor(
-    private readonly prompts: McpPromptRegistry,
-    private readonly resources: McpResourceRegistry,
-    private readonly runner: McpRequestRunner,
+    private readonly prompts: PromptStore,
+    private readonly resources: ResourceStore,
+    private readonly lifecycle: McpCallLifecycle,
   ) {}
 
   complete(params: CompleteParams, call: McpCallContext, requestId: RequestId): Promise<CompleteResult> {
     const { ref } = params;
-    const label = { kind: 'completion' as const, name: ref.type === 'ref/prompt' ? ref.name : ref.uri };
-    return this.runner.run(requestId, call, { ...label, meta: params._meta }, async (state) => {
+    const name = ref.type === 'ref/prompt' ? ref.name : ref.uri;
+    return this.lifecycle.run<CompleteResult>(this.answers, call, requestId, { kind: 'completion', name, meta: params._meta }, async (running) => {
       const target = this.find(params);
-      if (!target || !(await this.runner.isAdmitted(target.served, target.item, call))) throw this.unknown(params);
-      state.context.rename(target.item.name);
+      if (!target || !(await running.admitsToSee(target.served, target.item))) throw this.unknown(params);
       if (target.fixed) return NO_COMPLETIONS;
       const argument = params.argument.name;
       if (!target.declared.includes(argument)) throw invalidParams(`${target.item.name} has no argument ${argument}`);
@@ -56,26 +62,15 @@ export class McpCompletionService {
         value: params.argument.value,
         arguments: { ...(params.context?.arguments ?? {}) },
       };
-      const item: ItemRequest = { kind: 'completion', name: target.item.name };
-      let value: unknown;
-      if (completer.kind === 'function') {
-        if (state.context.signal.aborted) return NO_COMPLETIONS;
-        state.admit(item, undefined);
-        try {
-          value = await completer.complete(request, state.context);
-        } catch (error) {
-          throw this.runner.failure(completer.owner, item, error, false);
-        }
-      } else {
-        const execution = await this.runner.execute(completer.handler, item, call, () => request, state, request);
-        if (execution.denied) return NO_COMPLETIONS;
-        value = execution.value;
-      }
-      try {
-        return toCompleteResult(value);
-      } catch (error) {
-        throw this.runner.failure(ownerOf(completer), item, error, false);
-      }
+      const served = await running.serve([
+        {
+          handler: servedCompleter(completer),
+          item: { kind: 'completion', name: target.item.name },
+          raw: request,
+          map: toCompleteResult,
+        },
+      ]);
+      return served === DENIED ? NO_COMPLETIONS : served;
     });
   }
 
@@ -93,7 +88,7 @@ export class McpCompletionService {
         }
       );
     }
-    const template = this.resources.getTemplate(ref.uri);
+    const template = this.resources.templates.get(ref.uri);
     if (!template) {
       const resolved = this.resources.resolve(ref.uri);
       if (resolved?.kind !== 'resource') return undefined;
@@ -115,6 +110,11 @@ export class McpCompletionService {
   }
 }
 
-function ownerOf(completer: ItemCompleter): string {
-  return completer.kind === 'function' ? completer.owner : completer.handler.owner;
+/** A completer as the lifecycle serves it: a function has no pipeline, a method has its own. */
+function servedCompleter(completer: ItemCompleter): ServedHandler {
+  if (completer.kind === 'handler') return completer.handler;
+  const target = plainTarget((invocation) =>
+    completer.complete(invocation.arguments as McpCompletionRequest, invocation.context!),
+  );
+  return { owner: completer.owner, target: () => target };
 }

@@ -11,10 +11,14 @@ import { checkAnnotations, requireObject, toBase64, typeOf } from './content.che
 /**
  * Binary content: the bytes themselves (a `Buffer` is a `Uint8Array`), or a string that already holds
  * them in standard, padded base64.
+ * @category Content helpers
  */
 export type BinaryData = Buffer | Uint8Array | string;
 
-/** What {@link resourceLink} needs to describe a resource. */
+/**
+ * What {@link resourceLink} needs to describe a resource.
+ * @category Content helpers
+ */
 export interface ResourceLinkInit {
   /** The URI the client can read the resource at. */
   readonly uri: string;
@@ -29,7 +33,10 @@ export interface ResourceLinkInit {
   readonly annotations?: ContentAnnotations;
 }
 
-/** Options of an embedded resource. */
+/**
+ * Options of an embedded resource.
+ * @category Content helpers
+ */
 export interface EmbeddedResourceOptions {
   readonly mimeType?: string;
   readonly annotations?: ContentAnnotations;
@@ -44,6 +51,7 @@ export interface EmbeddedResourceOptions {
  * ```ts
  * return [text('Sunny, 24 °C'), text('Raw station data follows', { audience: ['assistant'] })];
  * ```
+ * @category Content helpers
  */
 export function text(text: string, annotations?: ContentAnnotations): TextContent {
   requireString(text, 'text');
@@ -61,6 +69,7 @@ export function text(text: string, annotations?: ContentAnnotations): TextConten
  * ```ts
  * return [image(await readFile('chart.png'), 'image/png', { priority: 0.8 })];
  * ```
+ * @category Content helpers
  */
 export function image(data: BinaryData, mimeType: string, annotations?: ContentAnnotations): ImageContent {
   return withAnnotations(
@@ -80,6 +89,7 @@ export function image(data: BinaryData, mimeType: string, annotations?: ContentA
  * ```ts
  * return [audio(speech, 'audio/mpeg')];
  * ```
+ * @category Content helpers
  */
 export function audio(data: BinaryData, mimeType: string, annotations?: ContentAnnotations): AudioContent {
   return withAnnotations(
@@ -98,6 +108,7 @@ export function audio(data: BinaryData, mimeType: string, annotations?: ContentA
  * ```ts
  * return [resourceLink({ uri: 'file:///reports/q3.pdf', name: 'q3.pdf', mimeType: 'application/pdf' })];
  * ```
+ * @category Content helpers
  */
 export function resourceLink(link: ResourceLinkInit): ResourceLink {
   requireObject(link, 'resourceLink()');
@@ -127,6 +138,7 @@ export function resourceLink(link: ResourceLinkInit): ResourceLink {
  * ```ts
  * return [embeddedText('config://app/settings.json', JSON.stringify(settings), { mimeType: 'application/json' })];
  * ```
+ * @category Content helpers
  */
 export function embeddedText(uri: string, text: string, options: EmbeddedResourceOptions = {}): EmbeddedResource {
   requireObject(options, 'embeddedText() options');
@@ -144,6 +156,7 @@ export function embeddedText(uri: string, text: string, options: EmbeddedResourc
  * ```ts
  * return [embeddedBlob('file:///exports/data.parquet', bytes, { mimeType: 'application/vnd.apache.parquet' })];
  * ```
+ * @category Content helpers
  */
 export function embeddedBlob(uri: string, data: BinaryData, options: EmbeddedResourceOptions = {}): EmbeddedResource {
   requireObject(options, 'embeddedBlob() options');

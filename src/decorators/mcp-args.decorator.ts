@@ -15,6 +15,7 @@ import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
  * @McpTool({ description: 'Forecast for a city', input: CityArgs })
  * forecastDays(@McpArgs('days', ParseIntPipe) days: number) { ... }
  * ```
+ * @category Decorators
  */
 export function McpArgs(property?: string, ...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
   return mcpParamDecorator(McpParamType.Args, property, pipes);

@@ -17,6 +17,7 @@ import { MCP_COMPLETION_METADATA } from '../mcp.constants.js';
  * @McpCompletion({ prompt: 'forecast_summary', argument: 'city' })
  * cities({ value }: McpCompletionRequest) { return this.weather.cities().filter((c) => c.startsWith(value)); }
  * ```
+ * @category Decorators
  */
 export function McpCompletion(options: McpCompletionOptions): MethodDecorator {
   return (_target, _key, descriptor) => {

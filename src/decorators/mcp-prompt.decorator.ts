@@ -15,5 +15,6 @@ import { MCP_PROMPT_METADATA } from '../mcp.constants.js';
  * @McpPrompt({ name: 'forecast_summary', description: 'Summarise the forecast of a city', args: CityArgs })
  * summary({ city }: CityArgs) { return `Summarise the weather in ${city} for a traveller.`; }
  * ```
+ * @category Decorators
  */
 export const McpPrompt = (options: McpPromptOptions): MethodDecorator => SetMetadata(MCP_PROMPT_METADATA, options);

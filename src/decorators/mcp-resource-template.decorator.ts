@@ -14,6 +14,7 @@ import { MCP_RESOURCE_TEMPLATE_METADATA } from '../mcp.constants.js';
  * @McpResourceTemplate({ uriTemplate: 'weather://forecast/{city}', name: 'forecast', variables: ForecastVars })
  * forecast({ city }: ForecastVars) { return this.weather.forecast(city); }
  * ```
+ * @category Decorators
  */
 export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator =>
   SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options);

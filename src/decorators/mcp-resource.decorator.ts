@@ -18,6 +18,7 @@ import { MCP_RESOURCE_METADATA } from '../mcp.constants.js';
  * @McpResource({ uri: 'weather://cities', name: 'cities', mimeType: 'application/json' })
  * cities() { return this.weather.cities(); }
  * ```
+ * @category Decorators
  */
 export const McpResource = (options: McpResourceOptions): MethodDecorator =>
   SetMetadata(MCP_RESOURCE_METADATA, options);

@@ -13,6 +13,7 @@ import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
  * @McpTool({ description: 'Forecast for a city', input: CityArgs })
  * forecast(args: CityArgs) { ... }
  * ```
+ * @category Decorators
  */
 export function McpScopes(...scopes: string[]): MethodDecorator & ClassDecorator {
   return applyDecorators(SetMetadata(MCP_SCOPES_METADATA, scopes), UseGuards(McpScopesGuard));

@@ -11,6 +11,7 @@ import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
  * @McpTool({ description: 'Who am I talking to?' })
  * whoAmI(@McpSession() session: McpSessionHandle) { return session.clientInfo.name; }
  * ```
+ * @category Decorators
  */
 export function McpSession(): ParameterDecorator {
   return mcpParamDecorator(McpParamType.Session);

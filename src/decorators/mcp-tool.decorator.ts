@@ -16,5 +16,6 @@ import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js
  * @McpTool({ description: 'Current weather for a city', input: CityArgs })
  * forecast(args: CityArgs, ctx: McpContext) { return `Sunny in ${args.city}`; }
  * ```
+ * @category Decorators
  */
 export const McpTool = (options: McpToolOptions): MethodDecorator => SetMetadata(MCP_TOOL_METADATA, options);

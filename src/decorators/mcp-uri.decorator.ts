@@ -10,6 +10,7 @@ import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
  * @McpResourceTemplate({ uriTemplate: 'file:///{+path}', name: 'file' })
  * read(@McpArgs('path') path: string, @McpUri() uri: string) { ... }
  * ```
+ * @category Decorators
  */
 export function McpUri(): ParameterDecorator {
   return mcpParamDecorator(McpParamType.Uri);

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { ItemCompleter } from '../catalogue/completer.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
@@ -6,9 +6,9 @@ import { prepareHandlerParams } from '../execution/handler-params.js';
 import { McpPipelineFactory } from '../execution/mcp-pipeline.factory.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpCompletionOptions } from '../interfaces/mcp-completion.interface.js';
-import { McpPromptRegistry } from '../prompts/prompt.registry.js';
-import { McpResourceRegistry } from '../resources/resource.registry.js';
-import { McpToolRegistry } from '../tools/tool.registry.js';
+import { PromptStore } from '../prompts/prompt.store.js';
+import { ResourceStore } from '../resources/resource.store.js';
+import { ToolStore } from '../tools/tool.store.js';
 import { McpMetadataAccessor, type McpMethodMetadata } from './mcp-metadata.accessor.js';
 
 // Named through the public DiscoveryService API rather than imported from Nest's internals.
@@ -31,16 +31,16 @@ interface FoundCompletion {
  * transient providers are resolved per request.
  */
 @Injectable()
-export class McpExplorer implements OnModuleInit {
+export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('McpExplorer');
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly metadata: McpMetadataAccessor,
-    private readonly tools: McpToolRegistry,
-    private readonly resources: McpResourceRegistry,
-    private readonly prompts: McpPromptRegistry,
+    private readonly tools: ToolStore,
+    private readonly resources: ResourceStore,
+    private readonly prompts: PromptStore,
     private readonly pipelines: McpPipelineFactory,
   ) {}
 
@@ -53,8 +53,22 @@ export class McpExplorer implements OnModuleInit {
     for (const completion of completions) this.attach(completion);
     if (handlers > 0) this.pipelines.assertNoTransientGlobalEnhancers();
     this.logger.log(
-      `Serving ${this.tools.size} MCP tool(s), ${this.resources.size} resource(s), ` +
-        `${this.resources.templateCount} resource template(s), ${this.prompts.size} prompt(s)`,
+      `Serving ${this.tools.size} MCP tool(s), ${this.resources.resources.size} resource(s), ` +
+        `${this.resources.templates.size} resource template(s), ${this.prompts.size} prompt(s)`,
+    );
+  }
+
+  /**
+   * Warns when, every module initialised, the application serves nothing: the usual cause is a
+   * class with decorated methods that is not a provider (or controller) of any module. Checked after
+   * every `onModuleInit`, so items added at run time there count.
+   */
+  onApplicationBootstrap(): void {
+    if (this.tools.size + this.resources.resources.size + this.resources.templates.size + this.prompts.size > 0) return;
+    this.logger.warn(
+      'McpModule serves no tools, resources, resource templates or prompts: no @McpTool(), @McpResource(), ' +
+        '@McpResourceTemplate() or @McpPrompt() method was found. Put them on a class listed in the `providers` ' +
+        '(or `controllers`) of a module of this application, or add items with McpToolRegistry and the other registries.',
     );
   }
 

@@ -6,6 +6,7 @@ import { McpToolError } from './mcp-tool.error.js';
  *
  * It extends {@link McpToolError}: a tool that lets it escape fails its call with this message
  * for the model to read, rather than with an internal error.
+ * @category Errors
  */
 export class McpClientRequestError extends McpToolError {
   /**

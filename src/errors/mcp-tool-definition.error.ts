@@ -1,9 +1,12 @@
 import { McpDefinitionError } from './mcp-definition.error.js';
 
-/** A tool declaration that cannot be served (bad name, duplicate, missing description): fails bootstrap. */
-export class McpToolDefinitionError extends McpDefinitionError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'McpToolDefinitionError';
-  }
-}
+/**
+ * The name tool definition errors had in 0.1 and 0.2: the very class {@link McpDefinitionError}
+ * now, so `instanceof McpToolDefinitionError` still matches what a bad tool throws.
+ * @deprecated Catch {@link McpDefinitionError}: one error class for bad definitions of any kind.
+ * @category Errors
+ */
+export const McpToolDefinitionError = McpDefinitionError;
+
+/** @deprecated Use {@link McpDefinitionError}. */
+export type McpToolDefinitionError = McpDefinitionError;

@@ -6,6 +6,7 @@ import { IntrinsicException } from '@nestjs/common';
  * Use it for expected failures (bad input the schema cannot express, a missing record);
  * other exceptions are treated as server bugs and answered with a generic internal error.
  * It is an `IntrinsicException`: Nest's exception handler does not log it as an error.
+ * @category Errors
  */
 export class McpToolError extends IntrinsicException {
   constructor(message: string, options?: ErrorOptions) {

@@ -8,9 +8,9 @@ import type { ClientCapabilities, Meta } from '../protocol/mcp.types.js';
 import type { CallChannel } from './call-channel.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';
-import { McpSession } from '../session/mcp-session.js';
+import { ClientSession } from '../session/client-session.js';
 import { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
-import { ToolCallContext } from './handler-context.js';
+import { HandlerContext } from './handler-context.js';
 
 /** A POST's channel stand-in: keeps what the call sends and answers closeConnection as told. */
 class FakeChannel implements CallChannel {
@@ -31,8 +31,8 @@ class FakeChannel implements CallChannel {
 }
 
 interface Fixture {
-  readonly ctx: ToolCallContext;
-  readonly session: McpSession;
+  readonly ctx: HandlerContext;
+  readonly session: ClientSession;
   readonly channel: FakeChannel;
   readonly controller: AbortController;
   readonly debug: jest.Mock<(message: unknown) => void>;
@@ -48,7 +48,7 @@ function makeContext(
     clientRequestTimeoutMs?: number;
   } = {},
 ): Fixture {
-  const session = new McpSession({
+  const session = new ClientSession({
     id: 'session-7',
     protocolVersion: options.protocolVersion ?? '2025-06-18',
     clientInfo: { name: 'inspector', version: '2.0.0' },
@@ -72,7 +72,7 @@ function makeContext(
   const logger = new Logger('test');
   const debug = jest.fn<(message: unknown) => void>();
   jest.spyOn(logger, 'debug').mockImplementation(debug);
-  const ctx = new ToolCallContext(call, 'req-1', 'weather', options.meta, controller.signal, {
+  const ctx = new HandlerContext(call, 'req-1', 'weather', options.meta, controller.signal, {
     clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 60_000,
     validators: new JsonSchemaValidatorFactory(),
     logger,
@@ -108,7 +108,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-describe('ToolCallContext: what it knows', () => {
+describe('HandlerContext: what it knows', () => {
   it('reads the call, session and request through', () => {
     const httpRequest = { user: { sub: 'alice' }, url: '/mcp' };
     const { ctx, controller } = makeContext({ meta: { progressToken: 't' }, httpRequest, capabilities: { roots: {} } });
@@ -130,7 +130,7 @@ describe('ToolCallContext: what it knows', () => {
   });
 });
 
-describe('ToolCallContext.reportProgress', () => {
+describe('HandlerContext.reportProgress', () => {
   it.each([
     ['a string token', 'tok-1'],
     ['a numeric token', 42],
@@ -202,7 +202,7 @@ describe('ToolCallContext.reportProgress', () => {
   });
 });
 
-describe('ToolCallContext.log', () => {
+describe('HandlerContext.log', () => {
   it('sends notifications/message on the call’s channel, with or without a logger', () => {
     const { ctx, channel } = makeContext();
     expect(ctx.log('warning', { disk: 91 })).toBe(true);
@@ -255,11 +255,11 @@ describe('ToolCallContext.log', () => {
   });
 });
 
-describe('ToolCallContext requests to the client', () => {
+describe('HandlerContext requests to the client', () => {
   it.each([
-    ['elicit', (ctx: ToolCallContext) => ctx.elicit(FORM), 'elicitation/create', 'elicitation'],
-    ['sample', (ctx: ToolCallContext) => ctx.sample(SAMPLE), 'sampling/createMessage', 'sampling'],
-    ['listRoots', (ctx: ToolCallContext) => ctx.listRoots(), 'roots/list', 'roots'],
+    ['elicit', (ctx: HandlerContext) => ctx.elicit(FORM), 'elicitation/create', 'elicitation'],
+    ['sample', (ctx: HandlerContext) => ctx.sample(SAMPLE), 'sampling/createMessage', 'sampling'],
+    ['listRoots', (ctx: HandlerContext) => ctx.listRoots(), 'roots/list', 'roots'],
   ])(
     '%s fails with -32601 when the client did not declare the capability, sending nothing',
     async (_label, ask, method, capability) => {
@@ -362,21 +362,21 @@ describe('ToolCallContext requests to the client', () => {
     [
       'elicit',
       { elicitation: {} },
-      (ctx: ToolCallContext) => ctx.elicit(FORM),
+      (ctx: HandlerContext) => ctx.elicit(FORM),
       { action: 'maybe' },
       'action must be accept, decline or cancel',
     ],
     [
       'sample',
       { sampling: {} },
-      (ctx: ToolCallContext) => ctx.sample(SAMPLE),
+      (ctx: HandlerContext) => ctx.sample(SAMPLE),
       { role: 'assistant', content: {} },
       'model must be a string',
     ],
     [
       'listRoots',
       { roots: {} },
-      (ctx: ToolCallContext) => ctx.listRoots(),
+      (ctx: HandlerContext) => ctx.listRoots(),
       { roots: [{ name: 'x' }] },
       'roots[0] has no uri',
     ],
@@ -498,7 +498,7 @@ describe('ToolCallContext requests to the client', () => {
   });
 });
 
-describe('ToolCallContext.closeConnection', () => {
+describe('HandlerContext.closeConnection', () => {
   it('delegates to the channel with the delay, and returns its answer', () => {
     const { ctx, channel } = makeContext({ protocolVersion: '2025-11-25' });
     expect(ctx.closeConnection(300)).toBe(true);
@@ -517,7 +517,7 @@ describe('ToolCallContext.closeConnection', () => {
   });
 });
 
-describe('ToolCallContext.elicit: the answer is checked against the form it asked with', () => {
+describe('HandlerContext.elicit: the answer is checked against the form it asked with', () => {
   const form = {
     message: 'Who are you?',
     requestedSchema: {

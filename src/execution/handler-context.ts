@@ -29,8 +29,8 @@ import type {
 import type { McpCallContext } from './mcp-call-context.js';
 import type { JsonSchemaValidatorFactory, SchemaValidator } from '../schemas/json-schema.validator.js';
 
-/** What a call context needs beyond the call itself. */
-export interface ToolCallSettings {
+/** What a handler context needs beyond the call itself. */
+export interface HandlerContextSettings {
   readonly clientRequestTimeoutMs: number;
   /** Compiles the schemas elicitation answers are checked against (shared, bounded). */
   readonly validators: JsonSchemaValidatorFactory;
@@ -38,8 +38,11 @@ export interface ToolCallSettings {
   readonly logger: Logger;
 }
 
-/** The {@link McpContext} of one tool call. Reads through to the session and request lazily. */
-export class ToolCallContext implements McpContext {
+/**
+ * The {@link McpContext} of one request of an item (a tool call, a resource read, a prompt, a
+ * completion). Reads through to the session and request lazily.
+ */
+export class HandlerContext implements McpContext {
   private finished = false;
   private lastProgress = -Infinity;
   /**
@@ -52,14 +55,19 @@ export class ToolCallContext implements McpContext {
   constructor(
     private readonly call: McpCallContext,
     readonly requestId: RequestId,
-    private name: string,
+    private itemName: string,
     readonly meta: Meta | undefined,
     readonly signal: AbortSignal,
-    private readonly settings: ToolCallSettings,
+    private readonly settings: HandlerContextSettings,
   ) {}
 
+  get name(): string {
+    return this.itemName;
+  }
+
+  /** @deprecated Use {@link name}. */
   get toolName(): string {
-    return this.name;
+    return this.itemName;
   }
 
   /**
@@ -68,7 +76,7 @@ export class ToolCallContext implements McpContext {
    * @internal
    */
   rename(name: string): void {
-    this.name = name;
+    this.itemName = name;
   }
 
   get sessionId(): string {
@@ -118,11 +126,11 @@ export class ToolCallContext implements McpContext {
     const token = this.progressToken();
     if (token === undefined) return false;
     if (this.finished) {
-      this.settings.logger.debug(`Progress of ${this.toolName} after its result was dropped`);
+      this.settings.logger.debug(`Progress of ${this.itemName} after its result was dropped`);
       return false;
     }
     if (!Number.isFinite(progress) || progress <= this.lastProgress) {
-      this.settings.logger.debug(`Progress ${progress} of ${this.toolName} does not grow; dropped`);
+      this.settings.logger.debug(`Progress ${progress} of ${this.itemName} does not grow; dropped`);
       return false;
     }
     this.lastProgress = progress;

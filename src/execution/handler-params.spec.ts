@@ -15,7 +15,7 @@ import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/
 import { McpArgs } from '../decorators/mcp-args.decorator.js';
 import { McpCtx } from '../decorators/mcp-ctx.decorator.js';
 import { McpSession } from '../decorators/mcp-session.decorator.js';
-import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { MCP_HANDLER_PARAMS_METADATA } from '../mcp.constants.js';
 import { paramsHostOf, prepareHandlerParams } from './handler-params.js';
 import { McpParamType } from './mcp-param-type.js';
@@ -142,13 +142,13 @@ describe('prepareHandlerParams', () => {
       ['@Query()', Query('q')],
       ['@Param()', Param('id')],
       ['@Headers()', Headers('authorization')],
-    ])('refuses %s with a McpToolDefinitionError naming the owner and the parameter', (_label, decorator) => {
+    ])('refuses %s with a McpDefinitionError naming the owner and the parameter', (_label, decorator) => {
       class HttpTools {
         run(_args: object, _second: unknown): void {}
       }
       decorator(HttpTools.prototype, 'run', 1);
       const error = thrown(() => prepareHandlerParams(HttpTools, 'run', 'HttpTools.run'));
-      expect(error).toBeInstanceOf(McpToolDefinitionError);
+      expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.message).toMatch(/^@McpTool\(\) on HttpTools\.run: parameter 1 has an HTTP parameter decorator/);
       expect(error.message).toContain('@McpArgs(), @McpCtx(), @McpSession(), @McpUri() or custom decorators');
       expect(Reflect.getMetadata(MCP_HANDLER_PARAMS_METADATA, HttpTools, 'run')).toBeUndefined();
@@ -158,7 +158,7 @@ describe('prepareHandlerParams', () => {
       class Mixed {
         run(@McpArgs() _args: object, @Body() _body: unknown): void {}
       }
-      expect(() => prepareHandlerParams(Mixed, 'run', 'Mixed.run')).toThrow(McpToolDefinitionError);
+      expect(() => prepareHandlerParams(Mixed, 'run', 'Mixed.run')).toThrow(McpDefinitionError);
     });
   });
 

@@ -1,5 +1,5 @@
 import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
-import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { MCP_HANDLER_PARAMS_METADATA } from '../mcp.constants.js';
 import { McpParamType } from './mcp-param-type.js';
 import type { McpParamsMetadata } from './mcp-param.metadata.js';
@@ -25,7 +25,7 @@ export function paramsHostOf(classRef: AnyClass, methodName: string): AnyClass {
  * first two parameters when undecorated, the arguments and the `McpContext`. Stored under its own
  * key, derived only from the class, so two applications sharing the class agree on it.
  *
- * @throws McpToolDefinitionError for HTTP parameter decorators (`@Body()`, `@Req()`...): a tool
+ * @throws McpDefinitionError for HTTP parameter decorators (`@Body()`, `@Req()`...): a tool
  *   has no body, query or response of its own.
  * @param decorator the decorator that made the method a handler, for the error message.
  * @returns the metadata key the pipeline reads.
@@ -41,7 +41,7 @@ export function prepareHandlerParams(
   const merged: McpParamsMetadata = {};
   for (const [key, param] of Object.entries(route)) {
     if (!key.includes(CUSTOM_ROUTE_ARGS_METADATA) && !MCP_TYPES.has(key.split(':')[0]!)) {
-      throw new McpToolDefinitionError(
+      throw new McpDefinitionError(
         `${decorator} on ${owner}: parameter ${param.index} has an HTTP parameter decorator (@Body(), @Req(), @Query()...); ` +
           'MCP handlers take @McpArgs(), @McpCtx(), @McpSession(), @McpUri() or custom decorators made with createParamDecorator()',
       );

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { McpSession } from '../session/mcp-session.js';
+import type { ClientSession } from '../session/client-session.js';
 import type { CallChannel } from './call-channel.js';
 
 /**
@@ -7,7 +7,7 @@ import type { CallChannel } from './call-channel.js';
  * to the handlers.
  */
 export interface McpCallContext {
-  readonly session: McpSession;
+  readonly session: ClientSession;
   /** The HTTP request as the framework gives it (Express `Request`, Fastify `FastifyRequest`). */
   readonly httpRequest: unknown;
   readonly headers: IncomingHttpHeaders;

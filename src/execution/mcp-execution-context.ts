@@ -17,6 +17,7 @@ import type { McpInvocation, McpItemKind } from './mcp-invocation.js';
  *   return mcp.toolName !== 'delete_everything' || isAdmin(mcp.request);
  * }
  * ```
+ * @category Context
  */
 export class McpExecutionContext {
   private constructor(private readonly invocation: McpInvocation) {}
@@ -100,5 +101,8 @@ export class McpExecutionContext {
   }
 }
 
-/** `ExecutionContext.getType()` of MCP handlers, for `context.getType<McpContextType>()`. */
+/**
+ * `ExecutionContext.getType()` of MCP handlers, for `context.getType<McpContextType>()`.
+ * @category Context
+ */
 export type McpContextType = typeof MCP_CONTEXT_TYPE;

@@ -1,8 +1,10 @@
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
+import type { McpCallContext } from './mcp-call-context.js';
 
-/** What an MCP handler serves: a tool, a resource or resource template, a prompt, or a completion. */
-export type McpItemKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt' | 'completion';
+export type { McpItemKind } from './item-request.js';
+import type { ItemRequest, McpItemKind } from './item-request.js';
+
 
 /**
  * One pass through an MCP handler's Nest pipeline: `call` runs it (a tool called, a resource read,
@@ -44,4 +46,31 @@ export type McpExecutionArgs = [request: unknown, response: undefined, next: und
 
 export function executionArgs(invocation: McpInvocation): McpExecutionArgs {
   return [invocation.request, undefined, undefined, invocation];
+}
+
+/**
+ * The invocation guards, interceptors and parameter decorators see for one item of one request.
+ * @param args as sent for guards, validated for the rest of the pipeline; `undefined` while listing.
+ * @param scopesOf the module's `scopesOf`, read lazily: most guards never ask.
+ */
+export function buildInvocation(
+  phase: McpInvocation['phase'],
+  item: ItemRequest,
+  call: McpCallContext,
+  args: object | undefined,
+  context: McpContext | undefined,
+  scopesOf: (user: unknown) => readonly string[],
+): McpInvocation {
+  const request = call.httpRequest;
+  return {
+    phase,
+    kind: item.kind,
+    name: item.name,
+    ...(item.uri === undefined ? {} : { uri: item.uri }),
+    arguments: args,
+    context,
+    session: call.session,
+    request,
+    grantedScopes: () => scopesOf((request as { user?: unknown } | undefined)?.user),
+  };
 }

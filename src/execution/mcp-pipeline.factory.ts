@@ -1,7 +1,7 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { REQUEST_CONTEXT_ID } from '@nestjs/core/router/request/request-constants.js';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef, ModulesContainer, type ContextId } from '@nestjs/core';
-import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpExecutionArgs } from './mcp-invocation.js';
@@ -94,13 +94,13 @@ export class McpPipelineFactory {
    * Refuses transient global enhancers (`APP_GUARD` with `Scope.TRANSIENT`...) when the application
    * serves tools: Nest builds them per controller, and a tool provider is not one, so they would run
    * as objects whose constructor never ran. Failing at bootstrap beats a guard that half works.
-   * @throws McpToolDefinitionError naming them.
+   * @throws McpDefinitionError naming them.
    */
   assertNoTransientGlobalEnhancers(): void {
     const transient = this.globalEnhancers().filter(({ wrapper }) => wrapper.isTransient);
     if (transient.length === 0) return;
     const names = transient.map(({ wrapper }) => `${wrapper.name} (${wrapper.token.toString().split(' ')[0]})`);
-    throw new McpToolDefinitionError(
+    throw new McpDefinitionError(
       `Transient global enhancers cannot be applied to MCP tools: ${names.join(', ')}; ` +
         'make them request-scoped (Scope.REQUEST) or default-scoped',
     );

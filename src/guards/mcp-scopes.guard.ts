@@ -9,6 +9,7 @@ import { defaultScopesOf } from './scopes-of.js';
  * and on its class (read with the module's `scopesOf`; on an HTTP route, with the default one). A
  * method marked `@McpPublic()` needs none.
  * Applied by `@McpScopes()`; a denied tool is hidden from the caller's `tools/list`.
+ * @category Guards
  */
 @Injectable()
 export class McpScopesGuard implements CanActivate {

@@ -2,6 +2,7 @@
  * The default `scopesOf`: the scopes an authentication guard put on `request.user`, as OAuth
  * access tokens carry them: `scope` (a space-separated string, RFC 8693/9068), else `scopes` or
  * `scp` (an array, or a space-separated string).
+ * @category Options
  */
 export function defaultScopesOf(user: unknown): readonly string[] {
   if (typeof user !== 'object' || user === null) return [];

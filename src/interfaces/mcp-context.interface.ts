@@ -12,7 +12,10 @@ import type {
   Meta,
 } from '../protocol/mcp.types.js';
 
-/** One step of a call's progress, for {@link McpContext.reportProgress}. */
+/**
+ * One step of a call's progress, for {@link McpContext.reportProgress}.
+ * @category Context
+ */
 export interface McpProgress {
   /** How far the call got; must grow with every report of one call. */
   readonly progress: number;
@@ -27,6 +30,7 @@ export interface McpProgress {
  * client chose with `logging/setLevel`. Call it with a level, or use the shorthand per level:
  * `ctx.log('info', data)` or `ctx.log.info(data)`.
  * @returns whether the message was sent.
+ * @category Context
  */
 export interface McpLogFunction {
   (level: LoggingLevel, data: unknown, logger?: string): boolean;
@@ -40,7 +44,10 @@ export interface McpLogFunction {
   emergency(data: unknown, logger?: string): boolean;
 }
 
-/** How long a request to the client may wait, and what else may stop it. */
+/**
+ * How long a request to the client may wait, and what else may stop it.
+ * @category Context
+ */
 export interface McpClientRequestOptions {
   /** @default the module's `clientRequestTimeoutMs` (60 s) */
   readonly timeoutMs?: number;
@@ -55,6 +62,7 @@ export interface McpClientRequestOptions {
  * Everything a handler sends through it (progress, log messages, requests to the client) travels
  * on the SSE stream of the POST that carried the call, never on the session's GET stream, and
  * stops once the call has its result.
+ * @category Context
  */
 export interface McpContext {
   /** The `Mcp-Session-Id` of the calling session. */
@@ -63,7 +71,12 @@ export interface McpContext {
   readonly protocolVersion: string;
   /** The JSON-RPC id of the request (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`). */
   readonly requestId: RequestId;
-  /** The name of the tool being called (of the resource read, the prompt got, the item completed). */
+  /**
+   * The name of the item served: the tool called, the resource (or template) read, the prompt got;
+   * for a completion, the prompt or template whose argument is completed.
+   */
+  readonly name: string;
+  /** @deprecated Use {@link McpContext.name}: the same value, under its tool-only name of 0.1. */
   readonly toolName: string;
   /** The client as it introduced itself in `initialize`. */
   readonly clientInfo: Implementation;
@@ -79,7 +92,7 @@ export interface McpContext {
   readonly user: unknown;
   /**
    * Aborts when the call must stop: the client cancelled it (`notifications/cancelled`), its
-   * tool's `timeoutMs` passed, or its session ended (DELETE, idle timeout, outbox overflow,
+   * item's `timeoutMs` passed, or its session ended (DELETE, idle timeout, outbox overflow,
    * shutdown). Its `reason` is an `McpCallAbortedError` saying which. A cancelled call is not
    * answered, whatever the handler returns.
    */

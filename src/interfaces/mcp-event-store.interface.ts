@@ -1,6 +1,7 @@
 /**
  * One SSE event a session sent (or meant to send) on one of its streams: what a client that lost
  * its connection gets again when it comes back with `Last-Event-ID`.
+ * @category Sessions
  */
 export interface McpStoredEvent {
   /** The stream it belongs to: `g` is the session's standalone (GET) stream, `p<n>` a POST's stream. */
@@ -19,6 +20,7 @@ export interface McpStoredEvent {
  * Methods may return promises. `append` is not awaited before the event is written (the hot path
  * stays synchronous); a store that answers `replay` before an append it was given has landed may
  * miss that event, so an asynchronous store should make appends visible in order.
+ * @category Sessions
  */
 export interface McpEventStore {
   /** Keeps an event. Called in `seq` order. */

@@ -5,6 +5,7 @@ import type { McpEventStore } from './mcp-event-store.interface.js';
 /**
  * Options of {@link McpModule.forRoot} / `forRootAsync`'s factory.
  * Every optional value has its default in one place, `mcp-options.defaults.ts`.
+ * @category Options
  */
 export interface McpModuleOptions {
   /** `serverInfo.name` announced in `initialize`. */
@@ -118,12 +119,16 @@ export interface McpModuleOptions {
   storedEventMaxAgeMs?: number;
 }
 
-/** A guard class or instance, as `@UseGuards()` takes them. */
+/**
+ * A guard class or instance, as `@UseGuards()` takes them.
+ * @category Options
+ */
 export type McpGuard = Type<CanActivate> | CanActivate;
 
 /**
  * Options that shape the module itself rather than its services: they are read when the module
  * is defined, so they are plain values in both `forRoot` and `forRootAsync`.
+ * @category Options
  */
 export interface McpModuleExtras {
   /**

@@ -2,7 +2,10 @@ import type { Type } from '@nestjs/common';
 import type { Icon, Meta } from '../protocol/mcp.types.js';
 import type { McpCompleters } from './mcp-completion.interface.js';
 
-/** One argument of a prompt, declared without a DTO. */
+/**
+ * One argument of a prompt, declared without a DTO.
+ * @category Options
+ */
 export interface McpPromptArgumentOptions {
   readonly name: string;
   readonly title?: string;
@@ -10,7 +13,10 @@ export interface McpPromptArgumentOptions {
   readonly required?: boolean;
 }
 
-/** Options of {@link McpPrompt}. */
+/**
+ * Options of {@link McpPrompt}.
+ * @category Options
+ */
 export interface McpPromptOptions {
   /**
    * Prompt name, unique in the application: 1 to 256 characters, no control characters.

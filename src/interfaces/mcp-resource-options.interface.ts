@@ -31,6 +31,7 @@ interface McpResourceCommonOptions {
 
 /**
  * Options of {@link McpResource}: a resource with a fixed URI.
+ * @category Options
  */
 export interface McpResourceOptions extends McpResourceCommonOptions {
   /** The resource's absolute URI, unique in the application (`weather://cities`, `file:///README.md`). */
@@ -41,6 +42,7 @@ export interface McpResourceOptions extends McpResourceCommonOptions {
 
 /**
  * Options of {@link McpResourceTemplate}: a family of resources whose URIs match an RFC 6570 template.
+ * @category Options
  */
 export interface McpResourceTemplateOptions extends McpResourceCommonOptions {
   /**

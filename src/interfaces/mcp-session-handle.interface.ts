@@ -6,6 +6,7 @@ import type { ClientCapabilities, Implementation } from '../protocol/mcp.types.j
  * An MCP session as application code sees it: who the client is, and a way to reach it outside
  * a call. Injected with `@McpSession()` or the `MCP_SESSION` token, and listed by
  * `McpSessionRegistry`.
+ * @category Context
  */
 export interface McpSessionHandle {
   /** The `Mcp-Session-Id`. */

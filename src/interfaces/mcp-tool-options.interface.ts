@@ -4,6 +4,7 @@ import type { Icon, JsonSchemaObject, Meta, ToolAnnotations } from '../protocol/
 /**
  * Options of {@link McpTool}.
  * @typeParam I the arguments' DTO, when `input` is one.
+ * @category Options
  */
 export interface McpToolOptions {
   /**

@@ -59,7 +59,7 @@ export function preparePrompt(
   const { args } = options;
   let prepared: { arguments: PromptArgument[]; check: ArgumentsChecker; schema?: JsonSchemaObject };
   if (args === undefined) prepared = { arguments: [], check: declaredChecker([]) };
-  else if (typeof args === 'function') prepared = fromDto(args, schemas);
+  else if (typeof args === 'function') prepared = fromDto(args, schemas, label);
   else if (Array.isArray(args)) prepared = fromList(args, label);
   else
     throw new McpDefinitionError(`${label}: args must be a DTO class or a list of { name, description?, required? }`);
@@ -85,8 +85,9 @@ export function preparePrompt(
 function fromDto(
   dto: Type<object>,
   schemas: DtoJsonSchemaConverter,
+  label: string,
 ): { arguments: PromptArgument[]; check: ArgumentsChecker; schema: JsonSchemaObject } {
-  const schema = schemas.toSchema(dto);
+  const schema = schemas.toSchema(dto, `${label} (args)`);
   const properties = (schema.properties ?? {}) as Record<string, { description?: unknown; title?: unknown }>;
   const required = new Set((schema.required ?? []) as string[]);
   const promptArguments = Object.entries(properties).map(([name, property]) => ({

@@ -1,5 +1,5 @@
 import type { CompleterTable } from '../catalogue/completer.js';
-import type { ServedHandler } from '../execution/mcp-request.runner.js';
+import type { ServedHandler } from '../execution/served-handler.js';
 import type { PromptDefinition } from '../protocol/mcp.types.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 

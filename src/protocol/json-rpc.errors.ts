@@ -1,6 +1,9 @@
 import type { JsonRpcErrorObject, JsonRpcFailure, RequestId } from './json-rpc.types.js';
 
-/** Error codes defined by JSON-RPC 2.0 and the MCP specification. */
+/**
+ * Error codes defined by JSON-RPC 2.0 and the MCP specification.
+ * @category Errors
+ */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
@@ -20,6 +23,7 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 /**
  * A failure that must reach the client as a JSON-RPC error object.
  * Method handlers throw it; the dispatcher turns it into an error response.
+ * @category Errors
  */
 export class JsonRpcError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-import type { ServedHandler } from '../execution/mcp-request.runner.js';
+import type { ServedHandler } from '../execution/served-handler.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../protocol/mcp.types.js';
 import type { CompleterTable } from '../catalogue/completer.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';

@@ -1,52 +1,62 @@
-import { Injectable } from '@nestjs/common';
-import { McpRequestRunner, resourceNotFound, type ItemRequest } from '../execution/mcp-request.runner.js';
-import { invalidParams } from '../protocol/json-rpc.errors.js';
+import { HttpException, Injectable } from '@nestjs/common';
+import type { CallAnswers } from '../execution/call-answers.js';
+import { McpCallLifecycle } from '../execution/call-lifecycle.js';
+import { jsonRpcAnswers } from '../execution/failure-mapping.js';
+import { kindLoggers } from '../execution/kind-loggers.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
+import { DENIED, type CallCandidate, type RunningCall } from '../execution/running-call.js';
+import type { ItemRequest } from '../execution/item-request.js';
+import { ErrorCode, invalidParams, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { ReadResourceResult, ResourceUriParams } from '../protocol/mcp.types.js';
-import type { McpCallContext } from '../execution/mcp-call-context.js';
-import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from '../session/mcp-session.js';
-import { McpResourceRegistry, type ResolvedResource } from './resource.registry.js';
+import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from '../session/client-session.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.interface.js';
 import { toReadResourceResult } from './resource-result.mapper.js';
+import { ResourceStore, type ResolvedResource } from './resource.store.js';
+
+/** -32002, with the URI in `data` as the specification shows it. */
+export function resourceNotFound(uri: string): JsonRpcError {
+  return new JsonRpcError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+}
 
 /**
- * Serves `resources/read`, `resources/subscribe` and `resources/unsubscribe`.
- *
- * A URI goes to the resource with that URI, else to the first template it matches, skipping those
- * whose guards deny the caller: an item the caller may not see neither answers for it nor stands
- * in the way of one it may. The chosen handler's template variables are validated, then it runs
- * through its Nest pipeline and what it returns is mapped.
- *
- * A URI nobody serves for this caller, and one whose handler finds nothing (`undefined`,
- * `NotFoundException`), are answered alike: -32002 with the URI in `data`. Every request goes
- * through the same steps whether or not the URI exists, reused request ids included.
+ * Serves `resources/read`, `resources/subscribe` and `resources/unsubscribe` on the one call
+ * lifecycle. What resources add to it:
+ * - a URI goes to the resource with that URI, else to the first template it matches, skipping those
+ *   whose guards deny the caller: an item the caller may not see neither answers for it nor stands
+ *   in the way of one it may;
+ * - a template's variables are its arguments (validated when it declares `variables`);
+ * - a URI nobody serves for this caller, and one whose handler finds nothing (`undefined`,
+ *   `NotFoundException`), are answered alike: -32002 with the URI in `data`.
  */
 @Injectable()
 export class McpResourceReader {
+  private readonly answers: CallAnswers<never>;
+
   constructor(
-    private readonly registry: McpResourceRegistry,
-    private readonly runner: McpRequestRunner,
-  ) {}
+    private readonly store: ResourceStore,
+    private readonly lifecycle: McpCallLifecycle,
+  ) {
+    const base = jsonRpcAnswers(kindLoggers().resource);
+    this.answers = {
+      ...base,
+      failed(error, stand, reported) {
+        // A `NotFoundException` from a handler: what the specification calls a resource not found.
+        if (error instanceof HttpException && error.getStatus() === 404 && stand.item.uri !== undefined) {
+          throw resourceNotFound(stand.item.uri);
+        }
+        return base.failed(error, stand, reported);
+      },
+    };
+  }
 
   read(params: ResourceUriParams, call: McpCallContext, requestId: RequestId): Promise<ReadResourceResult> {
     const { uri } = params;
-    return this.runner.run(requestId, call, { kind: 'resource', name: uri, uri, meta: params._meta }, async (state) => {
-      for (const candidate of this.registry.candidates(uri)) {
-        const served = servedBy(candidate);
-        const item = itemOf(candidate, uri);
-        const raw = candidate.kind === 'template' ? candidate.variables : {};
-        const execution = await this.runner.execute(served, item, call, () => this.variables(candidate), state, raw);
-        if (execution.denied) continue;
-        let result: ReadResourceResult | undefined;
-        try {
-          result = toReadResourceResult(execution.value, uri, served.definition.mimeType);
-        } catch (error) {
-          throw this.runner.failure(served.owner, item, error, false);
-        }
-        if (!result) throw resourceNotFound(uri);
-        return result;
-      }
-      throw resourceNotFound(uri);
+    const request = { kind: 'resource' as const, name: uri, uri, meta: params._meta };
+    return this.lifecycle.run<ReadResourceResult>(this.answers, call, requestId, request, async (running) => {
+      const served = await running.serve(this.candidates(uri));
+      if (served === DENIED) throw resourceNotFound(uri);
+      return served;
     });
   }
 
@@ -56,10 +66,11 @@ export class McpResourceReader {
    */
   subscribe(params: ResourceUriParams, call: McpCallContext, requestId: RequestId): Promise<void> {
     const { uri } = params;
-    return this.runner.run(requestId, call, { kind: 'resource', name: uri, uri, meta: params._meta }, async (state) => {
-      if (!(await this.isReadable(uri, call))) throw resourceNotFound(uri);
+    const request = { kind: 'resource' as const, name: uri, uri, meta: params._meta };
+    return this.lifecycle.run<void>(this.answers, call, requestId, request, async (running) => {
+      if (!(await this.isReadable(uri, running))) throw resourceNotFound(uri);
       // Cancelled while the guards decided: the client heard nothing and must not be subscribed.
-      if (state.context.signal.aborted) return;
+      if (running.signal.aborted) return;
       if (!call.session.subscribe(uri)) {
         throw invalidParams(
           `a session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources ` +
@@ -73,38 +84,55 @@ export class McpResourceReader {
     call.session.unsubscribe(params.uri);
   }
 
-  private async isReadable(uri: string, call: McpCallContext): Promise<boolean> {
-    for (const candidate of this.registry.candidates(uri)) {
-      if (await this.runner.isAdmitted(servedBy(candidate), itemOf(candidate, uri), call)) return true;
+  private async isReadable(uri: string, running: RunningCall<void>): Promise<boolean> {
+    for (const resolved of this.store.candidates(uri)) {
+      if (await running.admitsToSee(servedBy(resolved), itemOf(resolved, uri))) return true;
     }
     return false;
   }
 
-  /** The arguments of the handler: none for a resource, the checked variables for a template. */
-  private async variables(resolved: ResolvedResource): Promise<object> {
-    if (resolved.kind === 'resource') return {};
-    const { template, variables } = resolved;
-    let check;
-    try {
-      check = await template.checkVariables(variables);
-    } catch {
-      throw invalidParams(`the variables of ${template.definition.uriTemplate} could not be read`);
+  /** What may serve `uri`, in order, as the lifecycle serves it. */
+  private *candidates(uri: string): Generator<CallCandidate<ReadResourceResult>> {
+    for (const resolved of this.store.candidates(uri)) {
+      const handler = servedBy(resolved);
+      const map = (value: unknown): ReadResourceResult => {
+        const result = toReadResourceResult(value, uri, handler.definition.mimeType);
+        if (!result) throw resourceNotFound(uri);
+        return result;
+      };
+      const item = itemOf(resolved, uri);
+      if (resolved.kind === 'resource') {
+        yield { handler, item, raw: {}, map };
+        continue;
+      }
+      const { template, variables } = resolved;
+      const { uriTemplate } = template.definition;
+      yield {
+        handler,
+        item,
+        raw: variables,
+        arguments: {
+          check: template.checkVariables,
+          invalid: (problems) => {
+            throw problems === undefined
+              ? invalidParams(`the variables of ${uriTemplate} could not be read`)
+              : invalidParams(`invalid variables for ${uriTemplate}: ${problems.join('; ')}`);
+          },
+        },
+        map,
+      };
     }
-    if (!check.ok) {
-      throw invalidParams(`invalid variables for ${template.definition.uriTemplate}: ${check.problems.join('; ')}`);
-    }
-    return check.value;
   }
 }
 
-function servedBy(candidate: ResolvedResource): RegisteredResource | RegisteredResourceTemplate {
-  return candidate.kind === 'resource' ? candidate.resource : candidate.template;
+function servedBy(resolved: ResolvedResource): RegisteredResource | RegisteredResourceTemplate {
+  return resolved.kind === 'resource' ? resolved.resource : resolved.template;
 }
 
-function itemOf(candidate: ResolvedResource, uri: string): ItemRequest {
+function itemOf(resolved: ResolvedResource, uri: string): ItemRequest {
   return {
-    kind: candidate.kind === 'resource' ? 'resource' : 'resourceTemplate',
-    name: servedBy(candidate).definition.name,
+    kind: resolved.kind === 'resource' ? 'resource' : 'resourceTemplate',
+    name: servedBy(resolved).definition.name,
     uri,
   };
 }

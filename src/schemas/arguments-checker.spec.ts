@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { IsInt, IsString, Min } from 'class-validator';
-import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 import { JsonSchemaValidatorFactory } from './json-schema.validator.js';
-import { argumentsCheckerFor, outputCheckerFor } from './arguments-checker.js';
+import { argumentsCheckerFor } from './arguments-checker.js';
 
 class CityArgs {
   @IsString()
@@ -150,7 +150,7 @@ describe('argumentsCheckerFor', () => {
       ['an invalid keyword value', { type: 'object', properties: { a: { minLength: 'three' } } }],
     ])('fails the definition for a schema with %s, naming the owner and the input', (_label, schema) => {
       const error = thrown(() => argumentsCheckerFor(schema, validators, OWNER));
-      expect(error).toBeInstanceOf(McpToolDefinitionError);
+      expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.message).toContain(`@McpTool() on ${OWNER}: the input schema cannot be used: `);
     });
 
@@ -160,38 +160,5 @@ describe('argumentsCheckerFor', () => {
       );
       expect(error.message).toContain('Unsupported JSON Schema dialect');
     });
-  });
-});
-
-describe('outputCheckerFor', () => {
-  it('has no check without an output schema', () => {
-    const compile = jest.spyOn(validators, 'compile');
-    expect(outputCheckerFor(undefined, validators, OWNER)).toBeUndefined();
-    expect(compile).not.toHaveBeenCalled();
-  });
-
-  it('checks results against the output schema, compiled once', () => {
-    const compile = jest.spyOn(validators, 'compile');
-    const check = outputCheckerFor(
-      { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] },
-      validators,
-      OWNER,
-    )!;
-    expect(check({ celsius: 21 })).toEqual({ ok: true });
-    expect(check({ celsius: 'warm' })).toEqual({ ok: false, problems: ['/celsius: must be number'] });
-    expect(check({})).toEqual({ ok: false, problems: ["(root): must have required property 'celsius'"] });
-    expect(compile).toHaveBeenCalledTimes(1);
-  });
-
-  it('fails the definition for a schema that does not compile, naming the owner and the output', () => {
-    const error = thrown(() =>
-      outputCheckerFor({ type: 'object', properties: { a: { $ref: '#/$defs/nowhere' } } }, validators, OWNER),
-    );
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
-    expect(error.message).toMatch(
-      new RegExp(
-        `^@McpTool\\(\\) on ${OWNER}: the output schema cannot be used: JSON Schema \\(2020-12\\) does not compile`,
-      ),
-    );
   });
 });

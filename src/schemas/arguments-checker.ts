@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 import type { JsonSchemaValidatorFactory, SchemaValidator } from './json-schema.validator.js';
 import { validateArguments, type ArgumentsCheck } from './arguments.validator.js';
@@ -10,7 +10,7 @@ export type ArgumentsChecker = (raw: Record<string, unknown>) => Promise<Argumen
 /**
  * The arguments check of a tool, built once: a DTO validates with class-validator, a raw JSON
  * Schema with a validator compiled now, and no `input` accepts only an empty object.
- * @throws McpToolDefinitionError when a raw schema does not compile.
+ * @throws McpDefinitionError when a raw schema does not compile.
  */
 export function argumentsCheckerFor(
   input: Type<object> | JsonSchemaObject | undefined,
@@ -29,25 +29,19 @@ export function argumentsCheckerFor(
     };
   }
   if (typeof input === 'function') return (raw) => validateArguments(input, raw);
-  const validate = compileOrFail(input, validators, label, 'input');
+  const validate = compileDeclaredSchema(input, validators, label, 'input');
   return (raw) =>
     Promise.resolve(validate(raw) as ArgumentsCheck<object>).then((check) =>
       check.ok ? { ok: true, value: raw } : check,
     );
 }
 
-/** The check of structured results against `outputSchema`, compiled once. */
-export function outputCheckerFor(
-  outputSchema: JsonSchemaObject | undefined,
-  validators: JsonSchemaValidatorFactory,
-  owner: string,
-): SchemaValidator | undefined {
-  return outputSchema === undefined
-    ? undefined
-    : compileOrFail(outputSchema, validators, `@McpTool() on ${owner}`, 'output');
-}
-
-function compileOrFail(
+/**
+ * A validator of a schema a definition declares, compiled once (and shared with identical schemas).
+ * @param role what the schema is for, in the message: `input`, `output`.
+ * @throws McpDefinitionError naming the definition when the schema does not compile.
+ */
+export function compileDeclaredSchema(
   schema: JsonSchemaObject,
   validators: JsonSchemaValidatorFactory,
   label: string,
@@ -56,7 +50,7 @@ function compileOrFail(
   try {
     return validators.compileShared(schema);
   } catch (error) {
-    throw new McpToolDefinitionError(
+    throw new McpDefinitionError(
       `${label}: the ${role} schema cannot be used: ${error instanceof Error ? error.message : String(error)}`,
     );
   }

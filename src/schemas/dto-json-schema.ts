@@ -1,5 +1,6 @@
-import type { Type } from '@nestjs/common';
+import { Logger, type Type } from '@nestjs/common';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
+import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 
@@ -21,17 +22,35 @@ export const NO_ARGUMENTS_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'obje
  * two different classes that share a name get distinct definitions.
  */
 export class DtoJsonSchemaConverter {
+  private readonly logger = new Logger('McpSchemas');
   /** Per converter (one per application): tools sharing a DTO share its conversion. */
   private readonly converted = new WeakMap<Type<object>, JsonSchemaObject>();
 
-  /** The schema of `dto`, converted once per class; callers copy it before changing anything. */
-  toSchema(dto: Type<object>): JsonSchemaObject {
+  /**
+   * The schema of `dto`, converted once per class; callers copy it before changing anything.
+   * @param usedBy names the definition (`@McpTool() on Class.method`) in the warning about a DTO
+   *   without class-validator decorators.
+   */
+  toSchema(dto: Type<object>, usedBy?: string): JsonSchemaObject {
     let schema = this.converted.get(dto);
     if (!schema) {
       schema = this.convert(dto);
       this.converted.set(dto, schema);
+      if (usedBy !== undefined && !hasValidationMetadata(dto)) this.warnUndecorated(dto, usedBy);
     }
     return schema;
+  }
+
+  /**
+   * A DTO without one class-validator decorator validates as an object with no allowed property:
+   * with the whitelist mcp42 validates with, every argument would be refused as "should not exist".
+   */
+  private warnUndecorated(dto: Type<object>, usedBy: string): void {
+    this.logger.warn(
+      `${usedBy}: ${dto.name} has no class-validator decorators, so its schema allows no property and every ` +
+        `argument is refused ("property … should not exist"). Decorate its properties (@IsString(), ` +
+        '@IsOptional()…), or give a JSON Schema instead of the class.',
+    );
   }
 
   private convert(dto: Type<object>): JsonSchemaObject {
@@ -92,4 +111,9 @@ function renameRef(value: unknown, from: string, to: string): unknown {
   return JSON.parse(
     JSON.stringify(value).replaceAll(JSON.stringify(REF_PREFIX + from), JSON.stringify(REF_PREFIX + to)),
   );
+}
+
+/** Whether class-validator knows any rule of `dto` (or of a class it extends). */
+function hasValidationMetadata(dto: Type<object>): boolean {
+  return getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).length > 0;
 }

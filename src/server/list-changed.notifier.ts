@@ -1,10 +1,10 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Subscription } from 'rxjs';
 import { McpMethod } from '../protocol/mcp.methods.js';
-import { McpPromptRegistry } from '../prompts/prompt.registry.js';
-import { McpResourceRegistry } from '../resources/resource.registry.js';
-import { McpSessionRegistry } from '../session/session.registry.js';
-import { McpToolRegistry } from '../tools/tool.registry.js';
+import { PromptStore } from '../prompts/prompt.store.js';
+import { ResourceStore } from '../resources/resource.store.js';
+import { SessionStore } from '../session/session.store.js';
+import { ToolStore } from '../tools/tool.store.js';
 
 /**
  * Tells connected sessions when the served tools, resources (or templates) or prompts change
@@ -16,10 +16,10 @@ export class ListChangedNotifier implements OnApplicationBootstrap, OnModuleDest
   private readonly subscription = new Subscription();
 
   constructor(
-    private readonly tools: McpToolRegistry,
-    private readonly resources: McpResourceRegistry,
-    private readonly prompts: McpPromptRegistry,
-    private readonly sessions: McpSessionRegistry,
+    private readonly tools: ToolStore,
+    private readonly resources: ResourceStore,
+    private readonly prompts: PromptStore,
+    private readonly sessions: SessionStore,
   ) {}
 
   onApplicationBootstrap(): void {

@@ -22,22 +22,22 @@ import type {
 } from '../protocol/mcp.types.js';
 import type { Page } from '../protocol/pagination.js';
 import { McpCompletionService } from '../completion/completion.service.js';
-import { McpRequestRunner } from '../execution/mcp-request.runner.js';
-import { McpPromptRegistry } from '../prompts/prompt.registry.js';
-import { McpPromptRenderer } from '../prompts/prompt.renderer.js';
-import { McpResourceReader } from '../resources/resource.reader.js';
-import { McpResourceRegistry } from '../resources/resource.registry.js';
-import { McpSessionRegistry } from '../session/session.registry.js';
-import { McpToolInvoker } from '../tools/tool.invoker.js';
-import { McpToolRegistry } from '../tools/tool.registry.js';
-import { CursorSeal } from './cursor-seal.js';
+import { guardDeadline } from '../execution/guard-deadline.js';
+import { ItemVisibility } from '../execution/item-visibility.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
-
-/** How long tools/list waits for the guards of the tools it lists. */
-const LIST_GUARD_TIMEOUT_MS = 10_000;
+import type { ItemRequest } from '../execution/item-request.js';
+import type { ServedHandler } from '../execution/served-handler.js';
+import { McpPromptRenderer } from '../prompts/prompt.renderer.js';
+import { PromptStore } from '../prompts/prompt.store.js';
+import { McpResourceReader } from '../resources/resource.reader.js';
+import { ResourceStore } from '../resources/resource.store.js';
+import { SessionStore } from '../session/session.store.js';
+import { McpToolCaller } from '../tools/tool.caller.js';
+import { ToolStore } from '../tools/tool.store.js';
+import { CursorSeal } from './cursor-seal.js';
 
 /**
- * The application's MCP server: binds the pure dispatcher to this application's tools and logger.
+ * The application's MCP server: binds the pure dispatcher to this application's items, sessions and logger.
  * One per application, so two applications in one process never share anything.
  */
 @Injectable()
@@ -49,13 +49,13 @@ export class McpServer implements McpServerPort<McpCallContext> {
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
-    private readonly tools: McpToolRegistry,
-    private readonly invoker: McpToolInvoker,
-    private readonly sessions: McpSessionRegistry,
-    private readonly runner: McpRequestRunner,
-    private readonly resources: McpResourceRegistry,
+    private readonly tools: ToolStore,
+    private readonly resources: ResourceStore,
+    private readonly prompts: PromptStore,
+    private readonly sessions: SessionStore,
+    private readonly visibility: ItemVisibility,
+    private readonly toolCaller: McpToolCaller,
     private readonly reader: McpResourceReader,
-    private readonly prompts: McpPromptRegistry,
     private readonly renderer: McpPromptRenderer,
     private readonly completions: McpCompletionService,
   ) {
@@ -64,21 +64,16 @@ export class McpServer implements McpServerPort<McpCallContext> {
   }
 
   async listTools(cursor: string | undefined, context: McpCallContext): Promise<ListToolsResult> {
-    const { items, nextCursor } = await this.list('tools', cursor, context, (after, deadline) =>
-      this.tools.page(after, this.pageSize, (tool) => this.invoker.isVisible(tool, context, deadline)),
+    const { items, nextCursor } = await this.list('tools', cursor, context, (after, visible) =>
+      this.tools.page(after, this.pageSize, (tool) => visible(tool, { kind: 'tool', name: tool.definition.name })),
     );
     return { tools: items.map((tool) => tool.definition), ...nextCursor };
   }
 
   async listResources(cursor: string | undefined, context: McpCallContext): Promise<ListResourcesResult> {
-    const { items, nextCursor } = await this.list('resources', cursor, context, (after, deadline) =>
-      this.resources.page(after, this.pageSize, (resource) =>
-        this.runner.isVisible(
-          resource,
-          { kind: 'resource', name: resource.definition.name, uri: resource.definition.uri },
-          context,
-          deadline,
-        ),
+    const { items, nextCursor } = await this.list('resources', cursor, context, (after, visible) =>
+      this.resources.resources.page(after, this.pageSize, (resource) =>
+        visible(resource, { kind: 'resource', name: resource.definition.name, uri: resource.definition.uri }),
       ),
     );
     return { resources: items.map((resource) => resource.definition), ...nextCursor };
@@ -88,14 +83,9 @@ export class McpServer implements McpServerPort<McpCallContext> {
     cursor: string | undefined,
     context: McpCallContext,
   ): Promise<ListResourceTemplatesResult> {
-    const { items, nextCursor } = await this.list('templates', cursor, context, (after, deadline) =>
-      this.resources.pageTemplates(after, this.pageSize, (template) =>
-        this.runner.isVisible(
-          template,
-          { kind: 'resourceTemplate', name: template.definition.name },
-          context,
-          deadline,
-        ),
+    const { items, nextCursor } = await this.list('templates', cursor, context, (after, visible) =>
+      this.resources.templates.page(after, this.pageSize, (template) =>
+        visible(template, { kind: 'resourceTemplate', name: template.definition.name }),
       ),
     );
     return { resourceTemplates: items.map((template) => template.definition), ...nextCursor };
@@ -114,10 +104,8 @@ export class McpServer implements McpServerPort<McpCallContext> {
   }
 
   async listPrompts(cursor: string | undefined, context: McpCallContext): Promise<ListPromptsResult> {
-    const { items, nextCursor } = await this.list('prompts', cursor, context, (after, deadline) =>
-      this.prompts.page(after, this.pageSize, (prompt) =>
-        this.runner.isVisible(prompt, { kind: 'prompt', name: prompt.definition.name }, context, deadline),
-      ),
+    const { items, nextCursor } = await this.list('prompts', cursor, context, (after, visible) =>
+      this.prompts.page(after, this.pageSize, (prompt) => visible(prompt, { kind: 'prompt', name: prompt.definition.name })),
     );
     return { prompts: items.map((prompt) => prompt.definition), ...nextCursor };
   }
@@ -132,23 +120,21 @@ export class McpServer implements McpServerPort<McpCallContext> {
 
   /**
    * One page of a list method, its cursors sealed to the session and to the list they belong to.
-   * One deadline for the whole listing: a guard that never settles leaves its item out, rather than
-   * the page hanging.
+   * One guard deadline for the whole listing: a guard that never settles leaves its item out,
+   * rather than the page hanging.
    */
   private async list<T>(
     list: string,
     cursor: string | undefined,
     context: McpCallContext,
-    page: (after: string | undefined, deadline: Promise<void>) => Promise<Page<T>>,
+    page: (after: string | undefined, visible: (handler: ServedHandler, item: ItemRequest) => Promise<boolean>) => Promise<Page<T>>,
   ): Promise<{ items: T[]; nextCursor: { nextCursor?: string } }> {
     const scope = `${list}\0${context.session.id}`;
     const after = cursor === undefined ? undefined : this.cursors.open(cursor, scope);
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, LIST_GUARD_TIMEOUT_MS);
-      timer.unref();
-    });
-    const result = await page(after, deadline).finally(() => clearTimeout(timer));
+    const deadline = guardDeadline();
+    const visible = (handler: ServedHandler, item: ItemRequest): Promise<boolean> =>
+      this.visibility.isVisible(handler, item, context, deadline.passed);
+    const result = await page(after, visible).finally(() => deadline.cancel());
     return {
       items: result.page,
       nextCursor: result.nextCursor === undefined ? {} : { nextCursor: this.cursors.seal(result.nextCursor, scope) },
@@ -156,7 +142,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
   }
 
   callTool(params: CallToolParams, context: McpCallContext, requestId: RequestId): Promise<CallToolResult> {
-    return this.invoker.call(params, requestId, context);
+    return this.toolCaller.call(params, context, requestId);
   }
 
   onInitialized(context: McpCallContext): void {

@@ -1,6 +1,9 @@
 import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 
-/** Limits of an {@link InMemoryEventStore}. */
+/**
+ * Limits of an {@link InMemoryEventStore}.
+ * @category Sessions
+ */
 export interface InMemoryEventStoreOptions {
   /** Events kept per session at most; the oldest go first. */
   readonly maxEventsPerSession: number;
@@ -23,6 +26,7 @@ interface Entry extends McpStoredEvent {
  * The default {@link McpEventStore}: per session, the most recent events in memory, bounded by
  * count, by size and by age. Old events are dropped as new ones arrive and when replayed, so it needs no
  * timer; a session's events go when the session ends.
+ * @category Sessions
  */
 export class InMemoryEventStore implements McpEventStore {
   private readonly sessions = new Map<string, Entry[]>();

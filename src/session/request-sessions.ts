@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { McpSession } from './mcp-session.js';
+import type { ClientSession } from './client-session.js';
 
 /**
  * Which session each HTTP request of the MCP endpoint serves, so that request-scoped providers can
@@ -7,13 +7,13 @@ import type { McpSession } from './mcp-session.js';
  */
 @Injectable()
 export class McpRequestSessions {
-  private readonly sessions = new WeakMap<object, McpSession>();
+  private readonly sessions = new WeakMap<object, ClientSession>();
 
-  bind(request: unknown, session: McpSession): void {
+  bind(request: unknown, session: ClientSession): void {
     if (typeof request === 'object' && request !== null) this.sessions.set(request, session);
   }
 
-  of(request: unknown): McpSession | undefined {
+  of(request: unknown): ClientSession | undefined {
     return typeof request === 'object' && request !== null ? this.sessions.get(request) : undefined;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The default `sessionOwner`: the principal of a request, from what authentication guards usually
  * set on it, `request.user.sub` (OIDC/JWT subject) or else `request.user.id`.
+ * @category Options
  */
 export function defaultSessionOwner(request: unknown): string | undefined {
   const user = (request as { user?: unknown } | null | undefined)?.user;

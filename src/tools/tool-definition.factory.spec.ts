@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { IsNumber, IsString } from 'class-validator';
-import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import type { Icon, JsonSchemaObject, ToolDefinition } from '../protocol/mcp.types.js';
 import { DtoJsonSchemaConverter, NO_ARGUMENTS_SCHEMA } from '../schemas/dto-json-schema.js';
@@ -55,11 +55,11 @@ describe('buildToolDefinition', () => {
   );
 
   it.each(['', 'x'.repeat(129), 'get weather', 'météo', 'a/b', 'a:b', 'a@b', 'a,b', 'tool\n', '天气'])(
-    'refuses the invalid name %j with an actionable McpToolDefinitionError',
+    'refuses the invalid name %j with an actionable McpDefinitionError',
     (name) => {
       const error = thrown(() => build({ name, description: 'Weather' }));
-      expect(error).toBeInstanceOf(McpToolDefinitionError);
-      expect(error.name).toBe('McpToolDefinitionError');
+      expect(error).toBeInstanceOf(McpDefinitionError);
+      expect(error.name).toBe('McpDefinitionError');
       expect(error.message).toContain(OWNER);
       expect(error.message).toContain(`"${name}"`);
       expect(error.message).toContain('1 to 128 characters');
@@ -68,12 +68,12 @@ describe('buildToolDefinition', () => {
   );
 
   it('checks the method name when it is the default', () => {
-    expect(() => build({ description: 'Weather' }, 'x'.repeat(129))).toThrow(McpToolDefinitionError);
+    expect(() => build({ description: 'Weather' }, 'x'.repeat(129))).toThrow(McpDefinitionError);
   });
 
   it.each([undefined, '', '   \n'])('requires a description (got %j)', (description) => {
     const error = thrown(() => build({ description } as McpToolOptions));
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
+    expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain(OWNER);
     expect(error.message).toContain('a description is required');
   });
@@ -228,7 +228,7 @@ describe('buildToolDefinition: raw JSON Schemas', () => {
   ])('refuses a raw schema with %s as input or output', (_label, schema) => {
     for (const role of ['input', 'output'] as const) {
       const error = thrown(() => build({ description: 'Weather', [role]: schema } as unknown as McpToolOptions));
-      expect(error).toBeInstanceOf(McpToolDefinitionError);
+      expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.message).toBe(
         `@McpTool() on ${OWNER}: ${role} must be a DTO class or a JSON Schema object with type "object"`,
       );
@@ -262,7 +262,7 @@ describe('buildToolDefinition: icons', () => {
     ['after a valid one', [{ src: 'https://example.com/a.png' }, { src: 'https://example.com/b.png' }, {}], 2],
   ])('refuses an icon %s, naming its index', (_label, icons, index) => {
     const error = thrown(() => build({ description: 'Weather', icons } as unknown as McpToolOptions));
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
+    expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toBe(`@McpTool() on ${OWNER}: icons[${index}] needs a src URI`);
   });
 
@@ -272,7 +272,7 @@ describe('buildToolDefinition: icons', () => {
     ['null', null],
   ])('refuses icons that are %s rather than an array', (_label, icons) => {
     const error = thrown(() => build({ description: 'Weather', icons } as unknown as McpToolOptions));
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
+    expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain('icons[0] needs a src URI');
   });
 });
@@ -317,10 +317,10 @@ describe('buildToolDefinition: timeoutMs', () => {
   });
 
   it.each<unknown>([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '1000', null])(
-    'refuses %p with a McpToolDefinitionError naming the owner and the value',
+    'refuses %p with a McpDefinitionError naming the owner and the value',
     (timeoutMs) => {
       const error = thrown(() => build({ description: 'Weather', timeoutMs } as unknown as McpToolOptions));
-      expect(error).toBeInstanceOf(McpToolDefinitionError);
+      expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.message).toBe(
         `@McpTool() on ${OWNER}: timeoutMs must be a whole number of milliseconds from 1 to ${2 ** 31 - 1}, got ${String(timeoutMs)}`,
       );

@@ -7,7 +7,7 @@ import {
   optionalMeta,
   optionalText,
 } from '../catalogue/definition-checks.js';
-import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { invalidTimeoutMessage, invalidToolNameMessage, missingDescriptionMessage } from '../mcp.messages.js';
 import type { JsonSchemaObject, ToolDefinition } from '../protocol/mcp.types.js';
@@ -16,7 +16,7 @@ import { isJsonSchemaObject } from '../schemas/schema-source.js';
 
 /**
  * Builds the advertised definition of a decorated method, schema included: done once at bootstrap.
- * @throws McpToolDefinitionError for an invalid name or a missing description.
+ * @throws McpDefinitionError for an invalid name or a missing description.
  */
 export function buildToolDefinition(
   options: McpToolOptions,
@@ -25,12 +25,12 @@ export function buildToolDefinition(
   schemas: DtoJsonSchemaConverter,
 ): ToolDefinition {
   const name = options.name ?? methodName;
-  if (!ITEM_NAME.test(name)) throw new McpToolDefinitionError(invalidToolNameMessage(name, owner));
+  if (!ITEM_NAME.test(name)) throw new McpDefinitionError(invalidToolNameMessage(name, owner));
   if (typeof options.description !== 'string' || options.description.trim() === '') {
-    throw new McpToolDefinitionError(missingDescriptionMessage(owner));
+    throw new McpDefinitionError(missingDescriptionMessage(owner));
   }
   if (!isValidTimeout(options.timeoutMs)) {
-    throw new McpToolDefinitionError(invalidTimeoutMessage(owner, options.timeoutMs));
+    throw new McpDefinitionError(invalidTimeoutMessage(owner, options.timeoutMs));
   }
   const definition: ToolDefinition = {
     name,
@@ -59,20 +59,20 @@ function schemaOf(
   schemas: DtoJsonSchemaConverter,
 ): JsonSchemaObject | undefined {
   if (source === undefined) return undefined;
-  if (typeof source === 'function') return schemas.toSchema(source);
+  if (typeof source === 'function') return schemas.toSchema(source, `@McpTool() on ${owner} (${role})`);
   if (!isJsonSchemaObject(source) || source.type !== 'object') {
-    throw new McpToolDefinitionError(
+    throw new McpDefinitionError(
       `@McpTool() on ${owner}: ${role} must be a DTO class or a JSON Schema object with type "object"`,
     );
   }
   return source;
 }
 
-/** A checked field; its definition error stays a {@link McpToolDefinitionError}. */
+/** A checked field; its definition error stays a {@link McpDefinitionError}. */
 function toolField<T>(check: () => T): T {
   try {
     return check();
   } catch (error) {
-    throw new McpToolDefinitionError((error as Error).message);
+    throw new McpDefinitionError((error as Error).message);
   }
 }

@@ -1,5 +1,6 @@
-import { Controller, Delete, Get, Inject, Post, Req, Res, UseGuards, type Type } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Post, Req, Res, SetMetadata, UseGuards, type Type } from '@nestjs/common';
 import type { McpGuard } from '../interfaces/mcp-module-options.interface.js';
+import { MCP_ENDPOINT_METADATA } from '../mcp.constants.js';
 import { StreamableHttpTransport } from './streamable-http.transport.js';
 
 /**
@@ -10,6 +11,7 @@ import { StreamableHttpTransport } from './streamable-http.transport.js';
  */
 export function createMcpController(path: string, guards: readonly McpGuard[]): Type<unknown> {
   @Controller(path)
+  @SetMetadata(MCP_ENDPOINT_METADATA, path)
   @UseGuards(...guards)
   class McpController {
     constructor(@Inject(StreamableHttpTransport) private readonly transport: StreamableHttpTransport) {}

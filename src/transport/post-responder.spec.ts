@@ -9,7 +9,7 @@ import type { ProtocolVersion } from '../protocol/protocol-version.js';
 import type { McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import type { StreamEvent } from '../session/session-stream.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';
-import { McpSession } from '../session/mcp-session.js';
+import { ClientSession } from '../session/client-session.js';
 import { PostResponder, type PostResponderSettings } from './post-responder.js';
 
 /** One message event of the POST's stream, with the id it gets there. */
@@ -22,9 +22,9 @@ const SETTINGS: PostResponderSettings = { keepAliveMs: 0, retryMs: 1_000 };
 function makeSession(
   protocolVersion: ProtocolVersion = '2025-06-18',
   outboxLimit = 100,
-): { session: McpSession; store: InMemoryEventStore } {
+): { session: ClientSession; store: InMemoryEventStore } {
   const store = new InMemoryEventStore({ maxEventsPerSession: 100, maxEventAgeMs: 60_000 });
-  const session = new McpSession({
+  const session = new ClientSession({
     id: 'sid-1',
     protocolVersion,
     clientInfo: { name: 'client', version: '1.0.0' },
@@ -46,7 +46,7 @@ function makeSession(
  * What a client resuming the POST's stream `streamId` after `afterSeq` would get: the stream live
  * until it ends, or, once it finished, what the store kept of it.
  */
-async function resumed(session: McpSession, streamId: string, afterSeq: number): Promise<McpStoredEvent[]> {
+async function resumed(session: ClientSession, streamId: string, afterSeq: number): Promise<McpStoredEvent[]> {
   const live = session.resumeStream(streamId, afterSeq);
   if (!live) return [...(await session.stored(streamId, afterSeq))];
   const events: McpStoredEvent[] = [];
@@ -65,7 +65,7 @@ function responder(
   batch: boolean,
   keepAliveMs = 0,
   protocolVersion: ProtocolVersion = '2025-06-18',
-): { res: FakeServerResponse; post: PostResponder; session: McpSession; store: InMemoryEventStore } {
+): { res: FakeServerResponse; post: PostResponder; session: ClientSession; store: InMemoryEventStore } {
   const res = new FakeServerResponse();
   const { session, store } = makeSession(protocolVersion);
   const post = new PostResponder(asServerResponse(res), session, expected, batch, SESSION, {

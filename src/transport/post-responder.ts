@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { encodeMessage, encodeResponse } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import type { CallChannel } from '../execution/call-channel.js';
-import type { McpSession } from '../session/mcp-session.js';
+import type { ClientSession } from '../session/client-session.js';
 import type { SessionStream } from '../session/session-stream.js';
 import { writeJsonText } from './http-responses.js';
 import { SseWriter } from './sse.writer.js';
@@ -43,7 +43,7 @@ export class PostResponder implements CallChannel {
    */
   constructor(
     private readonly res: ServerResponse,
-    private readonly session: McpSession,
+    private readonly session: ClientSession,
     expected: number,
     private readonly batch: boolean,
     private readonly headers: OutgoingHttpHeaders,

@@ -222,7 +222,7 @@ describe('SseWriter on a fake response', () => {
 
     it('counts only messages as pending, not keep-alive comments', () => {
       // onPending feeds the session's outbox limit, which bounds undelivered *messages*
-      // (see SseWriter.pending and McpSession.pendingCounter).
+      // (see SseWriter.pending and ClientSession.pendingCounter).
       jest.useFakeTimers();
       const res = new FakeServerResponse(1);
       const onPending = jest.fn<(count: number) => void>();

@@ -16,9 +16,9 @@ import { isSupportedProtocolVersion, supportsBatching } from '../protocol/protoc
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { McpServer } from '../server/mcp.server.js';
 import { parseEventId, STANDALONE_STREAM_ID } from '../session/event-id.js';
-import type { McpSession } from '../session/mcp-session.js';
+import type { ClientSession } from '../session/client-session.js';
 import { McpRequestSessions } from '../session/request-sessions.js';
-import { McpSessionRegistry } from '../session/session.registry.js';
+import { SessionStore } from '../session/session.store.js';
 import { BodyParserNotice } from './body-parser.notice.js';
 import { readMcpBody } from './body.reader.js';
 import { headerValue, rawRequest, rawResponse } from './http-request.js';
@@ -47,7 +47,7 @@ export class StreamableHttpTransport {
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly sessions: McpSessionRegistry,
+    private readonly sessions: SessionStore,
     private readonly server: McpServer,
     private readonly bodyParserNotice: BodyParserNotice,
     private readonly requestSessions: McpRequestSessions,
@@ -201,7 +201,7 @@ export class StreamableHttpTransport {
 
   private initialize(
     request: JsonRpcRequest,
-    existing: McpSession | undefined,
+    existing: ClientSession | undefined,
     httpRequest: unknown,
     res: ServerResponse,
   ): void {
@@ -268,7 +268,7 @@ export class StreamableHttpTransport {
     return version === undefined || isSupportedProtocolVersion(version);
   }
 
-  private findSession(request: unknown, raw: IncomingMessage, res: ServerResponse): McpSession | undefined {
+  private findSession(request: unknown, raw: IncomingMessage, res: ServerResponse): ClientSession | undefined {
     const id = headerValue(raw.headers, MCP_SESSION_ID_HEADER);
     if (id === undefined) {
       writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');

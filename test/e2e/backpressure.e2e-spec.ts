@@ -1,5 +1,5 @@
 import { McpCallAbortedError, McpModule, McpSessionRegistry } from '../../src/index.js';
-import type { McpSession } from '../../src/session/mcp-session.js';
+import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { ConnectionTracker, McpHttpSession, StalledRequest, waitUntil, type SseRecord } from '../utils/sse-events.js';

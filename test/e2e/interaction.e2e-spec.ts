@@ -4,7 +4,7 @@
  * sampling, roots), which stream carries what, and the runtime tool registry's list_changed news.
  */
 import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
-import type { McpSession } from '../../src/session/mcp-session.js';
+import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { InteractionProbe, InteractionTools, RuntimeEchoArgs } from '../fixtures/interaction.tools.js';
 import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';

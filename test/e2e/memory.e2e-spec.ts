@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { getEventListeners } from 'node:events';
 import { Agent, type Server } from 'node:http';
 import { InMemoryEventStore, McpCallAbortedError, McpModule, McpSessionRegistry } from '../../src/index.js';
-import type { McpSession } from '../../src/session/mcp-session.js';
+import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import {
   ConnectionTracker,

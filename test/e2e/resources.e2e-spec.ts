@@ -12,7 +12,7 @@ import {
   McpResourceRegistry,
   McpSessionRegistry,
 } from '../../src/index.js';
-import type { McpSession } from '../../src/session/mcp-session.js';
+import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import { AdminResources, RESOURCE_SECRET, ResourceJournal, WeatherResources } from '../fixtures/resources.fixture.js';
 import { RecordingLogger } from '../utils/recording-logger.js';

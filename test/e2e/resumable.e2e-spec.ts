@@ -7,7 +7,7 @@ import {
   type McpModuleOptions,
   type McpStoredEvent,
 } from '../../src/index.js';
-import type { McpSession } from '../../src/session/mcp-session.js';
+import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import {

@@ -15,7 +15,7 @@ import {
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
-import type { McpSession } from '../../src/session/mcp-session.js';
+import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { InteractionProbe, InteractionTools } from '../fixtures/interaction.tools.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 

@@ -15,7 +15,7 @@ import {
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpDefinitionError, McpModule, McpPromptRegistry, McpSessionRegistry } from '../../src/index.js';
-import type { McpSession } from '../../src/session/mcp-session.js';
+import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import {
   AIRPORT_CITIES,

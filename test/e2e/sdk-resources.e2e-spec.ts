@@ -21,7 +21,7 @@ import {
   type McpModuleExtras,
   type McpModuleOptions,
 } from '../../src/index.js';
-import type { McpSession } from '../../src/session/mcp-session.js';
+import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { FixtureBearerGuard, fillerTools } from '../fixtures/pipeline.tools.js';
 import {
   AdminResources,

@@ -14,17 +14,23 @@ import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
 import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import { SessionStream, type SendOutcome, type StreamEvent } from './session-stream.js';
 
-/** The most resources one session may subscribe to: each costs memory for the session's life. */
+/**
+ * The most resources one session may subscribe to: each costs memory for the session's life.
+ * @category Sessions
+ */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 1000;
 
-/** The most characters of subscribed URIs one session may hold (1000 URIs of 8 KiB would be 8 MB). */
+/**
+ * The most characters of subscribed URIs one session may hold (1000 URIs of 8 KiB would be 8 MB).
+ * @category Sessions
+ */
 export const MAX_SUBSCRIBED_URI_CHARS = 256 * 1024;
 
 /** Why a session ended. */
 export type SessionEndReason = 'deleted' | 'idle' | 'overflow' | 'shutdown';
 
 /** What the session needs to know at creation; the rest it learns as it lives. */
-export interface McpSessionInit {
+export interface ClientSessionInit {
   readonly id: string;
   readonly protocolVersion: ProtocolVersion;
   readonly clientInfo: Implementation;
@@ -36,11 +42,11 @@ export interface McpSessionInit {
   readonly logLevel: LoggingLevel;
   readonly eventStore: McpEventStore;
   readonly now: number;
-  readonly onEnd: (session: McpSession, reason: SessionEndReason) => void;
+  readonly onEnd: (session: ClientSession, reason: SessionEndReason) => void;
   /** Told when the event store fails; the session goes on without what it could not store. */
   readonly onStoreError: (error: unknown) => void;
   /** Told when a message cannot be serialised to JSON: it is dropped, and the stream goes on. */
-  readonly onUnserializable: (session: McpSession) => void;
+  readonly onUnserializable: (session: ClientSession) => void;
 }
 
 /**
@@ -56,7 +62,7 @@ export interface McpSessionInit {
  * Kept small on purpose (the per-idle-session heap cost is measured by the benchmark): collections
  * are created on first use.
  */
-export class McpSession implements McpSessionHandle {
+export class ClientSession implements McpSessionHandle {
   readonly id: string;
   readonly protocolVersion: ProtocolVersion;
   readonly clientInfo: Implementation;
@@ -71,9 +77,9 @@ export class McpSession implements McpSessionHandle {
   logLevel: LoggingLevel;
   private readonly outboxLimit: number;
   private readonly store: McpEventStore;
-  private readonly onEnd: McpSessionInit['onEnd'];
-  private readonly onStoreError: McpSessionInit['onStoreError'];
-  private readonly onUnserializable: McpSessionInit['onUnserializable'];
+  private readonly onEnd: ClientSessionInit['onEnd'];
+  private readonly onStoreError: ClientSessionInit['onStoreError'];
+  private readonly onUnserializable: ClientSessionInit['onUnserializable'];
   /** Created on first use: most sessions never get a GET stream or a message outside a call. */
   private standaloneStream: SessionStream | undefined;
   private postStreams: Map<string, SessionStream> | undefined;
@@ -91,7 +97,7 @@ export class McpSession implements McpSessionHandle {
   private subscribedChars = 0;
   private endReason: SessionEndReason | undefined;
 
-  constructor(init: McpSessionInit) {
+  constructor(init: ClientSessionInit) {
     this.id = init.id;
     this.protocolVersion = init.protocolVersion;
     this.clientInfo = init.clientInfo;

@@ -10,8 +10,15 @@ import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpCompletionRequest } from '../interfaces/mcp-completion.interface.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
+import type { RegisteredPrompt } from '../prompts/registered-prompt.interface.js';
+import { PromptStore } from '../prompts/prompt.store.js';
 import { McpPromptRegistry } from './prompt.registry.js';
-import type { RegisteredPrompt } from './registered-prompt.interface.js';
+
+/** A registry over a fresh store, and the store, as the module wires them. */
+function prompts(schemas = new McpSchemas()): { registry: McpPromptRegistry; store: PromptStore } {
+  const store = new PromptStore(schemas);
+  return { registry: new McpPromptRegistry(store), store };
+}
 
 class SummaryArgs {
   @JSONSchema({ description: 'The text to summarise' })
@@ -56,16 +63,16 @@ function expectDefinitionError(build: () => unknown, message: string): void {
   expect(error.message).toBe(message);
 }
 
-async function served(registry: McpPromptRegistry): Promise<string[]> {
-  const { page, nextCursor } = await registry.page(undefined, 1_000, () => true);
+async function served(store: PromptStore): Promise<string[]> {
+  const { page, nextCursor } = await store.page(undefined, 1_000, () => true);
   expect(nextCursor).toBeUndefined();
   return page.map((prompt) => prompt.definition.name);
 }
 
 describe('McpPromptRegistry', () => {
   it('defines a prompt from decorator options and finds it by name', () => {
-    const registry = new McpPromptRegistry();
-    const defined = registry.define(
+    const { registry, store } = prompts();
+    const defined = store.define(
       { description: 'Summarise a text', args: SummaryArgs, timeoutMs: 500 },
       'summarise',
       'Prompts.summarise',
@@ -84,39 +91,39 @@ describe('McpPromptRegistry', () => {
     expect(defined.timeoutMs).toBe(500);
     expect(defined.target).toBe(target);
     expect(registry.size).toBe(1);
-    expect(registry.has('summarise')).toBe(true);
-    expect(registry.get('summarise')).toBe(defined);
-    expect(registry.has('other')).toBe(false);
-    expect(registry.get('other')).toBeUndefined();
+    expect(registry.isEnabled('summarise')).toBe(true);
+    expect(store.get('summarise')).toBe(defined);
+    expect(registry.isEnabled('other')).toBe(false);
+    expect(store.get('other')).toBeUndefined();
   });
 
   it('labels definition errors with the decorator and owner, and registers nothing', () => {
-    const registry = new McpPromptRegistry();
+    const { registry, store } = prompts();
     expectDefinitionError(
-      () => registry.define({ description: '' }, 'summarise', 'Prompts.summarise', target),
+      () => store.define({ description: '' }, 'summarise', 'Prompts.summarise', target),
       '@McpPrompt() on Prompts.summarise: a description is required (users choose prompts by it)',
     );
     expect(registry.size).toBe(0);
   });
 
   it('refuses a name used twice, naming both owners, and keeps the first', () => {
-    const registry = new McpPromptRegistry();
-    const first = registry.define({ description: 'A' }, 'summarise', 'Prompts.summarise', target);
+    const { registry, store } = prompts();
+    const first = store.define({ description: 'A' }, 'summarise', 'Prompts.summarise', target);
     expectDefinitionError(
-      () => registry.define({ description: 'B' }, 'summarise', 'Other.summarise', target),
+      () => store.define({ description: 'B' }, 'summarise', 'Other.summarise', target),
       'Prompt name "summarise" is used twice: by Prompts.summarise and by Other.summarise',
     );
     expectDefinitionError(
-      () => registry.addPrompt({ name: 'summarise', description: 'C' }, () => 'c'),
+      () => registry.add({ name: 'summarise', description: 'C' }, () => 'c'),
       'Prompt name "summarise" is used twice: by Prompts.summarise and by runtime prompt summarise',
     );
     expect(registry.size).toBe(1);
-    expect(registry.get('summarise')).toBe(first);
+    expect(store.get('summarise')).toBe(first);
   });
 
   it('checks arguments with the prepared checker', async () => {
-    const registry = new McpPromptRegistry();
-    const defined = registry.define({ description: 'S', args: SummaryArgs }, 'summarise', 'P.s', target);
+    const { store } = prompts();
+    const defined = store.define({ description: 'S', args: SummaryArgs }, 'summarise', 'P.s', target);
     expect(await defined.checkArguments({ text: 'abc' })).toEqual({
       ok: true,
       value: Object.assign(new SummaryArgs(), { text: 'abc' }),
@@ -130,23 +137,23 @@ describe('McpPromptRegistry', () => {
   it('uses the schemas it is given (one converter per application)', () => {
     const schemas = new McpSchemas();
     const toSchema = jest.spyOn(schemas.converter, 'toSchema');
-    new McpPromptRegistry(schemas).define({ description: 'S', args: SummaryArgs }, 's', 'P.s', target);
-    expect(toSchema).toHaveBeenCalledWith(SummaryArgs);
+    prompts(schemas).store.define({ description: 'S', args: SummaryArgs }, 's', 'P.s', target);
+    expect(toSchema).toHaveBeenCalledWith(SummaryArgs, '@McpPrompt() on P.s (args)');
     jest.restoreAllMocks();
   });
 
-  describe('addPrompt', () => {
+  describe('add', () => {
     it('serves a handler called with the arguments and the context', async () => {
-      const registry = new McpPromptRegistry();
+      const { registry, store } = prompts();
       const calls: unknown[][] = [];
-      registry.addPrompt(
+      registry.add(
         { name: 'greet', description: 'Greet someone', args: [{ name: 'who', required: true }] },
         (args: { who: string }, context) => {
           calls.push([args, context]);
           return `Hello ${args.who}`;
         },
       );
-      const prompt = registry.get('greet')!;
+      const prompt = store.get('greet')!;
       expect(prompt.owner).toBe('runtime prompt greet');
       expect(prompt.definition).toEqual({
         name: 'greet',
@@ -160,49 +167,49 @@ describe('McpPromptRegistry', () => {
     });
 
     it('refuses a handler that is not a function', () => {
-      const registry = new McpPromptRegistry();
+      const { registry } = prompts();
       expectDefinitionError(
-        () => registry.addPrompt({ name: 'greet', description: 'G' }, 'Hello' as unknown as () => string),
-        'addPrompt(greet): handler must be a function',
+        () => registry.add({ name: 'greet', description: 'G' }, 'Hello' as unknown as () => string),
+        'McpPromptRegistry.add(greet): handler must be a function',
       );
-      expect(registry.has('greet')).toBe(false);
+      expect(registry.isEnabled('greet')).toBe(false);
     });
 
     it('labels definition errors as a runtime prompt', () => {
-      const registry = new McpPromptRegistry();
+      const { registry } = prompts();
       expectDefinitionError(
-        () => registry.addPrompt({ name: 'bad\u0000name', description: 'G' }, () => 'x'),
+        () => registry.add({ name: 'bad\u0000name', description: 'G' }, () => 'x'),
         'runtime prompt bad\u0000name: prompt name "bad\\u0000name" is invalid; use 1 to 256 characters, no control characters',
       );
     });
   });
 
-  describe('removePrompt', () => {
+  describe('remove', () => {
     it('stops serving a prompt, says whether there was one, and frees the name', async () => {
-      const registry = new McpPromptRegistry();
-      registry.addPrompt({ name: 'a', description: 'A' }, () => 'a');
-      registry.addPrompt({ name: 'b', description: 'B' }, () => 'b');
-      expect(registry.removePrompt('a')).toBe(true);
-      expect(registry.has('a')).toBe(false);
-      expect(registry.get('a')).toBeUndefined();
+      const { registry, store } = prompts();
+      registry.add({ name: 'a', description: 'A' }, () => 'a');
+      registry.add({ name: 'b', description: 'B' }, () => 'b');
+      expect(registry.remove('a')).toBe(true);
+      expect(registry.isEnabled('a')).toBe(false);
+      expect(store.get('a')).toBeUndefined();
       expect(registry.size).toBe(1);
-      expect(await served(registry)).toEqual(['b']);
-      expect(registry.removePrompt('a')).toBe(false);
-      expect(registry.removePrompt('never')).toBe(false);
-      expect(() => registry.addPrompt({ name: 'a', description: 'A again' }, () => 'a')).not.toThrow();
-      expect(await served(registry)).toEqual(['b', 'a']);
+      expect(await served(store)).toEqual(['b']);
+      expect(registry.remove('a')).toBe(false);
+      expect(registry.remove('never')).toBe(false);
+      expect(() => registry.add({ name: 'a', description: 'A again' }, () => 'a')).not.toThrow();
+      expect(await served(store)).toEqual(['b', 'a']);
     });
   });
 
   describe('page', () => {
     it('pages the served prompts in registration order, hiding those the caller may not see', async () => {
-      const registry = new McpPromptRegistry();
-      for (const name of ['a', 'b', 'c', 'd']) registry.addPrompt({ name, description: name }, () => name);
+      const { registry, store } = prompts();
+      for (const name of ['a', 'b', 'c', 'd']) registry.add({ name, description: name }, () => name);
       const visible = (prompt: RegisteredPrompt) => prompt.definition.name !== 'b';
-      const first = await registry.page(undefined, 2, visible);
+      const first = await store.page(undefined, 2, visible);
       expect(first.page.map((prompt) => prompt.definition.name)).toEqual(['a', 'c']);
       expect(first.nextCursor).toEqual(expect.any(String));
-      const second = await registry.page(first.nextCursor, 2, visible);
+      const second = await store.page(first.nextCursor, 2, visible);
       expect(second.page.map((prompt) => prompt.definition.name)).toEqual(['d']);
       expect(second.nextCursor).toBeUndefined();
     });
@@ -210,9 +217,9 @@ describe('McpPromptRegistry', () => {
 
   describe('completers', () => {
     it('builds the completers of the complete option: functions and lists', async () => {
-      const registry = new McpPromptRegistry();
+      const { store } = prompts();
       const byFunction = jest.fn(() => ['fn']);
-      const defined = registry.define(
+      const defined = store.define(
         {
           description: 'S',
           args: [{ name: 'language' }, { name: 'tone' }],
@@ -230,23 +237,23 @@ describe('McpPromptRegistry', () => {
     });
 
     it('refuses a complete entry for an argument the prompt does not have', () => {
-      const registry = new McpPromptRegistry();
+      const { registry, store } = prompts();
       expectDefinitionError(
-        () => registry.define({ description: 'S', args: [{ name: 'a' }], complete: { b: ['x'] } }, 's', 'P.s', target),
+        () => store.define({ description: 'S', args: [{ name: 'a' }], complete: { b: ['x'] } }, 's', 'P.s', target),
         '@McpPrompt() on P.s: complete.b names no argument (it has: a)',
       );
       expectDefinitionError(
-        () => registry.define({ description: 'S', complete: { b: ['x'] } }, 's', 'P.s', target),
+        () => store.define({ description: 'S', complete: { b: ['x'] } }, 's', 'P.s', target),
         '@McpPrompt() on P.s: complete.b names no argument (it has: none)',
       );
       expect(registry.size).toBe(0);
     });
 
     it('refuses a complete entry that is neither a function nor a list of strings', () => {
-      const registry = new McpPromptRegistry();
+      const { store } = prompts();
       expectDefinitionError(
         () =>
-          registry.define(
+          store.define(
             { description: 'S', args: [{ name: 'a' }], complete: { a: [1, 2] as unknown as string[] } },
             's',
             'P.s',
@@ -257,51 +264,51 @@ describe('McpPromptRegistry', () => {
     });
 
     it('derives a completer from an enum of the DTO, which one @McpCompletion() method may replace', async () => {
-      const registry = new McpPromptRegistry();
-      const defined = registry.define({ description: 'S', args: SummaryArgs }, 's', 'P.s', target);
+      const { store } = prompts();
+      const defined = store.define({ description: 'S', args: SummaryArgs }, 's', 'P.s', target);
       const auto = defined.completers.get('length') as Extract<ItemCompleter, { kind: 'function' }>;
       expect(auto.auto).toBe(true);
       expect(await auto.complete(request('length', 'SH'), {} as McpContext)).toEqual(['short']);
       expect(defined.completers.has('text')).toBe(false);
 
-      registry.addCompleter('s', 'length', handlerCompleter, '@McpCompletion() on C.length');
+      store.addCompleter('s', 'length', handlerCompleter, '@McpCompletion() on C.length');
       expect(defined.completers.get('length')).toBe(handlerCompleter);
       expectDefinitionError(
-        () => registry.addCompleter('s', 'length', handlerCompleter, '@McpCompletion() on D.length'),
+        () => store.addCompleter('s', 'length', handlerCompleter, '@McpCompletion() on D.length'),
         '@McpCompletion() on D.length: argument length of prompt s has a completer already',
       );
     });
 
     it('adds a completer for an argument that has none', () => {
-      const registry = new McpPromptRegistry();
-      const defined = registry.define({ description: 'S', args: SummaryArgs }, 's', 'P.s', target);
-      registry.addCompleter('s', 'text', handlerCompleter, '@McpCompletion() on C.text');
+      const { store } = prompts();
+      const defined = store.define({ description: 'S', args: SummaryArgs }, 's', 'P.s', target);
+      store.addCompleter('s', 'text', handlerCompleter, '@McpCompletion() on C.text');
       expect(defined.completers.get('text')).toBe(handlerCompleter);
     });
 
     it('refuses a completer for an unknown prompt, an unknown argument, or one with an explicit completer', () => {
-      const registry = new McpPromptRegistry();
-      registry.define({ description: 'S', args: [{ name: 'a' }], complete: { a: () => ['x'] } }, 's', 'P.s', target);
+      const { store } = prompts();
+      store.define({ description: 'S', args: [{ name: 'a' }], complete: { a: () => ['x'] } }, 's', 'P.s', target);
       const label = '@McpCompletion() on C.x';
       expectDefinitionError(
-        () => registry.addCompleter('missing', 'a', handlerCompleter, label),
+        () => store.addCompleter('missing', 'a', handlerCompleter, label),
         `${label}: there is no prompt missing`,
       );
       expectDefinitionError(
-        () => registry.addCompleter('s', 'b', handlerCompleter, label),
+        () => store.addCompleter('s', 'b', handlerCompleter, label),
         `${label}: prompt s has no argument b`,
       );
       expectDefinitionError(
-        () => registry.addCompleter('s', 'a', handlerCompleter, label),
+        () => store.addCompleter('s', 'a', handlerCompleter, label),
         `${label}: argument a of prompt s has a completer already`,
       );
     });
 
     it('refuses a completer for a removed prompt', () => {
-      const registry = new McpPromptRegistry();
-      registry.define({ description: 'S', args: [{ name: 'a' }] }, 's', 'P.s', target);
-      registry.removePrompt('s');
-      expectDefinitionError(() => registry.addCompleter('s', 'a', handlerCompleter, 'L'), 'L: there is no prompt s');
+      const { registry, store } = prompts();
+      store.define({ description: 'S', args: [{ name: 'a' }] }, 's', 'P.s', target);
+      registry.remove('s');
+      expectDefinitionError(() => store.addCompleter('s', 'a', handlerCompleter, 'L'), 'L: there is no prompt s');
     });
   });
 
@@ -320,55 +327,80 @@ describe('McpPromptRegistry', () => {
     }
 
     it('emits once for a burst of changes, after the burst, and again for a later one', async () => {
-      const registry = new McpPromptRegistry();
+      const { registry, store } = prompts();
       const count = watch(registry);
-      registry.addPrompt({ name: 'a', description: 'A' }, () => 'a');
-      registry.define({ description: 'B' }, 'b', 'P.b', target);
-      registry.removePrompt('a');
+      registry.add({ name: 'a', description: 'A' }, () => 'a');
+      store.define({ description: 'B' }, 'b', 'P.b', target);
+      registry.remove('a');
       expect(count()).toBe(0);
       await Promise.resolve();
       expect(count()).toBe(1);
-      registry.removePrompt('b');
+      registry.remove('b');
       await Promise.resolve();
       expect(count()).toBe(2);
     });
 
     it('does not emit for what changes nothing', async () => {
-      const registry = new McpPromptRegistry();
-      registry.addPrompt({ name: 'a', description: 'A' }, () => 'a');
+      const { registry } = prompts();
+      registry.add({ name: 'a', description: 'A' }, () => 'a');
       await Promise.resolve();
       const count = watch(registry);
-      expect(() => registry.addPrompt({ name: 'a', description: 'A' }, () => 'a')).toThrow(McpDefinitionError);
-      expect(() => registry.addPrompt({ name: 'b', description: '' }, () => 'b')).toThrow(McpDefinitionError);
-      registry.removePrompt('missing');
+      expect(() => registry.add({ name: 'a', description: 'A' }, () => 'a')).toThrow(McpDefinitionError);
+      expect(() => registry.add({ name: 'b', description: '' }, () => 'b')).toThrow(McpDefinitionError);
+      registry.remove('missing');
       await Promise.resolve();
       expect(count()).toBe(0);
     });
   });
 });
 
-describe('McpPromptRegistry: disablePrompt / enablePrompt', () => {
+describe('McpPromptRegistry: disable / enable', () => {
   it('hides a prompt from pages and lookups until enabled again, with one change per flip', async () => {
-    const registry = new McpPromptRegistry();
-    registry.addPrompt({ name: 'greet', description: 'Greets' }, () => 'hello');
-    registry.addPrompt({ name: 'part', description: 'Parts' }, () => 'bye');
+    const { registry, store } = prompts();
+    registry.add({ name: 'greet', description: 'Greets' }, () => 'hello');
+    registry.add({ name: 'part', description: 'Parts' }, () => 'bye');
     await Promise.resolve();
     let changes = 0;
     const subscription = registry.changes.subscribe(() => changes++);
-    expect(registry.disablePrompt('greet')).toBe(true);
-    expect(registry.disablePrompt('greet')).toBe(true);
+    expect(registry.disable('greet')).toBe(true);
+    expect(registry.disable('greet')).toBe(true);
     await Promise.resolve();
     expect(changes).toBe(1);
-    expect(registry.has('greet')).toBe(false);
-    expect(registry.get('greet')).toBeUndefined();
-    expect(await served(registry)).toEqual(['part']);
-    expect(registry.enablePrompt('greet')).toBe(true);
+    expect(registry.isEnabled('greet')).toBe(false);
+    expect(store.get('greet')).toBeUndefined();
+    expect(await served(store)).toEqual(['part']);
+    expect(registry.enable('greet')).toBe(true);
     await Promise.resolve();
     expect(changes).toBe(2);
-    expect(registry.has('greet')).toBe(true);
-    expect(await served(registry)).toEqual(['greet', 'part']);
-    expect(registry.disablePrompt('nope')).toBe(false);
-    expect(registry.enablePrompt('nope')).toBe(false);
+    expect(registry.isEnabled('greet')).toBe(true);
+    expect(await served(store)).toEqual(['greet', 'part']);
+    expect(registry.disable('nope')).toBe(false);
+    expect(registry.enable('nope')).toBe(false);
     subscription.unsubscribe();
+  });
+});
+
+describe('McpPromptRegistry.get, list and the names of 0.3', () => {
+  it('get and list give the definitions of registered prompts, disabled ones included', () => {
+    const { registry } = prompts();
+    registry.add({ name: 'greet', description: 'Greets' }, () => 'hello');
+    registry.add({ name: 'part', description: 'Parts' }, () => 'bye');
+    registry.disable('greet');
+    expect(registry.has('greet')).toBe(true);
+    expect(registry.isEnabled('greet')).toBe(false);
+    expect(registry.get('greet')).toMatchObject({ name: 'greet', description: 'Greets' });
+    expect(registry.list().map((prompt) => prompt.name)).toEqual(['greet', 'part']);
+    expect(registry.get('nope')).toBeUndefined();
+  });
+
+  it('addPrompt, disablePrompt, enablePrompt and removePrompt do what add, disable, enable and remove do', () => {
+    const { registry } = prompts();
+    registry.addPrompt({ name: 'greet', description: 'Greets' }, () => 'hello');
+    expect(registry.disablePrompt('greet')).toBe(true);
+    expect(registry.isEnabled('greet')).toBe(false);
+    expect(registry.enablePrompt('greet')).toBe(true);
+    expect(registry.isEnabled('greet')).toBe(true);
+    expect(registry.removePrompt('greet')).toBe(true);
+    expect(registry.has('greet')).toBe(false);
   });
 });

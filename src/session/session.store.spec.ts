@@ -7,8 +7,8 @@ import type { Handshake } from '../protocol/initialize.js';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
-import type { McpSession } from './mcp-session.js';
-import { McpSessionRegistry } from './session.registry.js';
+import type { ClientSession } from './client-session.js';
+import { SessionStore } from './session.store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -23,12 +23,12 @@ const handshake: Handshake = {
   },
 };
 
-function makeRegistry(options: Partial<McpModuleOptions> = {}): McpSessionRegistry {
-  return new McpSessionRegistry(resolveMcpOptions({ name: 'server', version: '1.0.0', ...options }));
+function makeRegistry(options: Partial<McpModuleOptions> = {}): SessionStore {
+  return new SessionStore(resolveMcpOptions({ name: 'server', version: '1.0.0', ...options }));
 }
 
-describe('McpSessionRegistry', () => {
-  let registry: McpSessionRegistry;
+describe('SessionStore', () => {
+  let registry: SessionStore;
 
   afterEach(() => {
     registry?.onModuleDestroy();
@@ -278,7 +278,7 @@ describe('McpSessionRegistry', () => {
 
   describe('notifyAll and logAll', () => {
     /** Attaches a GET stream and collects the messages it delivers. */
-    function connected(session: McpSession): JsonRpcMessage[] {
+    function connected(session: ClientSession): JsonRpcMessage[] {
       const received: JsonRpcMessage[] = [];
       session.attachStream().subscribe((event) => received.push(JSON.parse(event.data) as JsonRpcMessage));
       return received;

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { IsString } from 'class-validator';
-import { McpToolDefinitionError } from '../errors/mcp-tool-definition.error.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import { PagedList, type Page } from '../protocol/pagination.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
-import { McpToolRegistry } from './tool.registry.js';
+import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { ToolStore } from './tool.store.js';
 
 class CityArgs {
   @IsString()
@@ -24,24 +25,24 @@ const targetOf = (): PipelineTarget => target;
 const everyone = (): boolean => true;
 const names = (page: Page<RegisteredTool>): string[] => page.page.map((tool) => tool.definition.name);
 
-/** A registry holding tools `t0`…`t<count-1>`, defined as discovery does. */
-function registryWith(count: number): McpToolRegistry {
-  const registry = new McpToolRegistry();
+/** A store holding tools `t0`…`t<count-1>`, defined as discovery does. */
+function registryWith(count: number): ToolStore {
+  const store = new ToolStore(new McpSchemas());
   for (let index = 0; index < count; index++) {
-    registry.define({ description: `Tool ${index}` }, `t${index}`, `Tools.t${index}`, targetOf);
+    store.define({ description: `Tool ${index}` }, `t${index}`, `Tools.t${index}`, targetOf);
   }
-  return registry;
+  return store;
 }
 
 async function allPages(
-  registry: McpToolRegistry,
+  store: ToolStore,
   pageSize: number,
   visible: (tool: RegisteredTool) => boolean | Promise<boolean> = everyone,
 ): Promise<string[]> {
   const served: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = await registry.page(cursor, pageSize, visible);
+    const page = await store.page(cursor, pageSize, visible);
     served.push(...names(page));
     cursor = page.nextCursor;
   } while (cursor !== undefined);
@@ -62,17 +63,17 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-describe('McpToolRegistry.define', () => {
+describe('ToolStore.define', () => {
   it('prepares a tool from its options and registers it under its name', async () => {
-    const registry = new McpToolRegistry();
-    const tool = registry.define(
+    const store = new ToolStore(new McpSchemas());
+    const tool = store.define(
       { name: 'weather.forecast', description: 'Forecast', input: CityArgs, timeoutMs: 500 },
       'forecast',
       'WeatherTools.forecast',
       targetOf,
     );
-    expect(registry.get('weather.forecast')).toBe(tool);
-    expect(registry.get('forecast')).toBeUndefined();
+    expect(store.get('weather.forecast')).toBe(tool);
+    expect(store.get('forecast')).toBeUndefined();
     expect(tool.owner).toBe('WeatherTools.forecast');
     expect(tool.timeoutMs).toBe(500);
     expect(tool.target).toBe(targetOf);
@@ -93,16 +94,16 @@ describe('McpToolRegistry.define', () => {
   });
 
   it('names the tool after the default name when the options give none', () => {
-    const registry = new McpToolRegistry();
-    expect(registry.define({ description: 'Forecast' }, 'forecast', 'T.forecast', targetOf).definition.name).toBe(
+    const store = new ToolStore(new McpSchemas());
+    expect(store.define({ description: 'Forecast' }, 'forecast', 'T.forecast', targetOf).definition.name).toBe(
       'forecast',
     );
-    expect(registry.has('forecast')).toBe(true);
+    expect(store.has('forecast')).toBe(true);
   });
 
   it('compiles the checks of raw input and output schemas', async () => {
-    const registry = new McpToolRegistry();
-    const tool = registry.define(
+    const store = new ToolStore(new McpSchemas());
+    const tool = store.define(
       {
         description: 'Forecast',
         input: { type: 'object', properties: { days: { type: 'integer', maximum: 7 } }, required: ['days'] },
@@ -120,8 +121,8 @@ describe('McpToolRegistry.define', () => {
   });
 
   it('checks the output of an output DTO against its converted schema', () => {
-    const registry = new McpToolRegistry();
-    const tool = registry.define({ description: 'Echo', output: CityArgs }, 'echo', 'T.echo', targetOf);
+    const store = new ToolStore(new McpSchemas());
+    const tool = store.define({ description: 'Echo', output: CityArgs }, 'echo', 'T.echo', targetOf);
     expect(tool.definition.outputSchema).toMatchObject({ required: ['city'] });
     expect(tool.checkOutput!({ city: 'Bern' })).toEqual({ ok: true });
     expect(tool.checkOutput!({ city: 'Bern', extra: 1 }).ok).toBe(false);
@@ -133,33 +134,33 @@ describe('McpToolRegistry.define', () => {
     ['a raw input schema that does not compile', { description: 'x', input: { type: 'object', $ref: '#/nowhere' } }],
     ['a raw output schema that does not compile', { description: 'x', output: { type: 'object', $ref: '#/nowhere' } }],
     ['an input schema of another type', { description: 'x', input: { type: 'string' } as never }],
-  ])('refuses %s with a McpToolDefinitionError and registers nothing', async (_label, options) => {
-    const registry = new McpToolRegistry();
+  ])('refuses %s with a McpDefinitionError and registers nothing', async (_label, options) => {
+    const store = new ToolStore(new McpSchemas());
     const changes = jest.fn();
-    const subscription = registry.changes.subscribe(changes);
-    expect(() => registry.define(options, 'tool', 'T.tool', targetOf)).toThrow(McpToolDefinitionError);
+    const subscription = store.changes.subscribe(changes);
+    expect(() => store.define(options, 'tool', 'T.tool', targetOf)).toThrow(McpDefinitionError);
     await Promise.resolve();
-    expect(registry.size).toBe(0);
+    expect(store.size).toBe(0);
     expect(changes).not.toHaveBeenCalled();
     subscription.unsubscribe();
   });
 
   it('refuses a name already taken, naming both owners, and keeps the first tool', () => {
-    const registry = new McpToolRegistry();
-    const first = registry.define({ description: 'A' }, 'echo', 'A.echo', targetOf);
-    const error = thrown(() => registry.define({ description: 'B' }, 'echo', 'B.echo', targetOf));
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
+    const store = new ToolStore(new McpSchemas());
+    const first = store.define({ description: 'A' }, 'echo', 'A.echo', targetOf);
+    const error = thrown(() => store.define({ description: 'B' }, 'echo', 'B.echo', targetOf));
+    expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain('A.echo');
     expect(error.message).toContain('B.echo');
-    expect(registry.get('echo')).toBe(first);
+    expect(store.get('echo')).toBe(first);
   });
 
   it('announces the new tool once the current burst of changes is over', async () => {
-    const registry = new McpToolRegistry();
+    const store = new ToolStore(new McpSchemas());
     const changes = jest.fn();
-    const subscription = registry.changes.subscribe(changes);
-    registry.define({ description: 'A' }, 'a', 'T.a', targetOf);
-    registry.define({ description: 'B' }, 'b', 'T.b', targetOf);
+    const subscription = store.changes.subscribe(changes);
+    store.define({ description: 'A' }, 'a', 'T.a', targetOf);
+    store.define({ description: 'B' }, 'b', 'T.b', targetOf);
     expect(changes).not.toHaveBeenCalled();
     await Promise.resolve();
     expect(changes).toHaveBeenCalledTimes(1);
@@ -167,40 +168,40 @@ describe('McpToolRegistry.define', () => {
   });
 });
 
-describe('McpToolRegistry.page', () => {
+describe('ToolStore.page', () => {
   it('serves the tools in registration order, paged', async () => {
-    const registry = registryWith(5);
-    const first = await registry.page(undefined, 2, everyone);
+    const store = registryWith(5);
+    const first = await store.page(undefined, 2, everyone);
     expect(names(first)).toEqual(['t0', 't1']);
-    const second = await registry.page(first.nextCursor, 2, everyone);
+    const second = await store.page(first.nextCursor, 2, everyone);
     expect(names(second)).toEqual(['t2', 't3']);
-    const last = await registry.page(second.nextCursor, 2, everyone);
+    const last = await store.page(second.nextCursor, 2, everyone);
     expect(names(last)).toEqual(['t4']);
     expect(last).not.toHaveProperty('nextCursor');
   });
 
   it('serves the registered tools themselves', async () => {
-    const registry = registryWith(1);
-    expect((await registry.page(undefined, 10, everyone)).page[0]).toBe(registry.get('t0'));
+    const store = registryWith(1);
+    expect((await store.page(undefined, 10, everyone)).page[0]).toBe(store.get('t0'));
   });
 
   it('leaves out the tools the caller may not see, on every page', async () => {
-    const registry = registryWith(10);
+    const store = registryWith(10);
     const visible = jest.fn((tool: RegisteredTool) => Promise.resolve(Number(tool.definition.name.slice(1)) % 3 !== 0));
-    expect(await allPages(registry, 2, visible)).toEqual(['t1', 't2', 't4', 't5', 't7', 't8']);
-    expect(visible.mock.calls.every(([tool]) => registry.get(tool.definition.name) === tool)).toBe(true);
+    expect(await allPages(store, 2, visible)).toEqual(['t1', 't2', 't4', 't5', 't7', 't8']);
+    expect(visible.mock.calls.every(([tool]) => store.get(tool.definition.name) === tool)).toBe(true);
   });
 
   it('asks about the tools of the page only', async () => {
-    const registry = registryWith(50);
+    const store = registryWith(50);
     const visible = jest.fn(everyone);
-    await registry.page(undefined, 3, visible);
+    await store.page(undefined, 3, visible);
     expect(visible).toHaveBeenCalledTimes(3);
   });
 
   it('rejects an invalid cursor with invalid params (-32602)', async () => {
-    const registry = registryWith(3);
-    const error = await registry.page('not-a-cursor!', 2, everyone).then(
+    const store = registryWith(3);
+    const error = await store.page('not-a-cursor!', 2, everyone).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -209,88 +210,88 @@ describe('McpToolRegistry.page', () => {
   });
 
   it('leaves out disabled tools, and serves them again once enabled', async () => {
-    const registry = registryWith(4);
+    const store = registryWith(4);
     const visible = jest.fn((_tool: RegisteredTool) => true);
-    registry.disableTool('t1');
-    registry.disableTool('t3');
-    expect(await allPages(registry, 10, visible)).toEqual(['t0', 't2']);
+    store.disable('t1');
+    store.disable('t3');
+    expect(await allPages(store, 10, visible)).toEqual(['t0', 't2']);
     // A disabled tool is not even put to the caller's guards.
     expect(visible.mock.calls.map(([tool]) => tool.definition.name)).toEqual(['t0', 't2']);
-    registry.enableTool('t1');
-    expect(await allPages(registry, 10)).toEqual(['t0', 't1', 't2']);
+    store.enable('t1');
+    expect(await allPages(store, 10)).toEqual(['t0', 't1', 't2']);
   });
 
   it('fills a page past disabled tools, and ends without a cursor when only disabled ones follow', async () => {
-    const registry = registryWith(5);
-    registry.disableTool('t1');
-    registry.disableTool('t3');
-    registry.disableTool('t4');
-    const page = await registry.page(undefined, 2, everyone);
+    const store = registryWith(5);
+    store.disable('t1');
+    store.disable('t3');
+    store.disable('t4');
+    const page = await store.page(undefined, 2, everyone);
     expect(names(page)).toEqual(['t0', 't2']);
     expect(page).not.toHaveProperty('nextCursor');
   });
 
   it('prepares the list once and reuses it while nothing changes', async () => {
     const pageWhere = jest.spyOn(PagedList.prototype, 'pageWhere');
-    const registry = registryWith(5);
-    const first = await registry.page(undefined, 2, everyone);
-    await registry.page(first.nextCursor, 2, everyone);
-    await registry.page(undefined, 2, () => false);
+    const store = registryWith(5);
+    const first = await store.page(undefined, 2, everyone);
+    await store.page(first.nextCursor, 2, everyone);
+    await store.page(undefined, 2, () => false);
     expect(pageWhere).toHaveBeenCalledTimes(3);
     const lists = new Set(pageWhere.mock.contexts);
     expect(lists.size).toBe(1);
   });
 
-  it.each<[string, (registry: McpToolRegistry) => void, string[]]>([
+  it.each<[string, (store: ToolStore) => void, string[]]>([
     ['a tool is defined', (r) => r.define({ description: 'New' }, 'new', 'T.new', targetOf), ['t0', 't1', 't2', 'new']],
     [
       'a tool is added at run time',
-      (r) => r.addTool({ name: 'rt', description: 'Run time' }, () => 'x'),
+      (r) => r.define({ name: 'rt', description: 'Run time' }, 'rt', 'runtime tool rt', targetOf),
       ['t0', 't1', 't2', 'rt'],
     ],
-    ['a tool is removed', (r) => r.removeTool('t1'), ['t0', 't2']],
-    ['a tool is disabled', (r) => r.disableTool('t0'), ['t1', 't2']],
+    ['a tool is removed', (r) => r.remove('t1'), ['t0', 't2']],
+    ['a tool is disabled', (r) => r.disable('t0'), ['t1', 't2']],
   ])('prepares the list again when %s', async (_label, change, expected) => {
     const pageWhere = jest.spyOn(PagedList.prototype, 'pageWhere');
-    const registry = registryWith(3);
-    expect(await allPages(registry, 10)).toEqual(['t0', 't1', 't2']);
-    change(registry);
-    expect(await allPages(registry, 10)).toEqual(expected);
+    const store = registryWith(3);
+    expect(await allPages(store, 10)).toEqual(['t0', 't1', 't2']);
+    change(store);
+    expect(await allPages(store, 10)).toEqual(expected);
     const [before, after] = pageWhere.mock.contexts;
     expect(after).not.toBe(before);
   });
 
   it('prepares the list again when a disabled tool is enabled', async () => {
     const pageWhere = jest.spyOn(PagedList.prototype, 'pageWhere');
-    const registry = registryWith(3);
-    registry.disableTool('t2');
-    expect(await allPages(registry, 10)).toEqual(['t0', 't1']);
-    registry.enableTool('t2');
-    expect(await allPages(registry, 10)).toEqual(['t0', 't1', 't2']);
+    const store = registryWith(3);
+    store.disable('t2');
+    expect(await allPages(store, 10)).toEqual(['t0', 't1']);
+    store.enable('t2');
+    expect(await allPages(store, 10)).toEqual(['t0', 't1', 't2']);
     expect(new Set(pageWhere.mock.contexts).size).toBe(2);
   });
 
   it('keeps the list when a change changes nothing', async () => {
     const pageWhere = jest.spyOn(PagedList.prototype, 'pageWhere');
-    const registry = registryWith(3);
-    await registry.page(undefined, 10, everyone);
-    registry.enableTool('t0');
-    registry.removeTool('missing');
-    registry.disableTool('missing');
-    await registry.page(undefined, 10, everyone);
+    const store = registryWith(3);
+    await store.page(undefined, 10, everyone);
+    store.enable('t0');
+    store.remove('missing');
+    store.disable('missing');
+    await store.page(undefined, 10, everyone);
     expect(new Set(pageWhere.mock.contexts).size).toBe(1);
   });
 
   it('continues a walk after the last tool served when tools change between pages', async () => {
-    const registry = registryWith(6);
-    const first = await registry.page(undefined, 2, everyone);
+    const store = registryWith(6);
+    const first = await store.page(undefined, 2, everyone);
     expect(names(first)).toEqual(['t0', 't1']);
-    registry.removeTool('t0');
-    registry.define({ description: 'Late' }, 'late', 'T.late', targetOf);
+    store.remove('t0');
+    store.define({ description: 'Late' }, 'late', 'T.late', targetOf);
     const rest: string[] = [];
     let cursor = first.nextCursor;
     while (cursor !== undefined) {
-      const page = await registry.page(cursor, 2, everyone);
+      const page = await store.page(cursor, 2, everyone);
       rest.push(...names(page));
       cursor = page.nextCursor;
     }

@@ -19,12 +19,15 @@ import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';
-import { McpSession } from '../session/mcp-session.js';
+import { ClientSession } from '../session/client-session.js';
 import { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
-import { McpToolInvoker } from './tool.invoker.js';
-import { McpToolRegistry } from './tool.registry.js';
+import { McpCallLifecycle } from '../execution/call-lifecycle.js';
+import { ItemVisibility } from '../execution/item-visibility.js';
+import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { McpToolCaller } from './tool.caller.js';
+import { ToolStore } from './tool.store.js';
 
 type Execute = (args: McpExecutionArgs) => Promise<unknown>;
 
@@ -51,9 +54,10 @@ const FORECAST_OUTPUT = outputs.compile({
 });
 
 interface Fixture {
-  readonly invoker: McpToolInvoker;
-  readonly registry: McpToolRegistry;
-  readonly session: McpSession;
+  readonly caller: McpToolCaller;
+  readonly visibility: ItemVisibility;
+  readonly store: ToolStore;
+  readonly session: ClientSession;
   readonly call: McpCallContext;
   readonly request: { user: { sub: string } };
   /** `Logger.error` calls of the McpTools logger, with their arguments as given. */
@@ -70,9 +74,12 @@ interface FakeTool extends RegisteredTool {
 function setup(): Fixture {
   const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
   jest.spyOn(Logger.prototype, 'debug').mockImplementation(() => undefined);
-  const registry = new McpToolRegistry();
-  const invoker = new McpToolInvoker(registry, resolveMcpOptions({ name: 'pipeline-test', version: '1.0.0' }));
-  const session = new McpSession({
+  const options = resolveMcpOptions({ name: 'pipeline-test', version: '1.0.0' });
+  const schemas = new McpSchemas();
+  const store = new ToolStore(schemas);
+  const visibility = new ItemVisibility(options);
+  const caller = new McpToolCaller(store, new McpCallLifecycle(options, schemas, visibility));
+  const session = new ClientSession({
     id: 'session-1',
     protocolVersion: '2025-06-18',
     clientInfo: { name: 'client', version: '1.0.0' },
@@ -88,8 +95,9 @@ function setup(): Fixture {
   const request = { user: { sub: 'alice' } };
   const call: McpCallContext = { session, httpRequest: request, headers: {} };
   return {
-    invoker,
-    registry,
+    caller,
+    visibility,
+    store,
     session,
     call,
     request,
@@ -107,7 +115,7 @@ function setup(): Fixture {
         target: jest.fn((_request: unknown) => target),
         ...extra,
       } as FakeTool;
-      registry.register(tool);
+      store.add(tool);
       return tool;
     },
   };
@@ -130,15 +138,15 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-describe('McpToolInvoker: the pipeline', () => {
+describe('McpToolCaller: the pipeline', () => {
   describe('guards', () => {
     it('answers a denied call exactly as a call to a tool that does not exist, checking nothing', async () => {
       const f = setup();
       const target = fakeTarget(() => Promise.resolve('secret data'), { allow: false });
       const tool = f.add('secret', target);
 
-      const denied = await f.invoker.call({ name: 'secret', arguments: { a: 1 } }, 1, f.call);
-      const unknown = await f.invoker.call({ name: 'nothing-here', arguments: { a: 1 } }, 2, f.call);
+      const denied = await f.caller.call({ name: 'secret', arguments: { a: 1 } }, f.call, 1);
+      const unknown = await f.caller.call({ name: 'nothing-here', arguments: { a: 1 } }, f.call, 2);
 
       expect(denied).toEqual({ content: [{ type: 'text', text: 'Unknown tool: secret' }], isError: true });
       expect(unknown).toEqual({ content: [{ type: 'text', text: 'Unknown tool: nothing-here' }], isError: true });
@@ -153,7 +161,7 @@ describe('McpToolInvoker: the pipeline', () => {
       const f = setup();
       const target = fakeTarget(() => Promise.resolve('ok'));
       f.add('forecast', target);
-      await f.invoker.call({ name: 'forecast', arguments: { city: 'Bern' } }, 1, f.call);
+      await f.caller.call({ name: 'forecast', arguments: { city: 'Bern' } }, f.call, 1);
 
       const args = target.canActivate.mock.calls[0]![0];
       expect(args[0]).toBe(f.request);
@@ -172,7 +180,7 @@ describe('McpToolInvoker: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.resolve('ok')),
       );
-      await f.invoker.call({ name: 'forecast' }, 1, f.call);
+      await f.caller.call({ name: 'forecast' }, f.call, 1);
       expect(tool.target).toHaveBeenCalledWith(f.request);
     });
   });
@@ -195,7 +203,7 @@ describe('McpToolInvoker: the pipeline', () => {
         return Promise.resolve({ ok: true, value: { ...raw, checked: true } });
       });
 
-      const result = await f.invoker.call({ name: 'forecast', arguments: { city: 'Bern' } }, 1, f.call);
+      const result = await f.caller.call({ name: 'forecast', arguments: { city: 'Bern' } }, f.call, 1);
       expect(order).toEqual(['guards', 'check', 'execute']);
       expect(tool.checkArguments).toHaveBeenCalledWith({ city: 'Bern' });
       expect(invocationOf(target.execute.mock.calls[0]![0])).toMatchObject({
@@ -211,7 +219,7 @@ describe('McpToolInvoker: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.resolve('ok')),
       );
-      await f.invoker.call({ name: 'forecast' }, 1, f.call);
+      await f.caller.call({ name: 'forecast' }, f.call, 1);
       expect(tool.checkArguments).toHaveBeenCalledWith({});
     });
 
@@ -220,7 +228,7 @@ describe('McpToolInvoker: the pipeline', () => {
       const target = fakeTarget(() => Promise.resolve('ok'));
       const tool = f.add('forecast', target);
       tool.checkArguments.mockResolvedValue({ ok: false, problems: ['city: must be a string', 'days: too many'] });
-      expect(await f.invoker.call({ name: 'forecast', arguments: { city: 1 } }, 1, f.call)).toEqual({
+      expect(await f.caller.call({ name: 'forecast', arguments: { city: 1 } }, f.call, 1)).toEqual({
         content: [
           { type: 'text', text: 'Invalid arguments for tool forecast:\n- city: must be a string\n- days: too many' },
         ],
@@ -255,7 +263,7 @@ describe('McpToolInvoker: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(exception)),
       );
-      expect(await f.invoker.call({ name: 'forecast', arguments: { city: 'Atlantis' } }, 1, f.call)).toEqual({
+      expect(await f.caller.call({ name: 'forecast', arguments: { city: 'Atlantis' } }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: `Tool forecast failed: ${message}` }],
         isError: true,
       });
@@ -272,7 +280,7 @@ describe('McpToolInvoker: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(exception), { reportsErrors: false }),
       );
-      const error = await rejection(f.invoker.call({ name: 'forecast' }, 1, f.call));
+      const error = await rejection(f.caller.call({ name: 'forecast' }, f.call, 1));
       expect(error.code).toBe(ErrorCode.InternalError);
       expect(error.code).toBe(-32603);
       expect(error.toErrorObject()).toEqual({ code: -32603, message: 'Internal error' });
@@ -288,7 +296,7 @@ describe('McpToolInvoker: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject('just a string'), { reportsErrors: false }),
       );
-      expect((await rejection(f.invoker.call({ name: 'forecast' }, 1, f.call))).code).toBe(-32603);
+      expect((await rejection(f.caller.call({ name: 'forecast' }, f.call, 1))).code).toBe(-32603);
       expect(f.errors()).toEqual([
         ['Tool forecast (FakeTools.forecast) failed; answered with an internal error', 'just a string'],
       ]);
@@ -300,7 +308,7 @@ describe('McpToolInvoker: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(new InternalServerErrorException('boom')), { reportsErrors: true }),
       );
-      expect((await rejection(f.invoker.call({ name: 'forecast' }, 1, f.call))).code).toBe(-32603);
+      expect((await rejection(f.caller.call({ name: 'forecast' }, f.call, 1))).code).toBe(-32603);
       const lines = f.errors();
       expect(lines).toHaveLength(1);
       expect(lines[0]![0]).toBe('Tool forecast (FakeTools.forecast) failed; answered with an internal error');
@@ -313,7 +321,7 @@ describe('McpToolInvoker: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(new Error('boom')), { reportsErrors: true }),
       );
-      expect((await rejection(f.invoker.call({ name: 'forecast' }, 1, f.call))).code).toBe(-32603);
+      expect((await rejection(f.caller.call({ name: 'forecast' }, f.call, 1))).code).toBe(-32603);
       const lines = f.errors();
       expect(lines).toHaveLength(1);
       expect(lines[0]).toEqual(['Tool forecast (FakeTools.forecast) failed; answered with an internal error']);
@@ -333,7 +341,7 @@ describe('McpToolInvoker: the pipeline', () => {
           { reportsErrors: true },
         ),
       );
-      expect(await f.invoker.call({ name: 'forecast' }, 1, f.call)).toEqual({
+      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: 'Tool forecast produced an invalid result: a malformed content block' }],
         isError: true,
       });
@@ -353,12 +361,12 @@ describe('McpToolInvoker: the pipeline', () => {
         throw failure;
       });
       // As in tools/list, where such a tool is left out: a call must not tell it apart from an unknown one.
-      expect(await f.invoker.call({ name: 'forecast' }, 1, f.call)).toEqual({
+      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: 'Unknown tool: forecast' }],
         isError: true,
       });
       expect(f.errors()).toEqual([
-        ['Tool forecast (FakeTools.forecast) could not be prepared; answered as an unknown tool', failure.stack],
+        ['Tool forecast (FakeTools.forecast) could not be prepared; answered as if it did not exist', failure.stack],
       ]);
     });
 
@@ -371,7 +379,7 @@ describe('McpToolInvoker: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(exception), { reportsErrors: false }),
       );
-      expect(await f.invoker.call({ name: 'forecast' }, 1, f.call)).toEqual({
+      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: 'Atlantis is not a city I know' }],
         isError: true,
       });
@@ -387,7 +395,7 @@ describe('McpToolInvoker: the pipeline', () => {
         fakeTarget(() => Promise.resolve({ celsius: 21 })),
         { checkOutput: FORECAST_OUTPUT },
       );
-      expect(await f.invoker.call({ name: 'forecast' }, 1, f.call)).toEqual({
+      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: '{"celsius":21}' }],
         structuredContent: { celsius: 21 },
       });
@@ -403,7 +411,7 @@ describe('McpToolInvoker: the pipeline', () => {
           checkOutput: FORECAST_OUTPUT,
         },
       );
-      const result = await f.invoker.call({ name: 'forecast' }, 1, f.call);
+      const result = await f.caller.call({ name: 'forecast' }, f.call, 1);
       expect(result.isError).toBe(true);
       const text = (result.content[0] as { text: string }).text;
       expect(text).toMatch(/^Tool forecast produced an invalid result: /);
@@ -426,7 +434,7 @@ describe('McpToolInvoker: the pipeline', () => {
         fakeTarget(() => Promise.resolve('21 degrees')),
         { checkOutput: FORECAST_OUTPUT },
       );
-      expect(await f.invoker.call({ name: 'forecast' }, 1, f.call)).toEqual({
+      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
         content: [
           {
             type: 'text',
@@ -446,7 +454,7 @@ describe('McpToolInvoker: the pipeline', () => {
         fakeTarget(() => Promise.resolve(failure)),
         { checkOutput: FORECAST_OUTPUT },
       );
-      expect(await f.invoker.call({ name: 'forecast' }, 1, f.call)).toBe(failure);
+      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toBe(failure);
       expect(f.errors()).toEqual([]);
     });
 
@@ -456,14 +464,14 @@ describe('McpToolInvoker: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.resolve({ celsius: 'warm' })),
       );
-      expect(await f.invoker.call({ name: 'forecast' }, 1, f.call)).toEqual({
+      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: '{"celsius":"warm"}' }],
       });
     });
   });
 });
 
-describe('McpToolInvoker.isVisible: the listing deadline', () => {
+describe('ItemVisibility.isVisible of tools: the listing deadline', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('leaves out, with an error line, a tool whose guards have not answered by the deadline', async () => {
@@ -471,7 +479,7 @@ describe('McpToolInvoker.isVisible: the listing deadline', () => {
     const hung = fakeTarget(() => Promise.resolve('x'));
     hung.canActivate.mockImplementation(() => new Promise<boolean>(() => undefined));
     const tool = f.add('hung', hung);
-    expect(await f.invoker.isVisible(tool, f.call, Promise.resolve())).toBe(false);
+    expect(await f.visibility.isVisible(tool, { kind: 'tool', name: 'hung' }, f.call, Promise.resolve())).toBe(false);
     expect(f.errors().map(([line]) => String(line))).toEqual([expect.stringContaining('hung did not answer in time')]);
   });
 
@@ -483,7 +491,7 @@ describe('McpToolInvoker.isVisible: the listing deadline', () => {
     );
     let release: () => void = () => undefined;
     const deadline = new Promise<void>((resolve) => (release = resolve));
-    expect(await f.invoker.isVisible(tool, f.call, deadline)).toBe(true);
+    expect(await f.visibility.isVisible(tool, { kind: 'tool', name: 'quick' }, f.call, deadline)).toBe(true);
     release();
     await new Promise((resolve) => setImmediate(resolve));
     expect(f.errors()).toEqual([]);

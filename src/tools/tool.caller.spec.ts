@@ -12,9 +12,13 @@ import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';
-import { McpSession } from '../session/mcp-session.js';
-import { McpToolInvoker } from './tool.invoker.js';
-import { McpToolRegistry, type McpToolHandler } from './tool.registry.js';
+import { ClientSession } from '../session/client-session.js';
+import { McpCallLifecycle } from '../execution/call-lifecycle.js';
+import { ItemVisibility } from '../execution/item-visibility.js';
+import { McpToolRegistry, type McpToolHandler } from '../registries/tool.registry.js';
+import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { McpToolCaller } from './tool.caller.js';
+import { ToolStore } from './tool.store.js';
 
 /** A promise the test settles by hand. */
 function deferred<T = unknown>(): {
@@ -40,9 +44,9 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 interface Fixture {
-  readonly invoker: McpToolInvoker;
+  readonly caller: McpToolCaller;
   readonly registry: McpToolRegistry;
-  readonly session: McpSession;
+  readonly session: ClientSession;
   readonly call: McpCallContext;
   /** Every `endCall` of the session, with whether its controller is the one `beginCall` gave. */
   readonly ended: Array<{ id: RequestId; own: boolean }>;
@@ -58,9 +62,12 @@ function setup(): Fixture {
   const debugs = jest.fn<(...args: unknown[]) => void>();
   jest.spyOn(Logger.prototype, 'error').mockImplementation(errors);
   jest.spyOn(Logger.prototype, 'debug').mockImplementation(debugs);
-  const registry = new McpToolRegistry();
-  const invoker = new McpToolInvoker(registry, resolveMcpOptions({ name: 'invoker-test', version: '1.0.0' }));
-  const session = new McpSession({
+  const options = resolveMcpOptions({ name: 'caller-test', version: '1.0.0' });
+  const schemas = new McpSchemas();
+  const store = new ToolStore(schemas);
+  const registry = new McpToolRegistry(store);
+  const caller = new McpToolCaller(store, new McpCallLifecycle(options, schemas, new ItemVisibility(options)));
+  const session = new ClientSession({
     id: 'session-1',
     protocolVersion: '2025-06-18',
     clientInfo: { name: 'client', version: '1.0.0' },
@@ -89,7 +96,7 @@ function setup(): Fixture {
   const contexts: McpContext[] = [];
   const call: McpCallContext = { session, httpRequest: {}, headers: {} };
   return {
-    invoker,
+    caller,
     registry,
     session,
     call,
@@ -115,11 +122,11 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-describe('McpToolInvoker: outcomes', () => {
+describe('McpToolCaller: outcomes', () => {
   it('runs the handler with its context and maps its value', async () => {
     const f = setup();
     const handler = f.add('echo', () => 'hello');
-    const result = await f.invoker.call({ name: 'echo', arguments: {} }, 'r1', f.call);
+    const result = await f.caller.call({ name: 'echo', arguments: {} }, f.call, 'r1');
     expect(result).toEqual({ content: [{ type: 'text', text: 'hello' }] });
     expect(handler).toHaveBeenCalledTimes(1);
     const context = f.contexts[0]!;
@@ -136,7 +143,7 @@ describe('McpToolInvoker: outcomes', () => {
     const handler = f.add('hidden', () => 'x');
     f.registry.disableTool('hidden');
     for (const name of ['nope', 'hidden']) {
-      expect(await f.invoker.call({ name }, 1, f.call)).toEqual({
+      expect(await f.caller.call({ name }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: `Unknown tool: ${name}` }],
         isError: true,
       });
@@ -150,8 +157,8 @@ describe('McpToolInvoker: outcomes', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('slow', () => gate.promise);
-    const first = f.invoker.call({ name: 'slow' }, 7, f.call);
-    const error = await f.invoker.call({ name: 'slow' }, 7, f.call).then(
+    const first = f.caller.call({ name: 'slow' }, f.call, 7);
+    const error = await f.caller.call({ name: 'slow' }, f.call, 7).then(
       () => undefined,
       (rejected: unknown) => rejected,
     );
@@ -170,11 +177,11 @@ describe('McpToolInvoker: outcomes', () => {
     f.add('asks', async () => {
       throw new McpClientRequestError('The client refused the request: no', -1);
     });
-    expect(await f.invoker.call({ name: 'picky' }, 1, f.call)).toEqual({
+    expect(await f.caller.call({ name: 'picky' }, f.call, 1)).toEqual({
       content: [{ type: 'text', text: 'city not found' }],
       isError: true,
     });
-    expect(await f.invoker.call({ name: 'asks' }, 2, f.call)).toEqual({
+    expect(await f.caller.call({ name: 'asks' }, f.call, 2)).toEqual({
       content: [{ type: 'text', text: 'The client refused the request: no' }],
       isError: true,
     });
@@ -190,7 +197,7 @@ describe('McpToolInvoker: outcomes', () => {
     f.add('broken', () => {
       throw new Error('database password is hunter2');
     });
-    const error = await f.invoker.call({ name: 'broken' }, 3, f.call).then(
+    const error = await f.caller.call({ name: 'broken' }, f.call, 3).then(
       () => undefined,
       (rejected: unknown) => rejected,
     );
@@ -204,7 +211,7 @@ describe('McpToolInvoker: outcomes', () => {
   it('refuses arguments a tool without input does not take, without calling it', async () => {
     const f = setup();
     const handler = f.add('noargs', () => 'x');
-    const result = await f.invoker.call({ name: 'noargs', arguments: { surprise: 1 } }, 4, f.call);
+    const result = await f.caller.call({ name: 'noargs', arguments: { surprise: 1 } }, f.call, 4);
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('surprise');
     expect(handler).not.toHaveBeenCalled();
@@ -214,7 +221,7 @@ describe('McpToolInvoker: outcomes', () => {
   it('finishes the context with the result: nothing more goes out for the call', async () => {
     const f = setup();
     f.add('quick', () => 'ok');
-    await f.invoker.call({ name: 'quick', _meta: { progressToken: 'p' } }, 5, { ...f.call, channel: undefined });
+    await f.caller.call({ name: 'quick', _meta: { progressToken: 'p' } }, { ...f.call, channel: undefined }, 5);
     const context = f.contexts[0]!;
     expect(context.reportProgress({ progress: 1 })).toBe(false);
     expect(context.log.error('late')).toBe(false);
@@ -222,11 +229,11 @@ describe('McpToolInvoker: outcomes', () => {
   });
 });
 
-describe('McpToolInvoker: cancellation', () => {
+describe('McpToolCaller: cancellation', () => {
   it('never starts a handler whose call was cancelled before it started, and answers nothing', async () => {
     const f = setup();
     const handler = f.add('never', () => 'x');
-    const pending = f.invoker.call({ name: 'never' }, 'c1', f.call);
+    const pending = f.caller.call({ name: 'never' }, f.call, 'c1');
     // Registered synchronously: a cancellation right after the request finds the call.
     expect(f.session.cancelCall('c1', 'changed my mind')).toBe(true);
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
@@ -239,7 +246,7 @@ describe('McpToolInvoker: cancellation', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('slow', () => gate.promise);
-    const pending = f.invoker.call({ name: 'slow' }, 'c2', f.call);
+    const pending = f.caller.call({ name: 'slow' }, f.call, 'c2');
     await until(() => f.contexts.length === 1);
     f.session.cancelCall('c2');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
@@ -259,7 +266,7 @@ describe('McpToolInvoker: cancellation', () => {
         context.signal.addEventListener('abort', () => reject(context.signal.reason as Error)),
       );
     });
-    const pending = f.invoker.call({ name: 'obedient' }, 'c3', f.call);
+    const pending = f.caller.call({ name: 'obedient' }, f.call, 'c3');
     await until(() => f.contexts.length === 1);
     f.session.cancelCall('c3');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
@@ -267,7 +274,7 @@ describe('McpToolInvoker: cancellation', () => {
   });
 });
 
-describe('McpToolInvoker: timeoutMs and session end', () => {
+describe('McpToolCaller: timeoutMs and session end', () => {
   it('answers a call past timeoutMs with a "timed out" error result while a handler that ignores its signal runs on', async () => {
     const f = setup();
     const gate = deferred<string>();
@@ -281,7 +288,7 @@ describe('McpToolInvoker: timeoutMs and session end', () => {
       },
       20,
     );
-    const result = await f.invoker.call({ name: 'stubborn' }, 't1', f.call);
+    const result = await f.caller.call({ name: 'stubborn' }, f.call, 't1');
     expect(result).toEqual({ content: [{ type: 'text', text: 'Tool stubborn timed out after 20 ms' }], isError: true });
     expect(finished).toBe(false);
     const reason = f.contexts[0]!.signal.reason as McpCallAbortedError;
@@ -302,7 +309,7 @@ describe('McpToolInvoker: timeoutMs and session end', () => {
         ),
       10,
     );
-    const result = await f.invoker.call({ name: 'obedient' }, 't2', f.call);
+    const result = await f.caller.call({ name: 'obedient' }, f.call, 't2');
     expect(text(result)).toBe('Tool obedient timed out after 10 ms');
     expect(f.errors).not.toHaveBeenCalled();
   });
@@ -310,7 +317,7 @@ describe('McpToolInvoker: timeoutMs and session end', () => {
   it('clears the timer of a call that finished in time', async () => {
     const f = setup();
     f.add('fast', () => 'quick', 15);
-    expect(text(await f.invoker.call({ name: 'fast' }, 't3', f.call))).toBe('quick');
+    expect(text(await f.caller.call({ name: 'fast' }, f.call, 't3'))).toBe('quick');
     await tick(30);
     expect(f.contexts[0]!.signal.aborted).toBe(false);
   });
@@ -319,7 +326,7 @@ describe('McpToolInvoker: timeoutMs and session end', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('long', () => gate.promise);
-    const pending = f.invoker.call({ name: 'long' }, 's1', f.call);
+    const pending = f.caller.call({ name: 'long' }, f.call, 's1');
     await until(() => f.contexts.length === 1);
     f.session.end('deleted');
     expect(await pending).toEqual({
@@ -335,13 +342,13 @@ describe('McpToolInvoker: timeoutMs and session end', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('doomed', () => gate.promise, 10);
-    const result = await f.invoker.call({ name: 'doomed' }, 'l1', f.call);
+    const result = await f.caller.call({ name: 'doomed' }, f.call, 'l1');
     expect(result.isError).toBe(true);
     // Jest fails the test on an unhandled rejection: the wait below gives one the time to surface.
     gate.reject(new Error('failed long after the answer'));
     await tick(10);
     expect(f.debugs.mock.calls.map((args) => String(args[0]))).toContainEqual(
-      expect.stringContaining('failed after its call was aborted'),
+      expect.stringContaining('Tool doomed failed after its request was aborted'),
     );
     expect(f.errors).not.toHaveBeenCalled();
   });
@@ -350,7 +357,7 @@ describe('McpToolInvoker: timeoutMs and session end', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('doomed', () => gate.promise);
-    const pending = f.invoker.call({ name: 'doomed' }, 'l2', f.call);
+    const pending = f.caller.call({ name: 'doomed' }, f.call, 'l2');
     await until(() => f.contexts.length === 1);
     f.session.cancelCall('l2');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);

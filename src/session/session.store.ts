@@ -6,19 +6,19 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import type { Handshake } from '../protocol/initialize.js';
 import type { LoggingLevel } from '../protocol/logging-level.js';
-import { McpSession, type SessionEndReason } from './mcp-session.js';
+import { ClientSession, type SessionEndReason } from './client-session.js';
 
 /**
- * The live sessions of one application, by id. Ends sessions that sit idle past
- * `sessionIdleTimeoutMs` and refuses new ones past `maxSessions`, because clients often vanish
- * without a DELETE.
+ * The live 2025-era sessions of one application, by id (read by host code through
+ * `McpSessionRegistry`). Ends sessions that sit idle past `sessionIdleTimeoutMs` and refuses new
+ * ones past `maxSessions`, because clients often vanish without a DELETE.
  */
 @Injectable()
-export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestroy {
+export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('McpSessions');
-  private readonly sessions = new Map<string, McpSession>();
+  private readonly sessions = new Map<string, ClientSession>();
   private sweepTimer: NodeJS.Timeout | undefined;
-  private readonly forget = (session: McpSession, reason: SessionEndReason): void => {
+  private readonly forget = (session: ClientSession, reason: SessionEndReason): void => {
     this.sessions.delete(session.id);
     if (reason === 'overflow') {
       this.logger.warn(`Session ${session.id} ended: more than ${this.options.outboxLimit} undelivered messages`);
@@ -29,7 +29,7 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
     this.logger.error('The MCP event store failed', error instanceof Error ? error.stack : String(error));
   };
 
-  private readonly reportUnserializable = (session: McpSession): void => {
+  private readonly reportUnserializable = (session: ClientSession): void => {
     this.logger.error(`A message for session ${session.id} cannot be serialised to JSON; it was dropped`);
   };
 
@@ -45,7 +45,7 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
     return this.rootsChangedSubject.asObservable();
   }
 
-  /** @internal */
+  /** The client of `session` said its roots changed. */
   reportRootsChanged(session: McpSessionHandle): void {
     this.rootsChangedSubject.next(session);
   }
@@ -67,8 +67,8 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
    * @param request the HTTP request that carried it: the session belongs to its principal
    *   (`sessionOwner`); an anonymous session is not bound.
    */
-  create(handshake: Handshake, request?: unknown): McpSession {
-    const session = new McpSession({
+  create(handshake: Handshake, request?: unknown): ClientSession {
+    const session = new ClientSession({
       id: randomUUID(),
       protocolVersion: handshake.protocolVersion,
       clientInfo: handshake.clientInfo,
@@ -87,7 +87,7 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /** The live session with this id, if any. */
-  get(id: string): McpSession | undefined {
+  get(id: string): ClientSession | undefined {
     return this.sessions.get(id);
   }
 
@@ -95,14 +95,14 @@ export class McpSessionRegistry implements OnApplicationBootstrap, OnModuleDestr
    * The live session with this id, if `request`'s principal may use it. Another principal's session
    * answers as if it did not exist: its id tells a stranger nothing.
    */
-  findFor(id: string, request: unknown): McpSession | undefined {
+  findFor(id: string, request: unknown): ClientSession | undefined {
     const session = this.sessions.get(id);
     if (!session || session.owner === undefined) return session;
     return this.options.sessionOwner(request) === session.owner ? session : undefined;
   }
 
   /** Every live session (a snapshot). */
-  all(): McpSession[] {
+  all(): ClientSession[] {
     return [...this.sessions.values()];
   }
 

@@ -6,7 +6,7 @@ import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import { InMemoryEventStore } from './in-memory-event-store.js';
-import { McpSession, type McpSessionInit, type SessionEndReason } from './mcp-session.js';
+import { ClientSession, type ClientSessionInit, type SessionEndReason } from './client-session.js';
 
 const note = (n: number): JsonRpcMessage => notificationMessage('notifications/message', { n });
 
@@ -36,18 +36,18 @@ class RecordingStore implements McpEventStore {
   }
 }
 
-function makeSession(overrides: Partial<McpSessionInit> = {}): {
-  session: McpSession;
-  onEnd: jest.Mock<(session: McpSession, reason: SessionEndReason) => void>;
+function makeSession(overrides: Partial<ClientSessionInit> = {}): {
+  session: ClientSession;
+  onEnd: jest.Mock<(session: ClientSession, reason: SessionEndReason) => void>;
   onStoreError: jest.Mock<(error: unknown) => void>;
-  onUnserializable: jest.Mock<(session: McpSession) => void>;
+  onUnserializable: jest.Mock<(session: ClientSession) => void>;
   store: RecordingStore;
 } {
-  const onEnd = jest.fn<(session: McpSession, reason: SessionEndReason) => void>();
+  const onEnd = jest.fn<(session: ClientSession, reason: SessionEndReason) => void>();
   const onStoreError = jest.fn<(error: unknown) => void>();
-  const onUnserializable = jest.fn<(session: McpSession) => void>();
+  const onUnserializable = jest.fn<(session: ClientSession) => void>();
   const store = new RecordingStore();
-  const session = new McpSession({
+  const session = new ClientSession({
     id: 'session-1',
     protocolVersion: '2025-06-18',
     clientInfo: { name: 'client', version: '0.0.1' },
@@ -74,7 +74,7 @@ interface Listener {
 
 /** Subscribes to one of the session's streams and records what it delivers. */
 function listen(
-  session: McpSession,
+  session: ClientSession,
   events: Observable<McpStoredEvent> | undefined = session.attachStream(),
 ): Listener {
   if (!events) throw new Error('no stream to listen to');
@@ -96,7 +96,7 @@ function listen(
 /** Lets pending promise callbacks (a replay, a rejection) run. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-describe('McpSession', () => {
+describe('ClientSession', () => {
   it('keeps what it was created with', () => {
     const { session } = makeSession();
     expect(session.id).toBe('session-1');
@@ -317,7 +317,7 @@ describe('McpSession', () => {
   });
 });
 
-describe('McpSession.isRunning', () => {
+describe('ClientSession.isRunning', () => {
   it('is false for an id never begun', () => {
     const { session } = makeSession();
     expect(session.isRunning(1)).toBe(false);
@@ -365,7 +365,7 @@ describe('McpSession.isRunning', () => {
   });
 });
 
-describe('McpSession.endCall', () => {
+describe('ClientSession.endCall', () => {
   afterEach(() => {
     jest.useRealTimers();
   });
@@ -389,7 +389,7 @@ describe('McpSession.endCall', () => {
   });
 });
 
-describe('McpSession.cancelCall', () => {
+describe('ClientSession.cancelCall', () => {
   it('aborts the running call with a "cancelled" McpCallAbortedError carrying the client’s reason', () => {
     const { session } = makeSession();
     const call = session.beginCall('c-1');
@@ -424,7 +424,7 @@ describe('McpSession.cancelCall', () => {
   });
 });
 
-describe('McpSession logging', () => {
+describe('ClientSession logging', () => {
   it('sends log messages at or above the level on the standalone stream', () => {
     const { session } = makeSession({ logLevel: 'warning' });
     const { received } = listen(session);
@@ -481,7 +481,7 @@ describe('McpSession logging', () => {
   });
 });
 
-describe('McpSession streams and the event store', () => {
+describe('ClientSession streams and the event store', () => {
   it('keeps every delivered event in the store under the session id', () => {
     const { session, store } = makeSession();
     listen(session);
@@ -640,7 +640,7 @@ describe('McpSession streams and the event store', () => {
   });
 });
 
-describe('McpSession requests to the client', () => {
+describe('ClientSession requests to the client', () => {
   it('sends through the given channel and settles with the client’s answer', async () => {
     const { session } = makeSession();
     const sent: JsonRpcMessage[] = [];
@@ -663,7 +663,7 @@ describe('McpSession requests to the client', () => {
   });
 });
 
-describe('McpSession.end', () => {
+describe('ClientSession.end', () => {
   it('aborts running calls, rejects waiting client requests, finishes POST streams and forgets its events', async () => {
     const { session, store, onEnd } = makeSession();
     const call = session.beginCall('c');
@@ -712,7 +712,7 @@ describe('McpSession.end', () => {
   });
 });
 
-describe('McpSession replays of finished streams', () => {
+describe('ClientSession replays of finished streams', () => {
   it('lets one connection at a time replay a stream, per stream', () => {
     const { session } = makeSession();
     expect(session.beginReplay('p1')).toBe(true);

@@ -1,0 +1,154 @@
+// The architecture of mcp42, as rules `npm test` checks (with dependency-cruiser, type imports
+// included). Read LAYERS from the bottom up: each layer is built only on the layers below it.
+// Folders in one layer are peers: they never import each other.
+
+/** The layers of `src/`, lowest first. An import may point down this list, never up or sideways. */
+const LAYERS = [
+  {
+    name: 'protocol',
+    paths: ['src/protocol/'],
+    why: 'MCP itself: JSON-RPC codec, errors, versions, the pure dispatcher. No Nest, no node:, no I/O (rule below).',
+  },
+  {
+    name: 'constants',
+    paths: ['src/mcp\\.constants\\.ts$', 'src/mcp\\.messages\\.ts$'],
+    why: 'Metadata keys, injection tokens, header names, limits, message builders: shared by every layer above.',
+  },
+  { name: 'errors', paths: ['src/errors/'], why: 'The public error classes, one per file.' },
+  {
+    name: 'interfaces',
+    paths: ['src/interfaces/'],
+    why: 'Options, McpContext, the session handle, ports (the event store): types every service names.',
+  },
+  {
+    name: 'schemas and content',
+    paths: ['src/schemas/', 'src/content/'],
+    why: 'DTO -> JSON Schema and Ajv validation, compiled once; content-block builders and checks.',
+  },
+  {
+    name: 'session',
+    paths: ['src/session/'],
+    why: '2025-era sessions: calls in flight, streams, outbox, event ids, requests to the client, the idle sweep.',
+  },
+  {
+    name: 'execution',
+    paths: ['src/execution/'],
+    why: 'ONE call lifecycle for every kind of item (admission, arguments, handler, answers), Nest pipelines (ExternalContextCreator, context type mcp), McpContext.',
+  },
+  { name: 'guards', paths: ['src/guards/'], why: 'McpScopesGuard and the default scopesOf, on the MCP execution context.' },
+  {
+    name: 'decorators and catalogue',
+    paths: ['src/decorators/', 'src/catalogue/'],
+    why: 'What users put on methods; the item store every kind shares (keys, runtime changes in bursts, pages, completers).',
+  },
+  {
+    name: 'kinds',
+    paths: ['src/tools/', 'src/resources/', 'src/prompts/'],
+    why: 'What each kind adds to the lifecycle: its store, definitions, argument checks, result mapping, answers.',
+  },
+  {
+    name: 'completion',
+    paths: ['src/completion/'],
+    why: 'completion/complete, about the prompts and templates of the kinds below.',
+  },
+  {
+    name: 'server',
+    paths: ['src/server/'],
+    why: "The dispatcher's port: routes each decoded message to the kinds, lists with sealed cursors, list_changed.",
+  },
+  {
+    name: 'edges',
+    paths: ['src/transport/', 'src/discovery/', 'src/registries/'],
+    why: 'What meets the outside: HTTP (raw req/res), the scan of decorated methods at bootstrap, and the thin public registries.',
+  },
+  {
+    name: 'module',
+    paths: ['src/mcp-options\\.[a-z]+\\.ts$', 'src/mcp\\.module-definition\\.ts$', 'src/mcp\\.module\\.ts$', 'src/index\\.ts$'],
+    why: 'Options and their defaults, the Nest module that wires it all, and index.ts, the curated public API.',
+  },
+];
+
+/** One regular expression for the files under any of `paths`. */
+const union = (paths) => `^(${paths.join('|')})`;
+
+/** Per layer: nothing above it, and no peer folder of the same layer. */
+const layerRules = LAYERS.flatMap((layer, index) => {
+  const above = LAYERS.slice(index + 1).flatMap((upper) => upper.paths);
+  const rules = [];
+  if (above.length > 0) {
+    rules.push({
+      name: `layer-${layer.name.replace(/\W+/g, '-')}`,
+      comment: `${layer.name}: ${layer.why} It may not import what stands above it.`,
+      severity: 'error',
+      from: { path: union(layer.paths) },
+      to: { path: union(above) },
+    });
+  }
+  // Peers are folders; the files of one layer (the constants, the module) build on each other freely.
+  const folders = layer.paths.filter((path) => path.endsWith('/'));
+  for (const path of folders) {
+    const peers = folders.filter((other) => other !== path);
+    if (peers.length === 0) continue;
+    rules.push({
+      name: `peers-${path.replace(/\W+/g, '-').replace(/^-|-$/g, '')}`,
+      comment: `${path} is a peer of ${peers.join(', ')} in the ${layer.name} layer: peers never import each other.`,
+      severity: 'error',
+      from: { path: union([path]) },
+      to: { path: union(peers) },
+    });
+  }
+  return rules;
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'protocol-is-pure',
+      comment: 'src/protocol/ imports nothing but itself: no other folder of ours, no Nest, no node:, no package.',
+      severity: 'error',
+      from: { path: '^src/protocol/' },
+      to: { pathNot: '^src/protocol/' },
+    },
+    ...layerRules,
+    {
+      name: 'no-unlisted-source',
+      comment: 'Every file of src/ belongs to a layer: a new folder is placed in LAYERS before anything uses it.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/', pathNot: union(LAYERS.flatMap((layer) => layer.paths)) },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'No cycle between the folders of src/, whatever the layers say.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/[^/]+$' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-module-cycles',
+      comment: 'No cycle between the files of src/ either.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'public-api-only',
+      comment:
+        'The sample app and the tests use mcp42 as users do: through src/index.ts. Unit specs beside the source, and ' +
+        'the helpers in test/internals/ for tests that read internal state, are the tests of internals.',
+      severity: 'error',
+      from: { path: '^(sample-app|test)/', pathNot: '^test/internals/' },
+      to: { path: '^src/', pathNot: '^src/index\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Unit specs beside the source test internals by design; they are not part of its architecture.
+    exclude: { path: ['^(dist|node_modules|coverage|docs-api)/', '^src/.*\\.spec\\.ts$'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

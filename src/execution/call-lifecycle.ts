@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { invalidRequest } from '../protocol/json-rpc.errors.js';
+import type { RequestId } from '../protocol/json-rpc.types.js';
+import { McpSchemas } from '../schemas/mcp-schemas.js';
+import type { CallAnswers } from './call-answers.js';
+import { ItemVisibility } from './item-visibility.js';
+import type { McpCallContext } from './mcp-call-context.js';
+import { RunningCall, type RequestItem, type RunningCallSettings } from './running-call.js';
+import { ABORTED, untilAborted } from './until-aborted.js';
+
+/**
+ * The one lifecycle of every request served by an item: `tools/call`, `resources/read` (and
+ * `resources/subscribe`), `prompts/get` and `completion/complete`.
+ *
+ * 1. The request becomes a running call of its session, under its request id: a second request
+ *    with the id of a running one is refused, `notifications/cancelled` and the end of the session
+ *    abort it, and its handler gets an `McpContext` (progress, logs, requests to the client).
+ * 2. The kind's work finds what serves the request and serves it with {@link RunningCall.serve}:
+ *    admission (the guards, bounded), the item's `timeoutMs` started, arguments checked, the
+ *    handler run behind its Nest pipeline, its value mapped.
+ * 3. All of it races the call's signal: a handler that ignores the signal does not hold the answer
+ *    back, and a cancelled request is never answered.
+ * 4. What fails or stops is answered by the kind's {@link CallAnswers}: `isError` results for tools,
+ *    JSON-RPC errors for the others.
+ */
+@Injectable()
+export class McpCallLifecycle {
+  private readonly settings: RunningCallSettings;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    schemas: McpSchemas,
+    visibility: ItemVisibility,
+  ) {
+    this.settings = {
+      scopesOf: options.scopesOf,
+      clientRequestTimeoutMs: options.clientRequestTimeoutMs,
+      validators: schemas.validators,
+      visibility,
+    };
+  }
+
+  /**
+   * Runs one request from arrival to answer (see the class description).
+   * @param request what the request names on arrival (a resource read names its URI until a resource admits it).
+   * @param work finds the item and serves it; what it returns is the answer.
+   * @throws RequestCancelledError when the client cancelled it (no answer at all); the JSON-RPC
+   *   errors `answers` throws; -32600 for a request id already running.
+   */
+  async run<R>(
+    answers: CallAnswers<R>,
+    call: McpCallContext,
+    requestId: RequestId,
+    request: RequestItem,
+    work: (running: RunningCall<R>) => Promise<R>,
+  ): Promise<R> {
+    const { session } = call;
+    // Checked before the item is even looked up, and before anything awaits: a second request with
+    // the same id (say, in one batch) is refused alike for hidden and unknown items, and a
+    // cancellation that arrives while guards or validation run finds the call.
+    if (session.isRunning(requestId)) {
+      throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running request`);
+    }
+    const controller = session.beginCall(requestId);
+    const running = new RunningCall(this.settings, answers, call, requestId, request, controller);
+    const { signal } = controller;
+    let outcome: unknown;
+    let failure: { readonly error: unknown } | undefined;
+    try {
+      outcome = await untilAborted(() => work(running), signal, (late) => running.reportLate(late));
+    } catch (error) {
+      failure = { error };
+    } finally {
+      running.finish();
+      session.endCall(requestId, controller);
+    }
+    // A handler that stops (or fails) because its signal aborted did what it was asked: not a failure.
+    if (outcome === ABORTED || signal.aborted) return running.abortedAnswer();
+    if (failure) return running.failureAnswer(failure.error);
+    return outcome as R;
+  }
+}

@@ -1,0 +1,66 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { guardDeadline, verdictWithin } from './guard-deadline.js';
+import { kindLoggers } from './kind-loggers.js';
+import type { McpCallContext } from './mcp-call-context.js';
+import { buildInvocation, executionArgs } from './mcp-invocation.js';
+import { describeItem, type ItemRequest } from './item-request.js';
+import type { ServedHandler } from './served-handler.js';
+
+/**
+ * Whether a caller may see an item: its guards, asked in the `list` phase (no arguments), for
+ * listings, `resources/subscribe` and the item a completion refers to. A guard that denies, throws
+ * or does not answer in time, and a request-scoped provider that cannot be built for the caller,
+ * all hide the item; the rest of a list is served.
+ */
+@Injectable()
+export class ItemVisibility {
+  private readonly loggers = kindLoggers();
+  private readonly scopesOf: ResolvedMcpOptions['scopesOf'];
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
+    this.scopesOf = options.scopesOf;
+  }
+
+  /**
+   * Whether the caller of `call` may see `handler`'s item.
+   * @param deadline settles when the listing has waited long enough: one timer per listing, not per item.
+   */
+  async isVisible(
+    handler: ServedHandler,
+    item: ItemRequest,
+    call: McpCallContext,
+    deadline?: Promise<void>,
+  ): Promise<boolean> {
+    const logger = this.loggers[item.kind];
+    try {
+      const target = await handler.target(call.httpRequest);
+      const invocation = buildInvocation('list', item, call, undefined, undefined, this.scopesOf);
+      const verdict = target.canActivate(executionArgs(invocation));
+      if (!deadline) return await verdict;
+      return await verdictWithin(
+        verdict,
+        deadline,
+        logger,
+        `The guards of ${describeItem(item)} did not answer in time; it is left out`,
+      );
+    } catch (error) {
+      logger.error(
+        `${describeItem(item)} (${handler.owner}) could not be prepared for listing; it is left out`,
+        error instanceof Error ? error.stack : String(error),
+      );
+      return false;
+    }
+  }
+
+  /** Whether the guards of one item admit the caller, within their own deadline. */
+  async isAdmitted(handler: ServedHandler, item: ItemRequest, call: McpCallContext): Promise<boolean> {
+    const deadline = guardDeadline();
+    try {
+      return await this.isVisible(handler, item, call, deadline.passed);
+    } finally {
+      deadline.cancel();
+    }
+  }
+}

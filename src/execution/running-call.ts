@@ -1,0 +1,258 @@
+import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
+import { McpToolError } from '../errors/mcp-tool.error.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { RequestCancelledError } from '../protocol/dispatcher.js';
+import type { RequestId } from '../protocol/json-rpc.types.js';
+import type { Meta } from '../protocol/mcp.types.js';
+import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
+import type { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
+import type { CallAnswers, CallStand } from './call-answers.js';
+import { guardDeadline, verdictWithin } from './guard-deadline.js';
+import { HandlerContext } from './handler-context.js';
+import type { ItemVisibility } from './item-visibility.js';
+import type { McpCallContext } from './mcp-call-context.js';
+import { buildInvocation, executionArgs, type McpInvocation } from './mcp-invocation.js';
+import type { PipelineTarget } from './pipeline-target.js';
+import { describeItem, type ItemRequest } from './item-request.js';
+import type { ServedHandler } from './served-handler.js';
+
+/** One way a request may be served: the first candidate whose guards admit the caller serves it. */
+export interface CallCandidate<R> {
+  readonly handler: ServedHandler;
+  readonly item: ItemRequest;
+  /** The arguments as sent: what guards see (a tool's arguments, a template's variables...). */
+  readonly raw: object;
+  /** How `raw` is checked for the rest of the pipeline; without it `raw` goes on as it is. */
+  readonly arguments?: CandidateArguments<R>;
+  /** The answer made of what the handler returned (return it, or throw a JSON-RPC error). */
+  readonly map: (value: unknown) => R;
+}
+
+/** How a candidate's arguments are checked, and what refused ones are answered with. */
+export interface CandidateArguments<R> {
+  /** Checks and transforms the arguments as sent. */
+  readonly check: ArgumentsChecker;
+  /** The answer to arguments `check` refuses: `problems` is undefined when they could not be read at all. */
+  readonly invalid: (problems: readonly string[] | undefined) => R;
+}
+
+/** What {@link RunningCall.serve} answers when no candidate's guards admit the caller. */
+export const DENIED = Symbol('denied');
+
+/** What every running call shares: settings of the application, read once. */
+export interface RunningCallSettings {
+  readonly scopesOf: ResolvedMcpOptions['scopesOf'];
+  readonly clientRequestTimeoutMs: number;
+  readonly validators: JsonSchemaValidatorFactory;
+  readonly visibility: ItemVisibility;
+}
+
+/** What the request is, as its kind knows it on arrival. */
+export interface RequestItem extends ItemRequest {
+  readonly meta?: Meta;
+}
+
+/** A failure of the pipeline or of mapping its value, with whether Nest logged it already. */
+class HandlerFailure {
+  constructor(
+    readonly error: unknown,
+    readonly reported: boolean,
+  ) {}
+}
+
+/**
+ * One request of an item in flight, as its kind's work sees it (see `McpCallLifecycle.run`): the
+ * handler context, the way to serve it through admission, arguments and the handler, and the
+ * state the lifecycle answers from when it fails or stops.
+ */
+export class RunningCall<R> {
+  readonly context: HandlerContext;
+  private admittedItem: ItemRequest | undefined;
+  private admittedHandler: ServedHandler | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly settings: RunningCallSettings,
+    private readonly answers: CallAnswers<R>,
+    private readonly call: McpCallContext,
+    private readonly requestId: RequestId,
+    private readonly request: RequestItem,
+    private readonly controller: AbortController,
+  ) {
+    this.context = new HandlerContext(call, requestId, request.name, request.meta, controller.signal, {
+      clientRequestTimeoutMs: settings.clientRequestTimeoutMs,
+      validators: settings.validators,
+      logger: answers.logger,
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /**
+   * Serves the request with the first candidate whose guards admit the caller:
+   * admission (guards, bounded by the guard deadline and the item's `timeoutMs`), then the item's
+   * timeout starts, arguments (`check`), the handler behind its pipeline, and its value mapped.
+   * An item the caller may not see neither answers nor stands in the way of one it may.
+   * @returns {@link DENIED} when none admits the caller (or none could be prepared for it).
+   */
+  async serve(candidates: Iterable<CallCandidate<R>>): Promise<R | typeof DENIED> {
+    for (const candidate of candidates) {
+      const target = await this.prepare(candidate);
+      if (!target) continue;
+      const { item } = candidate;
+      // Guards see the context of the item they guard (a resource read learns its item here).
+      this.context.rename(item.name);
+      // Guards see the arguments as sent, before validation.
+      const invocation = this.invocation(item, candidate.raw);
+      if (!(await this.admits(target, invocation, candidate))) {
+        this.answers.logger.debug(`${describeItem(item)} denied by its guards`);
+        continue;
+      }
+      this.stopIfAborted();
+      this.admit(candidate);
+      const checked = await this.arguments(candidate);
+      if ('answer' in checked) return checked.answer;
+      this.stopIfAborted();
+      let value: unknown;
+      try {
+        value = await target.execute(executionArgs({ ...invocation, arguments: checked.value }));
+      } catch (error) {
+        throw new HandlerFailure(error, target.reportsErrors);
+      }
+      try {
+        return candidate.map(value);
+      } catch (error) {
+        throw new HandlerFailure(error, false);
+      }
+    }
+    return DENIED;
+  }
+
+  /**
+   * Whether the caller may see an item, its guards asked as for a listing: for requests about an
+   * item rather than served by it (a subscription, a completion of a prompt's argument).
+   */
+  admitsToSee(handler: ServedHandler, item: ItemRequest): Promise<boolean> {
+    return this.settings.visibility.isAdmitted(handler, item, this.call);
+  }
+
+  /** The answer when the signal aborted; throws for a request the client cancelled (never answered). */
+  abortedAnswer(): R {
+    const reason: unknown = this.signal.reason;
+    const stand = this.stand();
+    this.answers.logger.debug(`${describeItem(stand.item)} stopped: ${String(reason)}`);
+    if (reason instanceof McpCallAbortedError && reason.kind === 'cancelled') {
+      throw new RequestCancelledError(this.requestId);
+    }
+    return this.answers.aborted(reason, stand);
+  }
+
+  /** The answer to a failure of the kind's work, the handler, its pipeline or its mapping. */
+  failureAnswer(failure: unknown): R {
+    if (failure instanceof HandlerFailure) return this.answers.failed(failure.error, this.stand(), failure.reported);
+    return this.answers.failed(failure, this.stand(), false);
+  }
+
+  /** A failure after the request was answered: worth a line, since nobody else hears of it. */
+  reportLate(failure: unknown): void {
+    const error = failure instanceof HandlerFailure ? failure.error : failure;
+    if (error instanceof McpToolError) return;
+    this.answers.logger.debug(
+      `${describeItem(this.stand().item)} failed after its request was aborted: ${String(error)}`,
+    );
+  }
+
+  /** The request has its answer: nothing more goes out for it, and no timer outlives it. */
+  finish(): void {
+    this.context.finish();
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private stand(): CallStand {
+    return this.admittedHandler
+      ? { item: this.admittedItem!, handler: this.admittedHandler }
+      : { item: this.admittedItem ?? this.request };
+  }
+
+  private invocation(item: ItemRequest, raw: object): McpInvocation {
+    return buildInvocation('call', item, this.call, raw, this.context, this.settings.scopesOf);
+  }
+
+  /** The candidate's pipeline for this caller, or nothing when its request-scoped provider cannot be built. */
+  private async prepare({ handler, item }: CallCandidate<R>): Promise<PipelineTarget | undefined> {
+    try {
+      return await handler.target(this.call.httpRequest);
+    } catch (error) {
+      // As in listings: a request-scoped provider that cannot be built for this caller hides its item.
+      this.answers.logger.error(
+        `${describeItem(item)} (${handler.owner}) could not be prepared; answered as if it did not exist`,
+        error instanceof Error ? error.stack : String(error),
+      );
+      return undefined;
+    }
+  }
+
+  /**
+   * Whether the guards admit the caller within the guard deadline, or the item's own `timeoutMs` if
+   * shorter: guards that take longer deny, so the timeout of an item the caller may not see is
+   * answered as for an item that does not exist.
+   */
+  private async admits(target: PipelineTarget, invocation: McpInvocation, candidate: CallCandidate<R>): Promise<boolean> {
+    const deadline = guardDeadline(candidate.handler.timeoutMs);
+    try {
+      return await verdictWithin(
+        target.canActivate(executionArgs(invocation)),
+        deadline.passed,
+        this.answers.logger,
+        `The guards of ${describeItem(candidate.item)} did not answer in time`,
+      );
+    } finally {
+      deadline.cancel();
+    }
+  }
+
+  /**
+   * The caller may use the item: from now on its `timeoutMs` runs, and failures name it. Called
+   * only while the signal has not aborted: work left running after its request was answered
+   * (cancelled, session ended) starts no timer.
+   */
+  private admit({ item, handler }: CallCandidate<R>): void {
+    this.admittedItem = item;
+    this.admittedHandler = handler;
+    const { timeoutMs } = handler;
+    if (timeoutMs === undefined || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.controller.abort(
+        new McpCallAbortedError('timeout', `${describeItem(item)} timed out after ${timeoutMs} ms`),
+      );
+    }, timeoutMs);
+    this.timer.unref();
+  }
+
+  private async arguments(candidate: CallCandidate<R>): Promise<{ value: object } | { answer: R }> {
+    const { arguments: args, raw } = candidate;
+    if (!args) return { value: raw };
+    let problems: readonly string[] | undefined;
+    try {
+      const checked = await args.check(raw as Record<string, unknown>);
+      if (checked.ok) return { value: checked.value };
+      problems = checked.problems;
+    } catch (error) {
+      // class-transformer recurses: absurdly nested arguments overflow its stack. The client's fault, not ours.
+      this.answers.logger.debug(
+        `Arguments of ${describeItem(candidate.item)} could not be validated: ${String(error)}`,
+      );
+    }
+    return { answer: args.invalid(problems) };
+  }
+
+  /**
+   * Ends work whose request was answered already (cancelled, timed out, session ended): it must not
+   * go on, nor be mapped and logged as a failure. The rejection goes to {@link reportLate}.
+   */
+  private stopIfAborted(): void {
+    if (this.signal.aborted) throw this.signal.reason;
+  }
+}

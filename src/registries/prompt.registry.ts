@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import type { Observable } from 'rxjs';
+import { plainTarget } from '../execution/plain-target.js';
+import type { McpContext } from '../interfaces/mcp-context.interface.js';
+import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
+import type { PromptDefinition } from '../protocol/mcp.types.js';
+import { PromptStore } from '../prompts/prompt.store.js';
+import { requireHandler } from './require-handler.js';
+
+/**
+ * A prompt added at run time: its options, the name required.
+ * @category Registries
+ */
+export type McpRuntimePromptOptions = McpPromptOptions & { readonly name: string };
+
+/**
+ * The handler of a prompt added at run time: the same contract as an `@McpPrompt()` method.
+ * @category Registries
+ */
+export type McpPromptHandler<A extends object = Record<string, string>> = (args: A, context: McpContext) => unknown;
+
+/**
+ * The prompts the application serves, by name: `@McpPrompt()` methods found at bootstrap, and
+ * those added here while it runs (each burst of changes sends one
+ * `notifications/prompts/list_changed`). The same verbs as {@link McpToolRegistry}.
+ *
+ * Prompts added at run time are plain functions: no Nest pipeline runs for them (no guards,
+ * global ones included).
+ *
+ * @category Registries
+ */
+@Injectable()
+export class McpPromptRegistry {
+  /** @internal */
+  constructor(private readonly store: PromptStore) {}
+
+  /** Emits once per burst of changes to the served prompts. */
+  get changes(): Observable<void> {
+    return this.store.changes;
+  }
+
+  /** Prompts registered, enabled or not. */
+  get size(): number {
+    return this.store.size;
+  }
+
+  /**
+   * Serves a prompt from now on, rendered by `handler`.
+   * @throws McpDefinitionError for an invalid definition, a handler that is not a function, or a name already taken.
+   */
+  add<A extends object>(options: McpRuntimePromptOptions, handler: McpPromptHandler<A>): void {
+    requireHandler(handler, `McpPromptRegistry.add(${options?.name})`);
+    const target = plainTarget((invocation) => handler(invocation.arguments as A, invocation.context!));
+    this.store.define(options, options.name, `runtime prompt ${options.name}`, () => target);
+  }
+
+  /**
+   * Stops serving a prompt; requests already running finish.
+   * @returns whether there was one.
+   */
+  remove(name: string): boolean {
+    return this.store.remove(name);
+  }
+
+  /**
+   * Hides a prompt from `prompts/list` and answers it as an unknown one, until {@link enable}.
+   * @returns whether it exists.
+   */
+  disable(name: string): boolean {
+    return this.store.disable(name);
+  }
+
+  /**
+   * Serves a disabled prompt again.
+   * @returns whether it exists.
+   */
+  enable(name: string): boolean {
+    return this.store.enable(name);
+  }
+
+  /** Whether a prompt with this name is registered, enabled or not. */
+  has(name: string): boolean {
+    return this.store.has(name);
+  }
+
+  /** Whether a prompt with this name is registered and served. */
+  isEnabled(name: string): boolean {
+    return this.store.isEnabled(name);
+  }
+
+  /** The definition of a registered prompt (as `prompts/list` advertises it), enabled or not. */
+  get(name: string): PromptDefinition | undefined {
+    return this.store.find(name)?.definition;
+  }
+
+  /** The definitions of every registered prompt, enabled or not, in registration order. */
+  list(): PromptDefinition[] {
+    return this.store.registeredItems().map((prompt) => prompt.definition);
+  }
+
+  /** @deprecated Use {@link add}. */
+  addPrompt<A extends object>(options: McpRuntimePromptOptions, handler: McpPromptHandler<A>): void {
+    this.add(options, handler);
+  }
+
+  /** @deprecated Use {@link remove}. */
+  removePrompt(name: string): boolean {
+    return this.remove(name);
+  }
+
+  /** @deprecated Use {@link disable}. */
+  disablePrompt(name: string): boolean {
+    return this.disable(name);
+  }
+
+  /** @deprecated Use {@link enable}. */
+  enablePrompt(name: string): boolean {
+    return this.enable(name);
+  }
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import type { Observable } from 'rxjs';
+import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
+import type { LoggingLevel } from '../protocol/logging-level.js';
+import { SessionStore } from '../session/session.store.js';
+
+/**
+ * The live MCP sessions of the application, for host code: reach clients outside any call.
+ * Messages sent this way go on the sessions' GET streams (waiting there, bounded by `outboxLimit`,
+ * while none is open).
+ *
+ * @category Registries
+ * @example
+ * ```ts
+ * constructor(private readonly sessions: McpSessionRegistry) {}
+ *
+ * maintenanceSoon(): void {
+ *   this.sessions.logAll('warning', { message: 'Maintenance in 10 minutes' }, 'ops');
+ * }
+ * ```
+ */
+@Injectable()
+export class McpSessionRegistry {
+  /** @internal */
+  constructor(private readonly store: SessionStore) {}
+
+  /**
+   * Emits the session whose client said its roots changed (`notifications/roots/list_changed`):
+   * call `listRoots()` again in its next call, or drop what you cached for it.
+   */
+  get rootsChanged(): Observable<McpSessionHandle> {
+    return this.store.rootsChanged;
+  }
+
+  /** Live sessions. */
+  get size(): number {
+    return this.store.size;
+  }
+
+  /** The live session with this id. */
+  get(id: string): McpSessionHandle | undefined {
+    return this.store.get(id);
+  }
+
+  /** Every live session (a snapshot). */
+  list(): McpSessionHandle[] {
+    return this.store.all();
+  }
+
+  /**
+   * Sends a notification to every live session.
+   * @param options.connectedOnly only to sessions with a GET stream open now: for news that is
+   *   stale by the time a client connects.
+   * @returns how many sessions it was sent to.
+   */
+  notifyAll(method: string, params?: Record<string, unknown>, options?: { connectedOnly?: boolean }): number {
+    return this.store.notifyAll(method, params, options);
+  }
+
+  /**
+   * Sends a log message (`notifications/message`) to every live session whose client level lets it through.
+   * @returns how many sessions it was sent to.
+   */
+  logAll(level: LoggingLevel, data: unknown, logger?: string): number {
+    return this.store.logAll(level, data, logger);
+  }
+
+  /** @deprecated Use {@link list}. */
+  all(): McpSessionHandle[] {
+    return this.list();
+  }
+}

@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import type { Observable } from 'rxjs';
+import { plainTarget } from '../execution/plain-target.js';
+import type { McpContext } from '../interfaces/mcp-context.interface.js';
+import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import type { ToolDefinition } from '../protocol/mcp.types.js';
+import { ToolStore } from '../tools/tool.store.js';
+import { requireHandler } from './require-handler.js';
+
+/**
+ * A tool added at run time: its options (the name required) and its handler.
+ * @category Registries
+ */
+export type McpRuntimeToolOptions = McpToolOptions & { readonly name: string };
+
+/**
+ * The handler of a tool added at run time: the same contract as an `@McpTool()` method.
+ * @category Registries
+ */
+export type McpToolHandler<A extends object = Record<string, unknown>> = (args: A, context: McpContext) => unknown;
+
+/**
+ * The tools the application serves, by name: `@McpTool()` methods found at bootstrap, and those
+ * added here while it runs. Every burst of changes to the served set tells each session with an
+ * open GET stream (`notifications/tools/list_changed`), once.
+ *
+ * The same verbs serve every kind: {@link McpResourceRegistry}, {@link McpResourceTemplateRegistry}
+ * and {@link McpPromptRegistry} have them too.
+ *
+ * Tools added at run time are plain functions: no Nest guards, interceptors, pipes or filters run
+ * for them (global ones included), as those belong to provider methods.
+ *
+ * @category Registries
+ * @example
+ * ```ts
+ * constructor(private readonly tools: McpToolRegistry) {}
+ *
+ * enableBeta(): void {
+ *   this.tools.add({ name: 'beta_search', description: 'Searches the beta index', input: SearchDto },
+ *     (args: SearchDto) => this.search.beta(args.query));
+ * }
+ * ```
+ */
+@Injectable()
+export class McpToolRegistry {
+  /** @internal */
+  constructor(private readonly store: ToolStore) {}
+
+  /** Emits once per burst of changes to the served tools, after the burst. */
+  get changes(): Observable<void> {
+    return this.store.changes;
+  }
+
+  /** Tools registered, enabled or not. */
+  get size(): number {
+    return this.store.size;
+  }
+
+  /**
+   * Serves a tool from now on.
+   * @throws McpDefinitionError for an invalid definition, a handler that is not a function, or a name already taken.
+   */
+  add<A extends object>(options: McpRuntimeToolOptions, handler: McpToolHandler<A>): void {
+    requireHandler(handler, `McpToolRegistry.add(${options?.name})`);
+    const target = plainTarget((invocation) => handler(invocation.arguments as A, invocation.context!));
+    this.store.define(options, options.name, `runtime tool ${options.name}`, () => target);
+  }
+
+  /**
+   * Stops serving a tool; calls already running finish.
+   * @returns whether there was such a tool.
+   */
+  remove(name: string): boolean {
+    return this.store.remove(name);
+  }
+
+  /**
+   * Hides a tool from `tools/list` and answers its calls as for an unknown tool, until {@link enable}.
+   * @returns whether the tool exists.
+   */
+  disable(name: string): boolean {
+    return this.store.disable(name);
+  }
+
+  /**
+   * Serves a disabled tool again.
+   * @returns whether the tool exists.
+   */
+  enable(name: string): boolean {
+    return this.store.enable(name);
+  }
+
+  /** Whether a tool of that name is registered, enabled or not. */
+  has(name: string): boolean {
+    return this.store.has(name);
+  }
+
+  /** Whether a tool of that name is registered and served. */
+  isEnabled(name: string): boolean {
+    return this.store.isEnabled(name);
+  }
+
+  /** The definition of a registered tool (as `tools/list` advertises it), enabled or not. */
+  get(name: string): ToolDefinition | undefined {
+    return this.store.find(name)?.definition;
+  }
+
+  /** The definitions of every registered tool, enabled or not, in registration order. */
+  list(): ToolDefinition[] {
+    return this.store.registeredItems().map((tool) => tool.definition);
+  }
+
+  /** @deprecated Use {@link add}. */
+  addTool<A extends object>(options: McpRuntimeToolOptions, handler: McpToolHandler<A>): void {
+    this.add(options, handler);
+  }
+
+  /** @deprecated Use {@link remove}. */
+  removeTool(name: string): boolean {
+    return this.remove(name);
+  }
+
+  /** @deprecated Use {@link disable}. */
+  disableTool(name: string): boolean {
+    return this.disable(name);
+  }
+
+  /** @deprecated Use {@link enable}. */
+  enableTool(name: string): boolean {
+    return this.enable(name);
+  }
+}

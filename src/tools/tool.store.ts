@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { Catalogue } from '../catalogue/catalogue.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
+import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import { duplicateToolMessage } from '../mcp.messages.js';
+import { argumentsCheckerFor } from '../schemas/arguments-checker.js';
+import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { outputCheckerFor } from './tool-output.checker.js';
+import { buildToolDefinition } from './tool-definition.factory.js';
+import type { RegisteredTool } from './registered-tool.interface.js';
+
+/**
+ * The tools one application serves, by name: filled by discovery at bootstrap and by
+ * `McpToolRegistry` at run time, read by `tools/list` and `tools/call`. Every burst of changes to
+ * the served set emits once on `changes`.
+ */
+@Injectable()
+export class ToolStore extends Catalogue<RegisteredTool> {
+  constructor(private readonly schemas: McpSchemas) {
+    super(
+      (tool) => tool.definition.name,
+      (existing, added) =>
+        new McpDefinitionError(duplicateToolMessage(added.definition.name, existing.owner, added.owner)),
+    );
+  }
+
+  /**
+   * Prepares a tool from its options (definition, schemas and checks, computed once) and registers it.
+   * @throws McpDefinitionError for an invalid definition or a name already taken.
+   */
+  define(options: McpToolOptions, defaultName: string, owner: string, target: RegisteredTool['target']): RegisteredTool {
+    const { converter, validators } = this.schemas;
+    const definition = buildToolDefinition(options, defaultName, owner, converter);
+    const tool: RegisteredTool = {
+      definition,
+      owner,
+      timeoutMs: options.timeoutMs,
+      checkArguments: argumentsCheckerFor(options.input, validators, owner),
+      checkOutput: outputCheckerFor(definition.outputSchema, validators, owner),
+      target,
+    };
+    this.add(tool);
+    return tool;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Misconfigurations that would fail silently are told at bootstrap, each naming its fix: a DTO
+ * without class-validator decorators, a module that serves nothing, two endpoints on one path.
+ */
+import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { IsString } from 'class-validator';
+import { McpModule, McpTool, McpToolRegistry } from '../../src/index.js';
+import { RecordingLogger } from '../utils/recording-logger.js';
+import { startApp, type RunningApp } from '../utils/start-app.js';
+
+/** A DTO someone forgot to decorate: its schema allows no property. */
+class BareArgs {
+  city!: string;
+}
+
+class CityArgs {
+  @IsString()
+  city!: string;
+}
+
+@Injectable()
+class BareTools {
+  @McpTool({ description: 'Forecast', input: BareArgs })
+  forecast(): string {
+    return 'sunny';
+  }
+}
+
+@Injectable()
+class DecoratedTools {
+  @McpTool({ description: 'Forecast', input: CityArgs })
+  forecast(): string {
+    return 'sunny';
+  }
+}
+
+/** Items only added at run time, from a provider's onModuleInit. */
+@Injectable()
+class RuntimeTools implements OnModuleInit {
+  constructor(private readonly tools: McpToolRegistry) {}
+
+  onModuleInit(): void {
+    this.tools.add({ name: 'ping', description: 'Ping' }, () => 'pong');
+  }
+}
+
+const forRoot = (name: string, path?: string) =>
+  McpModule.forRoot({ name, version: '1.0.0', ...(path === undefined ? {} : { path }) });
+
+describe('warnings at bootstrap', () => {
+  let running: RunningApp | undefined;
+
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  async function warningsOf(metadata: Parameters<typeof startApp>[0]): Promise<string[]> {
+    const logger = new RecordingLogger();
+    running = await startApp(metadata, { logger });
+    return logger.at('warn');
+  }
+
+  it('names a DTO without class-validator decorators, the tool using it and the fix', async () => {
+    const warnings = await warningsOf({ imports: [forRoot('bare')], providers: [BareTools] });
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^@McpTool\(\) on BareTools\.forecast \(input\): BareArgs has no class-validator decorators, .*every argument is refused .*Decorate its properties/,
+      ),
+    ]);
+  });
+
+  it('says nothing about a decorated DTO', async () => {
+    expect(await warningsOf({ imports: [forRoot('decorated')], providers: [DecoratedTools] })).toEqual([]);
+  });
+
+  it('tells a module that serves nothing where decorated methods must be', async () => {
+    const warnings = await warningsOf({ imports: [forRoot('empty')] });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^McpModule serves no tools, resources, resource templates or prompts: .*`providers`/),
+    ]);
+  });
+
+  it('counts items added at run time while modules initialise', async () => {
+    expect(await warningsOf({ imports: [forRoot('runtime')], providers: [RuntimeTools] })).toEqual([]);
+  });
+
+  it('tells two endpoints on one path apart from two on different paths, once', async () => {
+    @Module({ imports: [forRoot('first', 'mcp')], providers: [DecoratedTools] })
+    class First {}
+    // Each module serves every decorated method of the application: one provider is enough.
+    @Module({ imports: [forRoot('second', '/mcp/')] })
+    class Second {}
+    const warnings = await warningsOf({ imports: [First, Second] });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^McpModule\.forRoot\(\) serves \/mcp twice in this application: .*another `path`/),
+    ]);
+    await running!.close();
+
+    @Module({ imports: [forRoot('third', 'tools')] })
+    class Third {}
+    expect(await warningsOf({ imports: [First, Third] })).toEqual([]);
+  });
+});
