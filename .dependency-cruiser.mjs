@@ -35,7 +35,11 @@ const LAYERS = [
     paths: ['src/execution/'],
     why: 'ONE call lifecycle for every kind of item (admission, arguments, handler, answers), Nest pipelines (ExternalContextCreator, context type mcp), McpContext.',
   },
-  { name: 'guards', paths: ['src/guards/'], why: 'McpScopesGuard and the default scopesOf, on the MCP execution context.' },
+  {
+    name: 'guards',
+    paths: ['src/guards/'],
+    why: 'McpScopesGuard and the default scopesOf, on the MCP execution context.',
+  },
   {
     name: 'decorators and catalogue',
     paths: ['src/decorators/', 'src/catalogue/'],
@@ -63,7 +67,12 @@ const LAYERS = [
   },
   {
     name: 'module',
-    paths: ['src/mcp-options\\.[a-z]+\\.ts$', 'src/mcp\\.module-definition\\.ts$', 'src/mcp\\.module\\.ts$', 'src/index\\.ts$'],
+    paths: [
+      'src/mcp-options\\.[a-z]+\\.ts$',
+      'src/mcp\\.module-definition\\.ts$',
+      'src/mcp\\.module\\.ts$',
+      'src/index\\.ts$',
+    ],
     why: 'Options and their defaults, the Nest module that wires it all, and index.ts, the curated public API.',
   },
 ];

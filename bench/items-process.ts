@@ -85,9 +85,7 @@ function profile(server: TemplatesServer, count: number): ItemsReport {
   const registerMs = medianMs(() => {
     const registry = new McpResourceTemplateRegistry(new ResourceStore(new McpSchemas()));
     for (let index = 0; index < count; index++) {
-      registry.add(templateOptions(index), (variables: ItemVariables) =>
-        templateRead(index, variables),
-      );
+      registry.add(templateOptions(index), (variables: ItemVariables) => templateRead(index, variables));
     }
   });
   return { type: 'profile', resolveMicros, compileMs, registerMs };

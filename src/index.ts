@@ -52,10 +52,14 @@ export {
   type McpResourceHandler,
   type McpRuntimeResourceTemplateOptions,
 } from './registries/resource-template.registry.js';
-export { McpPromptRegistry, type McpRuntimePromptOptions, type McpPromptHandler } from './registries/prompt.registry.js';
+export {
+  McpPromptRegistry,
+  type McpRuntimePromptOptions,
+  type McpPromptHandler,
+} from './registries/prompt.registry.js';
 export { McpSessionRegistry } from './registries/session.registry.js';
 export type { McpSessionHandle } from './interfaces/mcp-session-handle.interface.js';
-export { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from './session/client-session.js';
+export { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from './session/session-subscriptions.js';
 export type { McpEventStore, McpStoredEvent } from './interfaces/mcp-event-store.interface.js';
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from './session/in-memory-event-store.js';
 

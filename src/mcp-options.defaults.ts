@@ -5,7 +5,6 @@ import { InMemoryEventStore } from './session/in-memory-event-store.js';
 import { defaultScopesOf } from './guards/scopes-of.js';
 import { defaultSessionOwner } from './session/session-owner.js';
 
-
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /** The one place defaults live. */

@@ -10,11 +10,11 @@ import { toGetPromptResult } from './prompts/prompt-result.mapper.js';
 import { buildTemplateDefinition } from './resources/resource-definition.factory.js';
 import { UriTemplate } from './resources/uri-template.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
-import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION, ClientSession } from './session/client-session.js';
+import { ClientSession } from './session/client-session.js';
+import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from './session/session-subscriptions.js';
 
 // The runner logs the failures these tests provoke on purpose.
 beforeAll(() => Logger.overrideLogger(false));
-
 
 describe('mutation kills: UriTemplate', () => {
   // A prefix length counts characters (code points), not UTF-16 code units: "😀😀😀" is three.

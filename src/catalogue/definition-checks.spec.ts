@@ -1,13 +1,6 @@
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { Icon } from '../protocol/mcp.types.js';
-import {
-  checkIcons,
-  checkTimeout,
-  deepFreeze,
-  isValidTimeout,
-  ITEM_NAME,
-  optional,
-} from './definition-checks.js';
+import { checkIcons, checkTimeout, deepFreeze, isValidTimeout, ITEM_NAME, optional } from './definition-checks.js';
 import { MAX_TIMER_MS } from '../mcp.constants.js';
 
 const LABEL = '@McpPrompt() on Prompts.greet';

@@ -49,29 +49,35 @@ export class McpCompletionService {
   complete(params: CompleteParams, call: McpCallContext, requestId: RequestId): Promise<CompleteResult> {
     const { ref } = params;
     const name = ref.type === 'ref/prompt' ? ref.name : ref.uri;
-    return this.lifecycle.run<CompleteResult>(this.answers, call, requestId, { kind: 'completion', name, meta: params._meta }, async (running) => {
-      const target = this.find(params);
-      if (!target || !(await running.admitsToSee(target.served, target.item))) throw this.unknown(params);
-      if (target.fixed) return NO_COMPLETIONS;
-      const argument = params.argument.name;
-      if (!target.declared.includes(argument)) throw invalidParams(`${target.item.name} has no argument ${argument}`);
-      const completer = target.completers.get(argument);
-      if (!completer) return NO_COMPLETIONS;
-      const request: McpCompletionRequest = {
-        argument,
-        value: params.argument.value,
-        arguments: { ...(params.context?.arguments ?? {}) },
-      };
-      const served = await running.serve([
-        {
-          handler: servedCompleter(completer),
-          item: { kind: 'completion', name: target.item.name },
-          raw: request,
-          map: toCompleteResult,
-        },
-      ]);
-      return served === DENIED ? NO_COMPLETIONS : served;
-    });
+    return this.lifecycle.run<CompleteResult>(
+      this.answers,
+      call,
+      requestId,
+      { kind: 'completion', name, meta: params._meta },
+      async (running) => {
+        const target = this.find(params);
+        if (!target || !(await running.admitsToSee(target.served, target.item))) throw this.unknown(params);
+        if (target.fixed) return NO_COMPLETIONS;
+        const argument = params.argument.name;
+        if (!target.declared.includes(argument)) throw invalidParams(`${target.item.name} has no argument ${argument}`);
+        const completer = target.completers.get(argument);
+        if (!completer) return NO_COMPLETIONS;
+        const request: McpCompletionRequest = {
+          argument,
+          value: params.argument.value,
+          arguments: { ...(params.context?.arguments ?? {}) },
+        };
+        const served = await running.serve([
+          {
+            handler: servedCompleter(completer),
+            item: { kind: 'completion', name: target.item.name },
+            raw: request,
+            map: toCompleteResult,
+          },
+        ]);
+        return served === DENIED ? NO_COMPLETIONS : served;
+      },
+    );
   }
 
   /** The prompt, template or fixed-URI resource referred to. */

@@ -69,7 +69,11 @@ export class McpCallLifecycle {
     let outcome: unknown;
     let failure: { readonly error: unknown } | undefined;
     try {
-      outcome = await untilAborted(() => work(running), signal, (late) => running.reportLate(late));
+      outcome = await untilAborted(
+        () => work(running),
+        signal,
+        (late) => running.reportLate(late),
+      );
     } catch (error) {
       failure = { error };
     } finally {

@@ -5,7 +5,6 @@ import type { McpCallContext } from './mcp-call-context.js';
 export type { McpItemKind } from './item-request.js';
 import type { ItemRequest, McpItemKind } from './item-request.js';
 
-
 /**
  * One pass through an MCP handler's Nest pipeline: `call` runs it (a tool called, a resource read,
  * a prompt got, an argument completed), `list` only asks its guards whether the caller may see it

@@ -199,7 +199,11 @@ export class RunningCall<R> {
    * shorter: guards that take longer deny, so the timeout of an item the caller may not see is
    * answered as for an item that does not exist.
    */
-  private async admits(target: PipelineTarget, invocation: McpInvocation, candidate: CallCandidate<R>): Promise<boolean> {
+  private async admits(
+    target: PipelineTarget,
+    invocation: McpInvocation,
+    candidate: CallCandidate<R>,
+  ): Promise<boolean> {
     const deadline = guardDeadline(candidate.handler.timeoutMs);
     try {
       return await verdictWithin(

@@ -34,28 +34,34 @@ export class McpPromptRenderer {
     const { name } = params;
     const raw = params.arguments ?? {};
     // An unknown prompt goes through the same steps as a hidden one (a reused request id included).
-    return this.lifecycle.run<GetPromptResult>(this.answers, call, requestId, { kind: 'prompt', name, meta: params._meta }, async (running) => {
-      const prompt = this.prompts.get(name);
-      if (!prompt) throw unknownPrompt(name);
-      const served = await running.serve([
-        {
-          handler: prompt,
-          item: { kind: 'prompt', name },
-          raw,
-          arguments: {
-            // A copy: the arguments DTO is built from it, and guards saw the object as sent.
-            check: (args) => prompt.checkArguments({ ...args }),
-            invalid: (problems) => {
-              throw problems === undefined
-                ? invalidParams(`the arguments of prompt ${name} could not be read`)
-                : invalidParams(`invalid arguments for prompt ${name}: ${problems.join('; ')}`);
+    return this.lifecycle.run<GetPromptResult>(
+      this.answers,
+      call,
+      requestId,
+      { kind: 'prompt', name, meta: params._meta },
+      async (running) => {
+        const prompt = this.prompts.get(name);
+        if (!prompt) throw unknownPrompt(name);
+        const served = await running.serve([
+          {
+            handler: prompt,
+            item: { kind: 'prompt', name },
+            raw,
+            arguments: {
+              // A copy: the arguments DTO is built from it, and guards saw the object as sent.
+              check: (args) => prompt.checkArguments({ ...args }),
+              invalid: (problems) => {
+                throw problems === undefined
+                  ? invalidParams(`the arguments of prompt ${name} could not be read`)
+                  : invalidParams(`invalid arguments for prompt ${name}: ${problems.join('; ')}`);
+              },
             },
+            map: (value) => toGetPromptResult(value, prompt.definition.description),
           },
-          map: (value) => toGetPromptResult(value, prompt.definition.description),
-        },
-      ]);
-      if (served === DENIED) throw unknownPrompt(name);
-      return served;
-    });
+        ]);
+        if (served === DENIED) throw unknownPrompt(name);
+        return served;
+      },
+    );
   }
 }

@@ -3,11 +3,19 @@
  * (`schema/<version>/schema.ts`). Only what the server side needs.
  */
 
+import type {
+  BlobResourceContents,
+  ContentAnnotations,
+  ContentBlock,
+  Meta,
+  Role,
+  TextResourceContents,
+} from './content.types.js';
 import type { RequestId } from './json-rpc.types.js';
 import type { LoggingLevel } from './logging-level.js';
 
-/** `_meta`: reserved for protocol-level metadata on most MCP objects. */
-export type Meta = Record<string, unknown>;
+export type * from './content.types.js';
+export type * from './client-request.types.js';
 
 /** Name and version of an MCP implementation (client or server). */
 export interface Implementation {
@@ -16,95 +24,6 @@ export interface Implementation {
   /** Human-readable display name (2025-06-18+). */
   readonly title?: string;
   readonly [key: string]: unknown;
-}
-
-/** Who a piece of content is for, or who said it. */
-export type Role = 'user' | 'assistant';
-
-/** Hints to the client about how to use or display a content block. */
-export interface ContentAnnotations {
-  readonly audience?: readonly Role[];
-  /** 0 (least important) to 1 (most important). */
-  readonly priority?: number;
-  /** ISO 8601 timestamp. */
-  readonly lastModified?: string;
-}
-
-/** A text content block. */
-export interface TextContent {
-  readonly type: 'text';
-  readonly text: string;
-  readonly annotations?: ContentAnnotations;
-  readonly _meta?: Meta;
-}
-
-/** An image content block. */
-export interface ImageContent {
-  readonly type: 'image';
-  /** Base64-encoded image bytes. */
-  readonly data: string;
-  readonly mimeType: string;
-  readonly annotations?: ContentAnnotations;
-  readonly _meta?: Meta;
-}
-
-/** An audio content block. */
-export interface AudioContent {
-  readonly type: 'audio';
-  /** Base64-encoded audio bytes. */
-  readonly data: string;
-  readonly mimeType: string;
-  readonly annotations?: ContentAnnotations;
-  readonly _meta?: Meta;
-}
-
-/** A link to a resource the client may read (2025-06-18+). */
-export interface ResourceLink {
-  readonly type: 'resource_link';
-  readonly uri: string;
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly mimeType?: string;
-  readonly size?: number;
-  readonly annotations?: ContentAnnotations;
-  readonly _meta?: Meta;
-}
-
-/** The contents of a text resource. */
-export interface TextResourceContents {
-  readonly uri: string;
-  readonly mimeType?: string;
-  readonly text: string;
-  readonly _meta?: Meta;
-}
-
-/** The contents of a binary resource. */
-export interface BlobResourceContents {
-  readonly uri: string;
-  readonly mimeType?: string;
-  /** Base64-encoded bytes. */
-  readonly blob: string;
-  readonly _meta?: Meta;
-}
-
-/** A resource embedded in a content block, with its contents. */
-export interface EmbeddedResource {
-  readonly type: 'resource';
-  readonly resource: TextResourceContents | BlobResourceContents;
-  readonly annotations?: ContentAnnotations;
-  readonly _meta?: Meta;
-}
-
-/** Any block a tool result may carry. */
-export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
-
-/** The result of `tools/call`. Tool failures are results with `isError: true`, not JSON-RPC errors. */
-export interface CallToolResult {
-  readonly content: readonly ContentBlock[];
-  readonly structuredContent?: Record<string, unknown>;
-  readonly isError?: boolean;
-  readonly _meta?: Meta;
 }
 
 /** Behavioural hints about a tool; clients must treat them as untrusted. */
@@ -321,79 +240,4 @@ export interface LoggingMessageParams {
 export interface CancelledNotificationParams {
   readonly requestId: RequestId;
   readonly reason?: string;
-}
-
-/** A restricted JSON Schema for an elicitation form: flat, primitive properties only. */
-export interface ElicitationSchema {
-  readonly type: 'object';
-  readonly properties: Record<string, Record<string, unknown>>;
-  readonly required?: readonly string[];
-  readonly [key: string]: unknown;
-}
-
-/** The params of `elicitation/create`: a form (the default), or a URL the user opens (2025-11-25 `mode: 'url'`). */
-export type ElicitRequestParams =
-  | {
-      readonly mode?: 'form';
-      readonly message: string;
-      readonly requestedSchema: ElicitationSchema;
-      readonly _meta?: Meta;
-    }
-  | {
-      readonly mode: 'url';
-      readonly message: string;
-      readonly url: string;
-      readonly elicitationId: string;
-      readonly _meta?: Meta;
-    };
-
-/** The client's answer to `elicitation/create`. */
-export interface ElicitResult {
-  readonly action: 'accept' | 'decline' | 'cancel';
-  /** The submitted form, when the user accepted a form elicitation. */
-  readonly content?: Record<string, string | number | boolean | readonly string[]>;
-  readonly _meta?: Meta;
-}
-
-/** A message of a sampling conversation. */
-export interface SamplingMessage {
-  readonly role: Role;
-  readonly content: TextContent | ImageContent | AudioContent | readonly (TextContent | ImageContent | AudioContent)[];
-  readonly _meta?: Meta;
-}
-
-/** The params of `sampling/createMessage`. */
-export interface CreateMessageRequestParams {
-  readonly messages: readonly SamplingMessage[];
-  readonly maxTokens: number;
-  readonly systemPrompt?: string;
-  readonly modelPreferences?: Record<string, unknown>;
-  readonly includeContext?: 'none' | 'thisServer' | 'allServers';
-  readonly temperature?: number;
-  readonly stopSequences?: readonly string[];
-  readonly metadata?: Record<string, unknown>;
-  readonly [key: string]: unknown;
-}
-
-/** The client's answer to `sampling/createMessage`. */
-export interface CreateMessageResult {
-  readonly role: Role;
-  readonly content: unknown;
-  readonly model: string;
-  readonly stopReason?: string;
-  readonly _meta?: Meta;
-  readonly [key: string]: unknown;
-}
-
-/** A root the client exposes (a directory or file the server may work in). */
-export interface Root {
-  readonly uri: string;
-  readonly name?: string;
-  readonly _meta?: Meta;
-}
-
-/** The client's answer to `roots/list`. */
-export interface ListRootsResult {
-  readonly roots: readonly Root[];
-  readonly _meta?: Meta;
 }

@@ -214,12 +214,10 @@ describe('McpToolRegistry.add', () => {
   it('refuses a missing description, a bad timeout and a handler that is not a function', () => {
     const { registry } = tools();
     expect(() => registry.add({ name: 'a', description: ' ' }, () => 'x')).toThrow(McpDefinitionError);
-    expect(() => registry.add({ name: 'a', description: 'A', timeoutMs: 0 }, () => 'x')).toThrow(
-      McpDefinitionError,
+    expect(() => registry.add({ name: 'a', description: 'A', timeoutMs: 0 }, () => 'x')).toThrow(McpDefinitionError);
+    expect(() => registry.add({ name: 'a', description: 'A' }, 'not a function' as unknown as McpToolHandler)).toThrow(
+      'McpToolRegistry.add(a): handler must be a function',
     );
-    expect(() =>
-      registry.add({ name: 'a', description: 'A' }, 'not a function' as unknown as McpToolHandler),
-    ).toThrow('McpToolRegistry.add(a): handler must be a function');
     expect(registry.size).toBe(0);
   });
 
@@ -231,9 +229,7 @@ describe('McpToolRegistry.add', () => {
       'by EchoTools.echo and by runtime tool echo',
     );
     registry.add({ name: 'beta', description: 'Beta' }, () => 'b');
-    expect(() => registry.add({ name: 'beta', description: 'Beta again' }, () => 'c')).toThrow(
-      McpDefinitionError,
-    );
+    expect(() => registry.add({ name: 'beta', description: 'Beta again' }, () => 'c')).toThrow(McpDefinitionError);
     expect(store.get('echo')).toBe(discovered);
     expect(store.get('beta')!.definition.description).toBe('Beta');
   });

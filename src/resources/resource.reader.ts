@@ -9,7 +9,7 @@ import type { ItemRequest } from '../execution/item-request.js';
 import { ErrorCode, invalidParams, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { ReadResourceResult, ResourceUriParams } from '../protocol/mcp.types.js';
-import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from '../session/client-session.js';
+import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from '../session/session-subscriptions.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.interface.js';
 import { toReadResourceResult } from './resource-result.mapper.js';
 import { ResourceStore, type ResolvedResource } from './resource.store.js';

@@ -91,7 +91,12 @@ describe('ResourceStore.resolve precedence', () => {
   it('puts a template added again after its removal last in the order', () => {
     const store = new ResourceStore(new McpSchemas());
     store.defineTemplate({ uriTemplate: 'users://{id}' }, 'byId', 'runtime resource template users://{id}', target);
-    store.defineTemplate({ uriTemplate: 'users://{name}' }, 'byName', 'runtime resource template users://{name}', target);
+    store.defineTemplate(
+      { uriTemplate: 'users://{name}' },
+      'byName',
+      'runtime resource template users://{name}',
+      target,
+    );
     store.templates.remove('users://{id}');
     store.defineTemplate({ uriTemplate: 'users://{id}' }, 'byId', 'runtime resource template users://{id}', target);
     expect(store.resolve('users://x')).toMatchObject({ kind: 'template', variables: { name: 'x' } });
@@ -148,12 +153,7 @@ describe('ResourceStore: the variables schema', () => {
     const store = new ResourceStore(new McpSchemas());
     expectDefinitionError(
       () =>
-        store.defineTemplate(
-          { uriTemplate: 'users://{name}', variables: UserVariables },
-          'user',
-          'Users.user',
-          target,
-        ),
+        store.defineTemplate({ uriTemplate: 'users://{name}', variables: UserVariables }, 'user', 'Users.user', target),
       `${label}: the variables schema must declare exactly the template's variables (name); missing: name; not in the template: id`,
     );
     expect(store.templates.size).toBe(0);
@@ -181,12 +181,7 @@ describe('ResourceStore: the variables schema', () => {
     );
     expectDefinitionError(
       () =>
-        store.defineTemplate(
-          { uriTemplate: 'users://{a}', variables: { type: 'object' } },
-          'u',
-          'Users.user',
-          target,
-        ),
+        store.defineTemplate({ uriTemplate: 'users://{a}', variables: { type: 'object' } }, 'u', 'Users.user', target),
       `${label}: the variables schema must declare exactly the template's variables (a); missing: a`,
     );
   });
@@ -341,12 +336,7 @@ describe('ResourceStore: completers', () => {
     const store = new ResourceStore(new McpSchemas());
     expectDefinitionError(
       () =>
-        store.defineTemplate(
-          { uriTemplate: 'weather://{city}', complete: { town: ['x'] } },
-          'f',
-          'Weather.f',
-          target,
-        ),
+        store.defineTemplate({ uriTemplate: 'weather://{city}', complete: { town: ['x'] } }, 'f', 'Weather.f', target),
       '@McpResourceTemplate() on Weather.f: complete.town names no argument (it has: city)',
     );
   });
@@ -401,4 +391,3 @@ describe('ResourceStore: completers', () => {
     );
   });
 });
-

@@ -105,7 +105,9 @@ export class McpServer implements McpServerPort<McpCallContext> {
 
   async listPrompts(cursor: string | undefined, context: McpCallContext): Promise<ListPromptsResult> {
     const { items, nextCursor } = await this.list('prompts', cursor, context, (after, visible) =>
-      this.prompts.page(after, this.pageSize, (prompt) => visible(prompt, { kind: 'prompt', name: prompt.definition.name })),
+      this.prompts.page(after, this.pageSize, (prompt) =>
+        visible(prompt, { kind: 'prompt', name: prompt.definition.name }),
+      ),
     );
     return { prompts: items.map((prompt) => prompt.definition), ...nextCursor };
   }
@@ -127,7 +129,10 @@ export class McpServer implements McpServerPort<McpCallContext> {
     list: string,
     cursor: string | undefined,
     context: McpCallContext,
-    page: (after: string | undefined, visible: (handler: ServedHandler, item: ItemRequest) => Promise<boolean>) => Promise<Page<T>>,
+    page: (
+      after: string | undefined,
+      visible: (handler: ServedHandler, item: ItemRequest) => Promise<boolean>,
+    ) => Promise<Page<T>>,
   ): Promise<{ items: T[]; nextCursor: { nextCursor?: string } }> {
     const scope = `${list}\0${context.session.id}`;
     const after = cursor === undefined ? undefined : this.cursors.open(cursor, scope);

@@ -75,7 +75,7 @@ interface Listener {
 /** Subscribes to one of the session's streams and records what it delivers. */
 function listen(
   session: ClientSession,
-  events: Observable<McpStoredEvent> | undefined = session.attachStream(),
+  events: Observable<McpStoredEvent> | undefined = session.streams.attach(),
 ): Listener {
   if (!events) throw new Error('no stream to listen to');
   const received: JsonRpcMessage[] = [];
@@ -174,7 +174,7 @@ describe('ClientSession', () => {
 
     it('ends the session with reason "overflow" when held-back events pass outboxLimit, calling onEnd once', () => {
       const { session, onEnd } = makeSession({ outboxLimit: 3 });
-      const report = session.pendingCounter();
+      const report = session.streams.pendingCounter();
       report(4);
       expect(session.ended).toBe(true);
       expect(session.endedBecause).toBe('overflow');
@@ -193,7 +193,7 @@ describe('ClientSession', () => {
     it('counts what a connection reports as pending against the limit', () => {
       const { session, onEnd } = makeSession({ outboxLimit: 3 });
       listen(session);
-      const report = session.pendingCounter();
+      const report = session.streams.pendingCounter();
       report(3);
       expect(session.ended).toBe(false);
       expect(session.undeliveredMessages).toBe(3);
@@ -206,7 +206,7 @@ describe('ClientSession', () => {
     it('replaces, not adds up, the pending count on each report of one connection', () => {
       const { session } = makeSession({ outboxLimit: 3 });
       listen(session);
-      const report = session.pendingCounter();
+      const report = session.streams.pendingCounter();
       report(2);
       report(3);
       report(1);
@@ -217,8 +217,8 @@ describe('ClientSession', () => {
 
     it('adds up the pending counts of every connection of the session (GET and POST streams)', () => {
       const { session } = makeSession({ outboxLimit: 3 });
-      const get = session.pendingCounter();
-      const post = session.pendingCounter();
+      const get = session.streams.pendingCounter();
+      const post = session.streams.pendingCounter();
       get(2);
       post(1);
       expect(session.ended).toBe(false);
@@ -229,7 +229,7 @@ describe('ClientSession', () => {
     it('counts queued and held-back messages as undelivered, but only held-back ones end the session', () => {
       const { session } = makeSession({ outboxLimit: 3 });
       const { sub } = listen(session);
-      const report = session.pendingCounter();
+      const report = session.streams.pendingCounter();
       report(2);
       // A connection that closes drops what it held and reports 0 (see SseWriter).
       report(0);
@@ -239,10 +239,10 @@ describe('ClientSession', () => {
       const again = makeSession({ outboxLimit: 3 }).session;
       again.send(note(1));
       again.send(note(2));
-      again.pendingCounter()(3);
+      again.streams.pendingCounter()(3);
       expect(again.undeliveredMessages).toBe(5);
       expect(again.ended).toBe(false);
-      again.pendingCounter()(1);
+      again.streams.pendingCounter()(1);
       expect(again.endedBecause).toBe('overflow');
     });
 
@@ -508,7 +508,7 @@ describe('ClientSession streams and the event store', () => {
     session.send(note(2));
     first.sub.unsubscribe();
     session.send(note(3)); // queued
-    const resumed = listen(session, session.resumeStream('g', 1));
+    const resumed = listen(session, session.streams.resume('g', 1));
     await settle();
     session.send(note(4));
     expect(resumed.received).toEqual([note(2), note(3), note(4)]);
@@ -518,26 +518,26 @@ describe('ClientSession streams and the event store', () => {
 
   it('opens POST streams p1, p2... and resumes a running one live', async () => {
     const { session } = makeSession();
-    const p1 = session.openPostStream();
-    const p2 = session.openPostStream();
+    const p1 = session.streams.openPostStream();
+    const p2 = session.streams.openPostStream();
     expect([p1.id, p2.id]).toEqual(['p1', 'p2']);
     p1.send(note(1)); // no connection: stored only
-    const resumed = listen(session, session.resumeStream('p1', 0));
+    const resumed = listen(session, session.streams.resume('p1', 0));
     await settle();
     p1.send(note(2));
     expect(resumed.received).toEqual([note(1), note(2)]);
-    session.closePostStream(p1);
+    session.streams.closePostStream(p1);
     expect(resumed.completed()).toBe(true);
   });
 
   it('has no live stream to resume for a finished POST stream: what the store kept is all there is', async () => {
     const { session, store } = makeSession();
-    const p1 = session.openPostStream();
+    const p1 = session.streams.openPostStream();
     p1.send(note(1));
     p1.send(note(2));
-    session.closePostStream(p1);
-    expect(session.resumeStream('p1', 1)).toBeUndefined();
-    const kept = await session.stored('p1', 1);
+    session.streams.closePostStream(p1);
+    expect(session.streams.resume('p1', 1)).toBeUndefined();
+    const kept = await session.streams.stored('p1', 1);
     expect(kept.map((event) => JSON.parse(event.data) as JsonRpcMessage)).toEqual([note(2)]);
     expect(kept.map((event) => event.seq)).toEqual([2]);
     expect(store.calls).toContain('replay session-1 p1 1');
@@ -545,16 +545,16 @@ describe('ClientSession streams and the event store', () => {
 
   it('has no stream to resume for an id it never had', async () => {
     const { session } = makeSession();
-    expect(session.resumeStream('p9', 0)).toBeUndefined();
-    expect(await session.stored('p9', 0)).toEqual([]);
+    expect(session.streams.resume('p9', 0)).toBeUndefined();
+    expect(await session.streams.stored('p9', 0)).toEqual([]);
   });
 
   it('forgetPostStream deletes that stream from the store', () => {
     const { session, store } = makeSession();
-    const p1 = session.openPostStream();
+    const p1 = session.streams.openPostStream();
     p1.send(note(1));
-    session.closePostStream(p1);
-    session.forgetPostStream('p1');
+    session.streams.closePostStream(p1);
+    session.streams.forgetPostStream('p1');
     expect(store.calls.at(-1)).toBe('deleteStream session-1 p1');
     expect(store.inner.size).toBe(0);
   });
@@ -562,7 +562,7 @@ describe('ClientSession streams and the event store', () => {
   it('opens a finished POST stream once the session ended', () => {
     const { session } = makeSession();
     session.end('deleted');
-    const stream = session.openPostStream();
+    const stream = session.streams.openPostStream();
     expect(stream.finished).toBe(true);
     expect(stream.send(note(1))).toBe('closed');
   });
@@ -596,7 +596,7 @@ describe('ClientSession streams and the event store', () => {
     const { session, store, onStoreError } = makeSession();
     const boom = new Error('replay failed');
     (store as McpEventStore).replay = () => Promise.reject(boom);
-    await expect(session.stored('p1', 0)).resolves.toEqual([]);
+    await expect(session.streams.stored('p1', 0)).resolves.toEqual([]);
     expect(onStoreError).toHaveBeenCalledWith(boom);
   });
 
@@ -607,7 +607,7 @@ describe('ClientSession streams and the event store', () => {
   ])('treats a replay that returns %s as no events, telling onStoreError', async (_label, returned) => {
     const { session, store, onStoreError } = makeSession();
     (store as { replay: unknown }).replay = () => returned;
-    await expect(session.stored('g', 0)).resolves.toEqual([]);
+    await expect(session.streams.stored('g', 0)).resolves.toEqual([]);
     expect(onStoreError).toHaveBeenCalledTimes(1);
     expect(onStoreError.mock.calls[0]![0]).toBeInstanceOf(TypeError);
     expect(String(onStoreError.mock.calls[0]![0])).toContain('McpEventStore.replay must return an array');
@@ -616,7 +616,7 @@ describe('ClientSession streams and the event store', () => {
   it('resumes live after a replay that returned no array, without crashing', async () => {
     const { session, store, onStoreError } = makeSession();
     (store as { replay: unknown }).replay = () => Promise.resolve(null);
-    const resumed = listen(session, session.resumeStream('g', 0));
+    const resumed = listen(session, session.streams.resume('g', 0));
     await settle();
     session.send(note(1));
     expect(resumed.received).toEqual([note(1)]);
@@ -631,7 +631,7 @@ describe('ClientSession streams and the event store', () => {
     (store as McpEventStore).replay = () => {
       throw boom;
     };
-    const resumed = listen(session, session.resumeStream('g', 0));
+    const resumed = listen(session, session.streams.resume('g', 0));
     await settle();
     session.send(note(1));
     expect(resumed.received).toEqual([note(1)]);
@@ -668,7 +668,7 @@ describe('ClientSession.end', () => {
     const { session, store, onEnd } = makeSession();
     const call = session.beginCall('c');
     const pending = session.requestClient('roots/list', {}, { send: () => true, timeoutMs: 60_000 });
-    const p1 = session.openPostStream();
+    const p1 = session.streams.openPostStream();
     const onP1 = listen(session, p1.attach());
     session.end('idle');
 
@@ -705,7 +705,7 @@ describe('ClientSession.end', () => {
   it('ends on overflow while calls run, aborting them as session-ended', () => {
     const { session } = makeSession({ outboxLimit: 1 });
     const call = session.beginCall(1);
-    session.pendingCounter()(2);
+    session.streams.pendingCounter()(2);
     expect(session.endedBecause).toBe('overflow');
     expect((call.signal.reason as McpCallAbortedError).kind).toBe('session-ended');
     expect((call.signal.reason as Error).message).toBe('MCP session ended (overflow)');
@@ -715,10 +715,10 @@ describe('ClientSession.end', () => {
 describe('ClientSession replays of finished streams', () => {
   it('lets one connection at a time replay a stream, per stream', () => {
     const { session } = makeSession();
-    expect(session.beginReplay('p1')).toBe(true);
-    expect(session.beginReplay('p1')).toBe(false);
-    expect(session.beginReplay('p2')).toBe(true);
-    session.endReplay('p1');
-    expect(session.beginReplay('p1')).toBe(true);
+    expect(session.streams.beginReplay('p1')).toBe(true);
+    expect(session.streams.beginReplay('p1')).toBe(false);
+    expect(session.streams.beginReplay('p2')).toBe(true);
+    session.streams.endReplay('p1');
+    expect(session.streams.beginReplay('p1')).toBe(true);
   });
 });

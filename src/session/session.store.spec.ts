@@ -77,7 +77,7 @@ describe('SessionStore', () => {
     for (const method of ['a', 'b', 'c']) session.send(notificationMessage(method));
     expect(session.ended).toBe(false);
     expect(session.undeliveredMessages).toBe(2);
-    const report = session.pendingCounter();
+    const report = session.streams.pendingCounter();
     report(2);
     expect(session.ended).toBe(false);
     report(3);
@@ -132,7 +132,7 @@ describe('SessionStore', () => {
       const busy = registry.create(handshake);
       const idle = registry.create(handshake);
       for (const session of [streaming, busy, idle]) session.lastActivity = now - 60_000;
-      const subscription = streaming.attachStream().subscribe();
+      const subscription = streaming.streams.attach().subscribe();
       const call = busy.beginCall(7);
       expect(registry.sweep(now)).toBe(2);
       expect(idle.endedBecause).toBe('idle');
@@ -160,8 +160,8 @@ describe('SessionStore', () => {
       const a = registry.create(handshake);
       const b = registry.create(handshake);
       a.lastActivity = b.lastActivity = Date.now() - 60_000;
-      a.attachStream().subscribe();
-      b.attachStream().subscribe();
+      a.streams.attach().subscribe();
+      b.streams.attach().subscribe();
       expect(registry.hasRoom()).toBe(false);
       expect(registry.size).toBe(2);
     });
@@ -217,7 +217,7 @@ describe('SessionStore', () => {
       registry.onApplicationBootstrap();
       const sessions = [registry.create(handshake), registry.create(handshake)];
       const streamDone = jest.fn();
-      sessions[0]!.attachStream().subscribe({ complete: streamDone });
+      sessions[0]!.streams.attach().subscribe({ complete: streamDone });
       const call = sessions[1]!.beginCall('call');
       const sweep = jest.spyOn(registry, 'sweep');
 
@@ -255,7 +255,7 @@ describe('SessionStore', () => {
       };
       registry = makeRegistry({ eventStore: store });
       const session = registry.create(handshake);
-      session.attachStream().subscribe();
+      session.streams.attach().subscribe();
       session.send(notificationMessage('a'));
       expect(appended).toEqual([[session.id, { streamId: 'g', seq: 1, data: '{"jsonrpc":"2.0","method":"a"}' }]]);
       expect(error).not.toHaveBeenCalled();
@@ -280,7 +280,7 @@ describe('SessionStore', () => {
     /** Attaches a GET stream and collects the messages it delivers. */
     function connected(session: ClientSession): JsonRpcMessage[] {
       const received: JsonRpcMessage[] = [];
-      session.attachStream().subscribe((event) => received.push(JSON.parse(event.data) as JsonRpcMessage));
+      session.streams.attach().subscribe((event) => received.push(JSON.parse(event.data) as JsonRpcMessage));
       return received;
     }
 
@@ -309,7 +309,7 @@ describe('SessionStore', () => {
       const first = registry.create(handshake);
       const second = registry.create(handshake);
       // Ends `second` while the notification goes round: it was not reached.
-      first.attachStream().subscribe(() => second.end('deleted'));
+      first.streams.attach().subscribe(() => second.end('deleted'));
       expect(registry.notifyAll('notifications/custom')).toBe(1);
       expect(second.ended).toBe(true);
       // A full backlog drops its oldest message: the session is still reached.

@@ -28,20 +28,26 @@ export class McpToolCaller {
 
   call(params: CallToolParams, call: McpCallContext, requestId: RequestId): Promise<CallToolResult> {
     const { name } = params;
-    return this.lifecycle.run(this.answers, call, requestId, { kind: 'tool', name, meta: params._meta }, async (running) => {
-      const tool = this.tools.get(name);
-      if (!tool) return unknownTool(name);
-      const served = await running.serve([
-        {
-          handler: tool,
-          item: { kind: 'tool', name },
-          raw: params.arguments ?? {},
-          arguments: { check: tool.checkArguments, invalid: (problems) => invalidToolArguments(name, problems) },
-          map: (value) => this.toResult(tool, value),
-        },
-      ]);
-      return served === DENIED ? unknownTool(name) : served;
-    });
+    return this.lifecycle.run(
+      this.answers,
+      call,
+      requestId,
+      { kind: 'tool', name, meta: params._meta },
+      async (running) => {
+        const tool = this.tools.get(name);
+        if (!tool) return unknownTool(name);
+        const served = await running.serve([
+          {
+            handler: tool,
+            item: { kind: 'tool', name },
+            raw: params.arguments ?? {},
+            arguments: { check: tool.checkArguments, invalid: (problems) => invalidToolArguments(name, problems) },
+            map: (value) => this.toResult(tool, value),
+          },
+        ]);
+        return served === DENIED ? unknownTool(name) : served;
+      },
+    );
   }
 
   private toResult(tool: RegisteredTool, value: unknown): CallToolResult {

@@ -28,7 +28,12 @@ export class ToolStore extends Catalogue<RegisteredTool> {
    * Prepares a tool from its options (definition, schemas and checks, computed once) and registers it.
    * @throws McpDefinitionError for an invalid definition or a name already taken.
    */
-  define(options: McpToolOptions, defaultName: string, owner: string, target: RegisteredTool['target']): RegisteredTool {
+  define(
+    options: McpToolOptions,
+    defaultName: string,
+    owner: string,
+    target: RegisteredTool['target'],
+  ): RegisteredTool {
     const { converter, validators } = this.schemas;
     const definition = buildToolDefinition(options, defaultName, owner, converter);
     const tool: RegisteredTool = {

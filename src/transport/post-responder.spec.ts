@@ -47,8 +47,8 @@ function makeSession(
  * until it ends, or, once it finished, what the store kept of it.
  */
 async function resumed(session: ClientSession, streamId: string, afterSeq: number): Promise<McpStoredEvent[]> {
-  const live = session.resumeStream(streamId, afterSeq);
-  if (!live) return [...(await session.stored(streamId, afterSeq))];
+  const live = session.streams.resume(streamId, afterSeq);
+  if (!live) return [...(await session.streams.stored(streamId, afterSeq))];
   const events: McpStoredEvent[] = [];
   await new Promise<void>((resolve) => live.subscribe({ next: (event) => events.push(event), complete: resolve }));
   return events;
@@ -226,7 +226,7 @@ describe('PostResponder on a real ServerResponse', () => {
     expect(body).toBe(priming('p1-1') + frame(progress, 'p1-2') + 'retry: 1000\n\n');
     await gone;
     // The client saw p1-2 and nothing after it: the closed connection delivered nothing of the rest.
-    const kept = await session.stored('p1', 2);
+    const kept = await session.streams.stored('p1', 2);
     expect(kept.map((event) => JSON.parse(event.data) as unknown)).toEqual([log, r1]);
   });
 
@@ -360,7 +360,7 @@ describe('PostResponder and the session stream', () => {
     expect(res.headers['content-type']).toBe('application/json');
     expect(JSON.parse(res.body)).toEqual([r1, r2]);
     // No stream was opened: the next one is still p1.
-    expect(session.openPostStream().id).toBe('p1');
+    expect(session.streams.openPostStream().id).toBe('p1');
   });
 
   it('opens with a priming event on a 2025-11-25 session, before anything else', () => {
@@ -511,7 +511,7 @@ describe('PostResponder.closeConnection (SSE polling)', () => {
     post.send(log); // p1-3, stored
     const events: McpStoredEvent[] = [];
     let completed = false;
-    const live = session.resumeStream('p1', 2);
+    const live = session.streams.resume('p1', 2);
     expect(live).toBeDefined();
     live!.subscribe({ next: (event) => events.push(event), complete: () => (completed = true) });
     await new Promise((resolve) => setImmediate(resolve));
@@ -530,8 +530,8 @@ describe('PostResponder.closeConnection (SSE polling)', () => {
     const written = [...res.chunks];
     const events: StreamEvent[] = [];
     let completed = false;
-    session
-      .resumeStream('p1', 2)!
+    session.streams
+      .resume('p1', 2)!
       .subscribe({ next: (event) => events.push(event), complete: () => (completed = true) });
     await new Promise((resolve) => setImmediate(resolve));
     expect(post.closeConnection(300)).toBe(true);

@@ -105,7 +105,7 @@ export class PostResponder implements CallChannel {
 
   private finish(): void {
     if (this.stream) {
-      this.session.closePostStream(this.stream);
+      this.session.streams.closePostStream(this.stream);
       return;
     }
     if (this.collected.length > 0) {
@@ -120,12 +120,12 @@ export class PostResponder implements CallChannel {
 
   private switchToStream(): SessionStream {
     if (this.stream) return this.stream;
-    const stream = this.session.openPostStream();
+    const stream = this.session.streams.openPostStream();
     this.stream = stream;
-    const writer = new SseWriter(this.res, this.settings.keepAliveMs, this.session.pendingCounter());
+    const writer = new SseWriter(this.res, this.settings.keepAliveMs, this.session.streams.pendingCounter());
     if (writer.open(this.headers)) {
       pumpToConnection(stream.attach(undefined, this.session.pollingStreams), writer, this.res, {
-        onDelivered: () => this.session.forgetPostStream(stream.id),
+        onDelivered: () => this.session.streams.forgetPostStream(stream.id),
         streamFinished: () => stream.finished,
       });
     }

@@ -149,14 +149,14 @@ export class StreamableHttpTransport {
     if (!session) return;
     const lastEventId = headerValue(raw.headers, LAST_EVENT_ID_HEADER);
     const resumeFrom = lastEventId === undefined ? undefined : parseEventId(lastEventId);
-    if (lastEventId !== undefined && (!resumeFrom || !session.hasIssued(resumeFrom.streamId, resumeFrom.seq))) {
+    if (lastEventId !== undefined && (!resumeFrom || !session.streams.hasIssued(resumeFrom.streamId, resumeFrom.seq))) {
       return writeTransportError(res, 400, 'Bad Request: Last-Event-ID is not an event of this server');
     }
     if (!resumeFrom && session.hasStream) {
       return writeTransportError(res, 409, 'Conflict: this session already has an open stream');
     }
 
-    let events = resumeFrom ? session.resumeStream(resumeFrom.streamId, resumeFrom.seq) : session.attachStream();
+    let events = resumeFrom ? session.streams.resume(resumeFrom.streamId, resumeFrom.seq) : session.streams.attach();
     if (!events) {
       // A POST stream that finished: only its kept events remain. With none left, 204 tells the client
       // (as it tells any EventSource) that there is nothing to come back for.
@@ -164,11 +164,11 @@ export class StreamableHttpTransport {
       // Gone already (an async guard let the client give up): its 'close' would never release the claim.
       if (raw.destroyed || res.destroyed || res.writableEnded) return;
       // One replay of a finished stream at a time: parallel ones would each buffer all of it.
-      if (!session.beginReplay(streamId)) {
+      if (!session.streams.beginReplay(streamId)) {
         return writeTransportError(res, 409, 'Conflict: this stream is being replayed already');
       }
-      res.once('close', () => session.endReplay(streamId));
-      const replay = await session.stored(streamId, resumeFrom!.seq);
+      res.once('close', () => session.streams.endReplay(streamId));
+      const replay = await session.streams.stored(streamId, resumeFrom!.seq);
       if (replay.length === 0) return writeEmpty(res, 204, { [MCP_SESSION_ID_HEADER]: session.id });
       events = from(replay.map((event) => ({ ...event, replayed: true })));
     }
@@ -176,12 +176,12 @@ export class StreamableHttpTransport {
     // its 'close', and would keep the session from ever idling out.
     if (raw.destroyed || res.destroyed || res.writableEnded) return;
     session.lastActivity = Date.now();
-    const writer = new SseWriter(res, this.options.keepAliveMs, session.pendingCounter());
+    const writer = new SseWriter(res, this.options.keepAliveMs, session.streams.pendingCounter());
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
     const postStreamId = resumeFrom && resumeFrom.streamId !== STANDALONE_STREAM_ID ? resumeFrom.streamId : undefined;
     pumpToConnection(events, writer, res, {
-      onDelivered: postStreamId === undefined ? undefined : () => session.forgetPostStream(postStreamId),
-      streamFinished: () => postStreamId !== undefined && !session.hasLivePostStream(postStreamId),
+      onDelivered: postStreamId === undefined ? undefined : () => session.streams.forgetPostStream(postStreamId),
+      streamFinished: () => postStreamId !== undefined && !session.streams.hasLivePostStream(postStreamId),
       onClose: () => {
         session.lastActivity = Date.now();
       },

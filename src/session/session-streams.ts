@@ -1,0 +1,205 @@
+import type { Observable } from 'rxjs';
+import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
+import { SessionStream, type SendOutcome, type StreamEvent, type StreamHost } from './session-stream.js';
+import { validStoredEvents } from './stored-events.js';
+
+/** What the streams need of their session. */
+export interface StreamsOwner {
+  readonly id: string;
+  readonly ended: boolean;
+  /** Whether streams open with a priming event (2025-11-25 and later). */
+  readonly pollingStreams: boolean;
+  /** The session's connections hold back more than the outbox limit. */
+  end(reason: 'overflow'): void;
+}
+
+/**
+ * The SSE streams of one session: the standalone stream (GET), the streams of POSTs that switched
+ * to SSE, their event positions and what the event store keeps of them for resumes.
+ *
+ * Messages sent while no GET connection is attached wait in a backlog of at most `outboxLimit` (the
+ * oldest are dropped: a client need not open a GET stream at all). What the connections hold back
+ * because of TCP backpressure is bounded by `outboxLimit` too, and going past it ends the session:
+ * a client that stops reading costs bounded memory rather than all of it.
+ */
+export class SessionStreams implements StreamHost {
+  /** Created on first use: most sessions never get a GET stream or a message outside a call. */
+  private standaloneStream: SessionStream | undefined;
+  private postStreams: Map<string, SessionStream> | undefined;
+  private postStreamCount = 0;
+  private replaying: Set<string> | undefined;
+  private seq = 0;
+  /** Messages waiting for a GET stream. */
+  private queued = 0;
+  /** Events written to connections that their sockets hold back. */
+  private heldBack = 0;
+
+  constructor(
+    private readonly owner: StreamsOwner,
+    private readonly store: McpEventStore,
+    private readonly outboxLimit: number,
+    private readonly onStoreError: (error: unknown) => void,
+  ) {}
+
+  get id(): string {
+    return this.owner.id;
+  }
+
+  /** The most messages the GET stream's backlog keeps (the outbox limit). */
+  get backlogLimit(): number {
+    return this.outboxLimit;
+  }
+
+  /** Whether a standalone (GET) connection is attached. */
+  get hasStream(): boolean {
+    return this.standaloneStream?.attached ?? false;
+  }
+
+  /** Messages sent but not yet handed to a connection's socket. */
+  get undelivered(): number {
+    return this.queued + this.heldBack;
+  }
+
+  /** Sends a message that belongs to no call on the standalone stream. */
+  sendStandalone(message: JsonRpcMessage): SendOutcome {
+    return this.standalone.send(message);
+  }
+
+  /**
+   * Attaches a new connection to the standalone stream: it gets a priming event (2025-11-25
+   * sessions), what waited in the backlog, then every later message, and completes when the
+   * session ends or a resuming connection takes its place.
+   */
+  attach(): Observable<StreamEvent> {
+    return this.standalone.attach(undefined, this.owner.pollingStreams);
+  }
+
+  /**
+   * A connection resuming stream `streamId` after position `afterSeq` (`Last-Event-ID`): the
+   * standalone stream or a POST stream still running, live; `undefined` for a POST stream that
+   * finished (its kept events are all there is: see {@link stored}).
+   */
+  resume(streamId: string, afterSeq: number): Observable<StreamEvent> | undefined {
+    if (streamId === STANDALONE_STREAM_ID) return this.standalone.attach(afterSeq);
+    return this.postStreams?.get(streamId)?.attach(afterSeq);
+  }
+
+  /**
+   * Whether the session could have sent the event `streamId`/`seq`: a `Last-Event-ID` naming a
+   * position or stream it never reached (another session's, or forged) must not skip what it sends next.
+   */
+  hasIssued(streamId: string, seq: number): boolean {
+    if (seq > this.seq) return false;
+    return streamId === STANDALONE_STREAM_ID || Number(streamId.slice(1)) <= this.postStreamCount;
+  }
+
+  /**
+   * Claims the replay of a finished POST stream for one connection.
+   * @returns false when another connection replays it now.
+   */
+  beginReplay(streamId: string): boolean {
+    if (this.replaying?.has(streamId)) return false;
+    (this.replaying ??= new Set()).add(streamId);
+    return true;
+  }
+
+  /** The connection replaying `streamId` closed. */
+  endReplay(streamId: string): void {
+    this.replaying?.delete(streamId);
+  }
+
+  /** Whether a POST stream is still running (it can be resumed live). */
+  hasLivePostStream(streamId: string): boolean {
+    return this.postStreams?.has(streamId) ?? false;
+  }
+
+  /** Opens the stream of a POST that switched to SSE. */
+  openPostStream(): SessionStream {
+    const stream = new SessionStream(postStreamId(++this.postStreamCount), this, false);
+    if (!this.owner.ended) (this.postStreams ??= new Map()).set(stream.id, stream);
+    else stream.finish();
+    return stream;
+  }
+
+  /** A POST stream said everything it had to say: from now on it can only be replayed, not resumed live. */
+  closePostStream(stream: SessionStream): void {
+    // Forgotten first: a connection completing with it asks whether the stream still runs.
+    this.postStreams?.delete(stream.id);
+    stream.finish();
+  }
+
+  /** A finished POST stream reached its client in full: its kept events are no longer needed. */
+  forgetPostStream(streamId: string): void {
+    this.guardStore(() => this.store.deleteStream(this.owner.id, streamId));
+  }
+
+  /**
+   * A counter for one connection to report how many events its socket holds back; they count
+   * against the outbox limit.
+   */
+  pendingCounter(): (count: number) => void {
+    let reported = 0;
+    return (count) => {
+      if (this.owner.ended) return;
+      this.heldBack += count - reported;
+      reported = count;
+      if (this.heldBack > this.outboxLimit) this.owner.end('overflow');
+    };
+  }
+
+  /** The session ended: every stream completes, and the store forgets its events. */
+  close(): void {
+    this.standaloneStream?.finish();
+    if (this.postStreams) {
+      for (const stream of this.postStreams.values()) stream.finish();
+      this.postStreams.clear();
+    }
+    this.queued = 0;
+    this.heldBack = 0;
+    this.guardStore(() => this.store.deleteSession(this.owner.id));
+  }
+
+  // StreamHost
+
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  keep(event: McpStoredEvent): void {
+    this.guardStore(() => this.store.append(this.owner.id, event));
+  }
+
+  async stored(streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]> {
+    try {
+      return validStoredEvents(await this.store.replay(this.owner.id, streamId, afterSeq), this.onStoreError);
+    } catch (error) {
+      this.onStoreError(error);
+      return [];
+    }
+  }
+
+  backlogChanged(delta: number): void {
+    if (!this.owner.ended) this.queued += delta;
+  }
+
+  private get standalone(): SessionStream {
+    if (!this.standaloneStream) {
+      this.standaloneStream = new SessionStream(STANDALONE_STREAM_ID, this, true);
+      // Asked for after the end: a stream that has already said all it will say.
+      if (this.owner.ended) this.standaloneStream.finish();
+    }
+    return this.standaloneStream;
+  }
+
+  /** A failing store must not take the session (or the process, through an unhandled rejection) down. */
+  private guardStore(operation: () => void | Promise<void>): void {
+    try {
+      const outcome = operation();
+      if (outcome) outcome.catch(this.onStoreError);
+    } catch (error) {
+      this.onStoreError(error);
+    }
+  }
+}
