@@ -38,6 +38,7 @@ import {
   type RunningApp,
   type StartAppOptions,
 } from '../utils/start-app.js';
+import { delay } from '../utils/wait.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -77,8 +78,6 @@ function bodyOf(reply: HttpResult): ReplyBody {
   expect(reply.headers['content-type']).toMatch(/^application\/json\b/);
   return json(reply);
 }
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A small MCP client over `exchange`, for one endpoint. */
 class Mcp {

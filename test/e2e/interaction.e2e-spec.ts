@@ -8,6 +8,7 @@ import type { McpSession } from '../../src/session/mcp-session.js';
 import { InteractionProbe, InteractionTools, RuntimeEchoArgs } from '../fixtures/interaction.tools.js';
 import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { delay, nextTurn } from '../utils/wait.js';
 
 /** A session as these tests hold it. */
 interface RawSession {
@@ -18,8 +19,6 @@ interface RawSession {
 
 const CLIENT_REQUEST_TIMEOUT_MS = 300;
 const MARKER = 'notifications/test/marker';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The text of a tool result's only content block. */
 function resultText(message: RpcMessage | undefined): string {
@@ -911,7 +910,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
       tools.addTool({ name: 'runtime_echo', description: 'One' }, () => 'one');
       tools.addTool({ name: 'runtime_other', description: 'Two' }, () => 'two');
       tools.disableTool('runtime_other');
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       await syncGet(connected, get, 1);
       expect(unmarked(get)).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
       expect(live(disconnected).undeliveredMessages).toBe(0);
@@ -919,7 +918,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
       // A second burst: one more notification.
       tools.removeTool('runtime_echo');
       tools.removeTool('runtime_other');
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       await syncGet(connected, get, 2);
       expect(get.withMethod('notifications/tools/list_changed')).toHaveLength(2);
       expect(live(disconnected).undeliveredMessages).toBe(0);

@@ -18,6 +18,7 @@ import { AdminResources, RESOURCE_SECRET, ResourceJournal, WeatherResources } fr
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { nextTurn, until } from '../utils/wait.js';
 
 interface RawSession {
   readonly id: string;
@@ -26,16 +27,6 @@ interface RawSession {
 }
 
 const MARKER = 'notifications/test/marker';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(5);
-  }
-}
 
 const notFound = (id: string | number, uri: string): RpcMessage => ({
   jsonrpc: '2.0',
@@ -452,8 +443,6 @@ describe('resources over raw HTTP (e2e)', () => {
       registry.removeResourceTemplate('runtime://items/{id}');
     });
 
-    const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
     test('one notifications/resources/list_changed per burst of resource changes, to sessions with a GET stream only', async () => {
       const connected = await initialize();
       const disconnected = await initialize();
@@ -464,7 +453,7 @@ describe('resources over raw HTTP (e2e)', () => {
       registry.addResource({ uri: 'runtime://one', name: 'one' }, () => 'one');
       registry.addResource({ uri: 'runtime://two', name: 'two' }, () => 'two');
       expect(registry.removeResource('runtime://two')).toBe(true);
-      await tick();
+      await nextTurn();
       await syncGet(connected, get, 1);
       expect(unmarked(get)).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/list_changed' }]);
       expect(live(disconnected).undeliveredMessages).toBe(0);
@@ -474,7 +463,7 @@ describe('resources over raw HTTP (e2e)', () => {
         { uriTemplate: 'runtime://items/{id}', name: 'items' },
         ({ id }) => `item ${id}`,
       );
-      await tick();
+      await nextTurn();
       await syncGet(connected, get, 2);
       expect(get.withMethod('notifications/resources/list_changed')).toHaveLength(2);
 
@@ -496,7 +485,7 @@ describe('resources over raw HTTP (e2e)', () => {
 
       expect(registry.removeResource('runtime://one')).toBe(true);
       expect(registry.removeResource('runtime://one')).toBe(false);
-      await tick();
+      await nextTurn();
       await syncGet(connected, get, 3);
       expect(get.withMethod('notifications/resources/list_changed')).toHaveLength(3);
       expect(await answer(connected, read(5, 'runtime://one'))).toEqual(notFound(5, 'runtime://one'));
@@ -515,7 +504,7 @@ describe('resources over raw HTTP (e2e)', () => {
 
       registry.addResource({ uri: 'runtime://one', name: 'one' }, () => 'one');
       registry.addResourceTemplate({ uriTemplate: 'runtime://items/{id}', name: 'items' }, () => 'item');
-      await tick();
+      await nextTurn();
       await syncGet(connected, get, 1);
       expect(unmarked(get)).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/list_changed' }]);
     });

@@ -18,8 +18,7 @@ import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.
 import type { McpSession } from '../../src/session/mcp-session.js';
 import { InteractionProbe, InteractionTools } from '../fixtures/interaction.tools.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+import { until } from '../utils/wait.js';
 
 /** The text of a tool result's only content block. */
 function onlyText(result: object): string {
@@ -27,15 +26,6 @@ function onlyText(result: object): string {
   expect(content).toHaveLength(1);
   expect(content[0]!.type).toBe('text');
   return content[0]!.text ?? '';
-}
-
-/** Resolves once `condition` holds, polling; rejects after `timeoutMs`. */
-async function until(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(10);
-  }
 }
 
 describe('official MCP SDK client: server → client interaction (e2e)', () => {

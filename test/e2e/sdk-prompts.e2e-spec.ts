@@ -35,20 +35,11 @@ import {
   TravelPrompts,
 } from '../fixtures/prompts.fixture.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { until } from '../utils/wait.js';
 
 const CLIENT_INFO = { name: 'sdk-prompts-e2e', version: '1.0.0' };
 
 type Token = 'reader-token' | 'admin-token';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(10);
-  }
-}
 
 /** The error a promise rejected with; fails if it resolved. */
 async function rejectionOf(promise: Promise<unknown>): Promise<McpError> {

@@ -31,19 +31,10 @@ import {
   WeatherResources,
 } from '../fixtures/resources.fixture.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { delay, until } from '../utils/wait.js';
 
 const CLIENT_INFO = { name: 'sdk-resources-e2e', version: '1.0.0' };
 const MARKER = 'notifications/test/marker';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(5);
-  }
-}
 
 /** The McpError a promise rejected with; fails if it resolved or failed otherwise. */
 async function mcpErrorOf(promise: Promise<unknown>): Promise<McpError> {

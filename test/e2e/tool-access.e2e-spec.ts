@@ -13,8 +13,8 @@ import type { IncomingMessage } from 'node:http';
 import { McpExecutionContext, McpModule, McpSessionRegistry, McpTool } from '../../src/index.js';
 import { httpExchange } from '../utils/http-exchange.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { waitUntil } from '../utils/sse-events.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { until } from '../utils/wait.js';
 
 /** Denies `secret` to requests without `x-admin: yes`; built per HTTP request (Scope.REQUEST). */
 @Injectable({ scope: Scope.REQUEST })
@@ -346,11 +346,11 @@ describe('tool access (e2e)', () => {
       const pending = client.callTool({ name: 'hung_guard', arguments: {} }, undefined, { signal: controller.signal });
       const session = (): ReturnType<McpSessionRegistry['all']>[number] | undefined =>
         registry.all().find((candidate) => candidate.runningCalls > 0);
-      await waitUntil(() => session() !== undefined, 'the call runs');
+      await until(() => session() !== undefined, 'the call runs');
       const running_ = session()!;
       controller.abort('stop');
       await expect(pending).rejects.toThrow();
-      await waitUntil(() => running_.runningCalls === 0, 'the cancelled call ends');
+      await until(() => running_.runningCalls === 0, 'the cancelled call ends');
     });
 
     it('logs a guard that throws something other than an HttpException as an error, and denies the tool', async () => {
