@@ -9,6 +9,7 @@ import { InteractionProbe, InteractionTools, RuntimeEchoArgs } from '../fixtures
 import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, nextTurn } from '../utils/wait.js';
+import { onlyText } from '../utils/tool-results.js';
 
 /** A session as these tests hold it. */
 interface RawSession {
@@ -20,13 +21,8 @@ interface RawSession {
 const CLIENT_REQUEST_TIMEOUT_MS = 300;
 const MARKER = 'notifications/test/marker';
 
-/** The text of a tool result's only content block. */
-function resultText(message: RpcMessage | undefined): string {
-  const content = (message?.result?.content ?? []) as { type: string; text?: string }[];
-  expect(content).toHaveLength(1);
-  expect(content[0]!.type).toBe('text');
-  return content[0]!.text ?? '';
-}
+/** The text of the only content block of the tool result `message` carries. */
+const resultText = (message: RpcMessage | undefined): string => onlyText(message?.result ?? {});
 
 describe('server → client interaction over raw HTTP (e2e)', () => {
   let running: RunningApp;

@@ -26,25 +26,10 @@ import {
 import { initError } from '../utils/bootstrap-failure.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { thrown } from '../utils/thrown.js';
+import { onlyText } from '../utils/tool-results.js';
 
 const CLIENT_INFO = { name: 'pipeline-e2e', version: '1.0.0' };
-
-function onlyText(result: object): string {
-  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
-  expect(content).toHaveLength(1);
-  expect(content[0]!.type).toBe('text');
-  return content[0]!.text!;
-}
-
-/** The error a promise rejected with; fails if it resolved. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-    },
-    (reason: unknown) => reason,
-  );
-}
 
 describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
   let running: RunningApp;
@@ -223,7 +208,7 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
       async (_label, name, outcome) => {
         const { client } = await connect();
 
-        const error = await rejectionOf(client.callTool({ name, arguments: { outcome } }));
+        const error = await thrown(client.callTool({ name, arguments: { outcome } }));
 
         expect(error).toBeInstanceOf(McpError);
         expect((error as McpError).code).toBe(ErrorCode.InternalError);

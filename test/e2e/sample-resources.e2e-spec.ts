@@ -6,12 +6,13 @@
 import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AppModule } from '../../sample-app/app.module.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
 import { McpResourceRegistry, McpSessionRegistry, type McpSessionState } from '../../src/index.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
+import { rpcError } from '../utils/thrown.js';
 
 const TOKEN = 'reader';
 const CITIES = ['Lisbon', 'Oslo', 'Nairobi', 'Lima', 'Osaka', 'Toronto', 'Cairo', 'Sydney'];
@@ -20,17 +21,6 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const FORECAST_DESCRIPTION =
   'Three-day forecast of a known city (metric), and when it was last refreshed; subscribe to hear of refreshes';
 const PROMPT_DESCRIPTION = "Asks the model to summarise a city's forecast, which comes embedded with the request";
-
-/** The JSON-RPC error a rejected SDK request carried. */
-async function rpcError(request: Promise<unknown>): Promise<{ code: number; message: string; data: unknown }> {
-  const error = await request.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  const { code, message, data } = error as McpError;
-  return { code, message, data };
-}
 
 /** The only contents item of a resources/read result, as text. */
 function onlyTextContents(result: { contents: object[] }): { uri: string; mimeType?: string; text: string } {

@@ -27,17 +27,10 @@ import {
 } from '../fixtures/sample-tool-definitions.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, until } from '../utils/wait.js';
+import { onlyText } from '../utils/tool-results.js';
 
 const READER_TOKEN = 'reader';
 const ADMIN_TOKEN = 'admin';
-
-/** The text of a tool result's only content block. */
-function onlyText(result: object): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  expect(content).toHaveLength(1);
-  expect(content[0]!.type).toBe('text');
-  return content[0]!.text ?? '';
-}
 
 /** The SDK's own Ajv validator, noting every value it checks: proof that the client did validate. */
 class RecordingValidator implements jsonSchemaValidator {

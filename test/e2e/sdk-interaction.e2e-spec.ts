@@ -19,14 +19,8 @@ import type { McpSession } from '../../src/session/mcp-session.js';
 import { InteractionProbe, InteractionTools } from '../fixtures/interaction.tools.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
-
-/** The text of a tool result's only content block. */
-function onlyText(result: object): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  expect(content).toHaveLength(1);
-  expect(content[0]!.type).toBe('text');
-  return content[0]!.text ?? '';
-}
+import { onlyText } from '../utils/tool-results.js';
+import { thrown } from '../utils/thrown.js';
 
 describe('official MCP SDK client: server → client interaction (e2e)', () => {
   let running: RunningApp;
@@ -90,10 +84,7 @@ describe('official MCP SDK client: server → client interaction (e2e)', () => {
     const calling = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, {
       signal: controller.signal,
     });
-    const settled = calling.then(
-      () => 'resolved',
-      (error: unknown) => error,
-    );
+    const settled = thrown(calling);
     const started = await probe.whenStarted({ tool: 'wait_for_cancel' });
 
     controller.abort('the user pressed stop');

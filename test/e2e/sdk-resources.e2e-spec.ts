@@ -8,7 +8,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
-  McpError,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   type Notification,
@@ -32,19 +31,10 @@ import {
 } from '../fixtures/resources.fixture.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, until } from '../utils/wait.js';
+import { mcpErrorOf } from '../utils/thrown.js';
 
 const CLIENT_INFO = { name: 'sdk-resources-e2e', version: '1.0.0' };
 const MARKER = 'notifications/test/marker';
-
-/** The McpError a promise rejected with; fails if it resolved or failed otherwise. */
-async function mcpErrorOf(promise: Promise<unknown>): Promise<McpError> {
-  const outcome = await promise.then(
-    (value) => new Error(`expected a rejection, got ${JSON.stringify(value)}`),
-    (reason: unknown) => reason,
-  );
-  expect(outcome).toBeInstanceOf(McpError);
-  return outcome as McpError;
-}
 
 const mcpRoot = (options: Partial<McpModuleOptions & McpModuleExtras> = {}) =>
   McpModule.forRoot({ name: 'sdk-resources-e2e', version: '1.0.0', guards: [FixtureBearerGuard], ...options });
