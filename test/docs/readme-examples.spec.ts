@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallHandler, CanActivate, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { Observable } from 'rxjs';
@@ -24,6 +24,8 @@ import {
 } from '../../src/index.js';
 import { bootstrapFailure } from '../utils/bootstrap-failure.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { rpcError } from '../utils/thrown.js';
+import { until } from '../utils/wait.js';
 
 // ---- Supplied: what `./weather.service.js` gives the example. ----
 
@@ -171,29 +173,6 @@ const FORECAST_TEMPLATE = 'weather://forecast/{city}';
 const PROMPT_REF = { type: 'ref/prompt', name: 'forecast_summary' } as const;
 const TEMPLATE_REF = { type: 'ref/resource', uri: FORECAST_TEMPLATE } as const;
 const NOT_FOUND = 'MCP error -32002: Resource not found';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(10);
-  }
-}
-
-/** The JSON-RPC error a rejected SDK request carried; fails if it resolved. */
-async function rpcError(request: Promise<unknown>): Promise<{ code: number; message: string; data: unknown }> {
-  const error = await request.then(
-    (value) => {
-      throw new Error(`expected an error, got ${JSON.stringify(value)}`);
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  const { code, message, data } = error as McpError;
-  return { code, message, data };
-}
 
 /** The text between two marker lines of a file, trimmed. */
 function between(text: string, begin: string, end: string): string {
@@ -635,10 +614,10 @@ describe('README: the resources, prompts and completion example, served (officia
       const [first, second] = connected.map(({ transport }) => sessions.get(transport.sessionId!)!);
 
       expect(await subscriber.subscribeResource({ uri: 'weather://forecast/New%20York' })).toEqual({});
-      await until(() => first!.hasStream && second!.hasStream, 'the GET streams of both SDK clients');
+      await until(() => first!.hasStream && second!.hasStream, 'the GET streams of both SDK clients', 5000);
       running.app.get(ForecastUpdates).onRefreshed('New York');
 
-      await until(() => updated.length > 0, 'resources/updated');
+      await until(() => updated.length > 0, 'resources/updated', 5000);
       expect(updated).toEqual(['weather://forecast/New%20York']);
       const registry = running.app.get(McpResourceRegistry);
       // It counts the sessions told, the bystander not among them.

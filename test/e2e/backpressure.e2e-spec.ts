@@ -2,8 +2,9 @@ import { McpCallAbortedError, McpModule, McpSessionRegistry } from '../../src/in
 import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { ConnectionTracker, McpHttpSession, StalledRequest, waitUntil, type SseRecord } from '../utils/sse-events.js';
+import { ConnectionTracker, McpHttpSession, StalledRequest, type SseRecord } from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { nextTurn, until } from '../utils/wait.js';
 
 /**
  * Backpressure over real sockets: a client that stops reading its GET or POST SSE stream makes the
@@ -16,8 +17,6 @@ const OUTBOX_LIMIT = 20;
 const PAYLOAD_CHARS = 64 * 1024;
 /** What an unbounded server would try to buffer: far more than the limit allows. */
 const FLOOD_COUNT = 3000;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 interface Started {
   readonly app: RunningApp;
@@ -134,7 +133,7 @@ describe('Backpressure (e2e)', () => {
     const session = sessionOf(started, victim);
     const request = await stall(started, victim, 'GET');
     expect(request.status).toBe(200);
-    await waitUntil(() => session.hasStream, 'the stream is attached');
+    await until(() => session.hasStream, 'the stream is attached');
 
     const pad = 'x'.repeat(PAYLOAD_CHARS);
     let sent = 0;
@@ -234,7 +233,7 @@ describe('Backpressure (e2e)', () => {
     expect(session.undeliveredMessages).toBeGreaterThanOrEqual(OUTBOX_LIMIT / 2);
 
     request.close();
-    await waitUntil(() => !session.hasStream, 'the server notices the client went');
+    await until(() => !session.hasStream, 'the server notices the client went');
     expect(session.undeliveredMessages).toBe(0);
     expect(session.ended).toBe(false);
     // The limit is whole again: as much again can be held back without the session ending.
@@ -253,7 +252,7 @@ describe('Backpressure (e2e)', () => {
     const session = sessionOf(started, client);
     const { request, primingId, sent } = await stallHalfway(started, client);
     request.close();
-    await waitUntil(() => !session.hasStream, 'the server notices the client went');
+    await until(() => !session.hasStream, 'the server notices the client went');
 
     const resumed = await client.get(primingId);
     expect(resumed.status).toBe(200);
@@ -273,7 +272,7 @@ describe('Backpressure (e2e)', () => {
     const count = 150;
 
     const get = await client.get();
-    await waitUntil(() => session.hasStream, 'the stream is attached');
+    await until(() => session.hasStream, 'the stream is attached');
     const pad = 'x'.repeat(PAYLOAD_CHARS);
     for (let n = 1; n <= count; n++) {
       expect(session.notify('notifications/message', { level: 'info', data: { n, pad } })).toBe(true);

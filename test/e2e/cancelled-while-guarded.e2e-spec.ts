@@ -23,6 +23,7 @@ import {
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { Gate } from '../fixtures/gate.js';
 
 const PROTOCOL_VERSION = '2025-06-18';
 const ROLE_HEADER = 'x-r3-role';
@@ -30,37 +31,6 @@ const ROLE_HEADER = 'x-r3-role';
 const SLOW_HEADER = 'x-r3-slow';
 
 const isAdmin = (request: IncomingMessage | undefined): boolean => request?.headers[ROLE_HEADER] === 'admin';
-
-/** Something a guard waits on; the test opens it and learns when a guard started waiting. */
-@Injectable()
-class Gate {
-  private startedAt!: Promise<void>;
-  private markStarted!: () => void;
-  private releasedAt!: Promise<void>;
-  private markReleased!: () => void;
-
-  constructor() {
-    this.reset();
-  }
-
-  reset(): void {
-    this.startedAt = new Promise((resolve) => (this.markStarted = resolve));
-    this.releasedAt = new Promise((resolve) => (this.markReleased = resolve));
-  }
-
-  async pass(): Promise<void> {
-    this.markStarted();
-    await this.releasedAt;
-  }
-
-  get started(): Promise<void> {
-    return this.startedAt;
-  }
-
-  release(): void {
-    this.markReleased();
-  }
-}
 
 /** Admits admins; first waits for the gate when the request asks for it (a slow auth backend). */
 @Injectable()
@@ -227,7 +197,7 @@ describe('cancelled requests, and hidden tools of providers that cannot be built
       method,
       params,
     });
-    await gate.started;
+    await gate.whenWaiting();
     expect(sessions.get(session)!.isRunning('gone')).toBe(true);
     const cancel = await open(headersOf(session, ADMIN), {
       jsonrpc: '2.0',
@@ -238,7 +208,7 @@ describe('cancelled requests, and hidden tools of providers that cannot be built
     const res = await pending;
     await res.untilEnd();
     expect(sessions.get(session)!.isRunning('gone')).toBe(false);
-    gate.release();
+    gate.releaseAll();
     return res.messages;
   }
 
@@ -255,14 +225,13 @@ describe('cancelled requests, and hidden tools of providers that cannot be built
   });
 
   beforeEach(() => {
-    gate.reset();
     logger.entries.length = 0;
     completerCalls.length = 0;
     probed.length = 0;
   });
 
   afterEach(() => {
-    gate.release();
+    gate.releaseAll();
     for (const stream of opened.splice(0)) stream.close();
     for (const session of sessions.all()) session.end('deleted');
   });
@@ -412,8 +381,8 @@ describe('cancelled requests, and hidden tools of providers that cannot be built
         'kept',
         { ...ADMIN, [SLOW_HEADER]: '1' },
       );
-      await gate.started;
-      gate.release();
+      await gate.whenWaiting();
+      gate.releaseAll();
       expect(await pending).toEqual({
         jsonrpc: '2.0',
         id: 'kept',

@@ -38,6 +38,7 @@ import {
   type RunningApp,
   type StartAppOptions,
 } from '../utils/start-app.js';
+import { delay } from '../utils/wait.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -77,8 +78,6 @@ function bodyOf(reply: HttpResult): ReplyBody {
   expect(reply.headers['content-type']).toMatch(/^application\/json\b/);
   return json(reply);
 }
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A small MCP client over `exchange`, for one endpoint. */
 class Mcp {
@@ -438,13 +437,12 @@ describe('an application serving the hardening tools', () => {
 
   describe('request ids in flight', () => {
     it('refuses a second tools/call with the id of a running one (-32600); the id is free again afterwards', async () => {
-      const started = tools.gate.nextStart();
       const first = client.call('hold', {}, 7);
-      await started;
+      await tools.gate.whenWaiting(1);
 
       // Were the second call run, it would wait on the gate: race its start against its reply, so such a
       // failure is reported at once instead of hanging.
-      const secondRan = tools.gate.nextStart().then(() => 'the second call ran' as const);
+      const secondRan = tools.gate.whenWaiting(2).then(() => 'the second call ran' as const);
       const outcome = await Promise.race([client.call('hold', {}, 7), secondRan]);
       if (outcome === 'the second call ran') tools.gate.releaseAll();
       expect(outcome).not.toBe('the second call ran');
@@ -462,9 +460,8 @@ describe('an application serving the hardening tools', () => {
         result: { content: [{ type: 'text', text: 'released' }] },
       });
 
-      const againStarted = tools.gate.nextStart();
       const again = client.call('hold', {}, 7);
-      await againStarted;
+      await tools.gate.whenWaiting(1);
       tools.gate.releaseAll();
       expect(bodyOf(await again).result).toEqual({ content: [{ type: 'text', text: 'released' }] });
     });
@@ -478,11 +475,10 @@ describe('an application serving the hardening tools', () => {
         method: 'tools/call',
         params: { name: 'hold_note', arguments: { text: 'a' } },
       };
-      const started = tools.gate.nextStart();
       const reply = old.post([call, call]);
-      await started;
+      await tools.gate.whenWaiting(1);
       await delay(50); // time enough for a second call to start too
-      const runningCalls = tools.gate.waitingCount;
+      const runningCalls = tools.gate.waiting;
       tools.gate.releaseAll();
       const replies = JSON.parse((await reply).text) as ReplyBody[];
 
@@ -494,12 +490,10 @@ describe('an application serving the hardening tools', () => {
     it('the same id on another session is not in use', async () => {
       const other = new Mcp(running.mcpUrl);
       await other.initialize();
-      const started = tools.gate.nextStart();
       const first = client.call('hold', {}, 'shared');
-      await started;
-      const secondStarted = tools.gate.nextStart();
+      await tools.gate.whenWaiting(1);
       const second = other.call('hold', {}, 'shared');
-      await secondStarted;
+      await tools.gate.whenWaiting(2);
       tools.gate.releaseAll();
       expect(bodyOf(await first).result).toEqual({ content: [{ type: 'text', text: 'released' }] });
       expect(bodyOf(await second).result).toEqual({ content: [{ type: 'text', text: 'released' }] });

@@ -33,6 +33,7 @@ import {
 } from '../../src/index.js';
 import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { Gate } from '../fixtures/gate.js';
 
 // ---------------------------------------------------------------------------------------------
 // Fixture
@@ -44,40 +45,6 @@ const ROLE_HEADER = 'x-review-role';
 const SLOW_HEADER = 'x-review-slow';
 
 const isAdmin = (request: IncomingMessage | undefined): boolean => request?.headers[ROLE_HEADER] === 'admin';
-
-/** Something a test opens: a guard or a handler waits on it, and tells when it started waiting. */
-@Injectable()
-class Gate {
-  private startedAt!: Promise<void>;
-  private markStarted!: () => void;
-  private releasedAt!: Promise<void>;
-  private markReleased!: () => void;
-  waiting = 0;
-
-  constructor() {
-    this.reset();
-  }
-
-  reset(): void {
-    this.waiting = 0;
-    this.startedAt = new Promise((resolve) => (this.markStarted = resolve));
-    this.releasedAt = new Promise((resolve) => (this.markReleased = resolve));
-  }
-
-  async pass(): Promise<void> {
-    this.waiting++;
-    this.markStarted();
-    await this.releasedAt;
-  }
-
-  get started(): Promise<void> {
-    return this.startedAt;
-  }
-
-  release(): void {
-    this.markReleased();
-  }
-}
 
 /** Admits admins only (the role header), in every phase. */
 @Injectable()
@@ -335,10 +302,8 @@ describe('hidden items answered as unknown ones, cancellation, timeouts (e2e)', 
     sessions = running.app.get(McpSessionRegistry);
   });
 
-  beforeEach(() => gate.reset());
-
   afterEach(() => {
-    gate.release();
+    gate.releaseAll();
     client.closeAll();
     for (const session of sessions.all()) session.end('deleted');
   });
@@ -351,12 +316,12 @@ describe('hidden items answered as unknown ones, cancellation, timeouts (e2e)', 
   describe('a request id in use', () => {
     /** Starts slow_prompt under `id` and waits until its handler runs: the id is then in use. */
     async function holdId(session: string, id: string): Promise<void> {
-      // Not awaited: the response starts only when the prompt answers (afterEach opens the gate).
+      // Not awaited: the response starts only when the prompt answers (afterEach releases the gate).
       void client.open(
         { ...MCP_POST_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': PROTOCOL_VERSION },
         { jsonrpc: '2.0', id, method: 'prompts/get', params: { name: 'slow_prompt' } },
       );
-      await gate.started;
+      await gate.whenWaiting();
       expect(sessions.get(session)!.isRunning(id)).toBe(true);
     }
 
@@ -567,8 +532,8 @@ describe('hidden items answered as unknown ones, cancellation, timeouts (e2e)', 
           params: { ref: { type: 'ref/prompt', name: 'gated_prompt' }, argument: { name: 'topic', value: 'a' } },
         },
       );
-      await gate.started;
-      gate.release();
+      await gate.whenWaiting();
+      gate.releaseAll();
       const res = await pending;
       await res.untilEnd();
       expect(res.messages).toEqual([
@@ -598,7 +563,7 @@ describe('hidden items answered as unknown ones, cancellation, timeouts (e2e)', 
           params: { ref: { type: 'ref/prompt', name: 'gated_prompt' }, argument: { name: 'topic', value: 'a' } },
         },
       );
-      await gate.started;
+      await gate.whenWaiting();
       expect(sessions.get(session)!.isRunning('cc')).toBe(true);
       const cancel = await client.open(headers, {
         jsonrpc: '2.0',
@@ -606,7 +571,7 @@ describe('hidden items answered as unknown ones, cancellation, timeouts (e2e)', 
         params: { requestId: 'cc', reason: 'user pressed stop' },
       });
       await cancel.untilEnd();
-      gate.release();
+      gate.releaseAll();
       const res = await pending;
       await res.untilEnd();
       expect(res.messages).toEqual([]);

@@ -6,34 +6,23 @@
 import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
 import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { InteractionProbe, InteractionTools, RuntimeEchoArgs } from '../fixtures/interaction.tools.js';
-import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
-
-/** A session as these tests hold it. */
-interface RawSession {
-  readonly id: string;
-  readonly protocolVersion: string;
-  readonly initializeResult: Record<string, unknown>;
-}
+import { RawHttpClient, type RawSession } from '../utils/raw-http-client.js';
+import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
+import { startApp, type RunningApp } from '../utils/start-app.js';
+import { onlyText } from '../utils/tool-results.js';
+import { delay, nextTurn } from '../utils/wait.js';
 
 const CLIENT_REQUEST_TIMEOUT_MS = 300;
 const MARKER = 'notifications/test/marker';
 
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The text of a tool result's only content block. */
-function resultText(message: RpcMessage | undefined): string {
-  const content = (message?.result?.content ?? []) as { type: string; text?: string }[];
-  expect(content).toHaveLength(1);
-  expect(content[0]!.type).toBe('text');
-  return content[0]!.text ?? '';
-}
+/** The text of the only content block of the tool result `message` carries. */
+const resultText = (message: RpcMessage | undefined): string => onlyText(message?.result ?? {});
 
 describe('server → client interaction over raw HTTP (e2e)', () => {
   let running: RunningApp;
   let probe: InteractionProbe;
   let sessions: McpSessionRegistry;
-  const opened: HttpStream[] = [];
+  const client = new RawHttpClient(() => running.mcpUrl);
 
   beforeAll(async () => {
     running = await startApp({
@@ -51,7 +40,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
   });
 
   afterEach(() => {
-    for (const stream of opened.splice(0)) stream.close();
+    client.closeAll();
     // Ending them aborts whatever a failed test left running, and keeps later list_changed counts exact.
     for (const session of sessions.all()) session.end('deleted');
     probe.reset();
@@ -61,49 +50,14 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
     await running?.close();
   });
 
-  async function open(method: string, headers: Record<string, string>, body?: unknown): Promise<HttpStream> {
-    const stream = await HttpStream.open(
-      running.mcpUrl,
-      method,
-      headers,
-      body === undefined ? undefined : JSON.stringify(body),
-    );
-    opened.push(stream);
-    return stream;
-  }
-
-  const headersOf = (session: RawSession): Record<string, string> => ({
-    ...MCP_POST_HEADERS,
-    'mcp-session-id': session.id,
-    'mcp-protocol-version': session.protocolVersion,
-  });
-
-  async function initialize(capabilities: object = {}, protocolVersion = '2025-06-18'): Promise<RawSession> {
-    const body = initializeRequest(protocolVersion) as { params: Record<string, unknown> };
-    body.params.capabilities = capabilities;
-    const init = await open('POST', { ...MCP_POST_HEADERS }, body);
-    await init.untilEnd();
-    expect(init.status).toBe(200);
-    const [reply] = init.messages;
-    const session: RawSession = {
-      id: init.headers['mcp-session-id'] as string,
-      protocolVersion,
-      initializeResult: reply!.result!,
-    };
-    const ack = await send(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
-    expect(ack.status).toBe(202);
-    return session;
-  }
+  const initialize = (capabilities: object = {}, protocolVersion = '2025-06-18'): Promise<RawSession> =>
+    client.initialize({ capabilities, protocolVersion });
 
   /** POSTs a message; resolves when the answer starts (JSON answers: when they are complete). */
-  const post = (session: RawSession, body: unknown): Promise<HttpStream> => open('POST', headersOf(session), body);
+  const post = (session: RawSession, body: unknown): Promise<HttpStream> => client.post(session, body);
 
   /** POSTs a message and reads the whole answer. */
-  async function send(session: RawSession, body: unknown): Promise<HttpStream> {
-    const stream = await post(session, body);
-    await stream.untilEnd();
-    return stream;
-  }
+  const send = (session: RawSession, body: unknown): Promise<HttpStream> => client.send(session, body);
 
   function call(
     session: RawSession,
@@ -133,12 +87,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
   const ping = (session: RawSession, id: string | number = 'ping'): Promise<HttpStream> =>
     send(session, { jsonrpc: '2.0', id, method: 'ping' });
 
-  const openGet = (session: RawSession): Promise<HttpStream> =>
-    open('GET', {
-      accept: 'text/event-stream',
-      'mcp-session-id': session.id,
-      'mcp-protocol-version': session.protocolVersion,
-    });
+  const openGet = (session: RawSession): Promise<HttpStream> => client.openGet(session);
 
   function live(session: RawSession): McpSession {
     const found = sessions.get(session.id);
@@ -556,7 +505,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
       const pending = call(session, 3, 'wait_for_cancel');
       await probe.whenStarted({ tool: 'wait_for_cancel', requestId: 3 });
 
-      const del = await open('DELETE', { 'mcp-session-id': session.id, 'mcp-protocol-version': '2025-06-18' });
+      const del = await client.open('DELETE', { 'mcp-session-id': session.id, 'mcp-protocol-version': '2025-06-18' });
       await del.untilEnd();
       expect(del.status).toBe(204);
       const observed = await probe.whenObserved({ tool: 'wait_for_cancel', requestId: 3 });
@@ -911,7 +860,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
       tools.addTool({ name: 'runtime_echo', description: 'One' }, () => 'one');
       tools.addTool({ name: 'runtime_other', description: 'Two' }, () => 'two');
       tools.disableTool('runtime_other');
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       await syncGet(connected, get, 1);
       expect(unmarked(get)).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
       expect(live(disconnected).undeliveredMessages).toBe(0);
@@ -919,7 +868,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
       // A second burst: one more notification.
       tools.removeTool('runtime_echo');
       tools.removeTool('runtime_other');
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       await syncGet(connected, get, 2);
       expect(get.withMethod('notifications/tools/list_changed')).toHaveLength(2);
       expect(live(disconnected).undeliveredMessages).toBe(0);

@@ -14,23 +14,13 @@ import { LifecycleProbeTools, type CallTrace } from '../fixtures/lifecycle-probe
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { delay, within } from '../utils/wait.js';
 
 interface JsonRpcReply {
   jsonrpc: string;
   id: string | number | null;
   result?: Record<string, unknown>;
   error?: { code: number; message: string };
-}
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** `promise`, or a rejection naming `what` after `ms`. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function parse(result: HttpResult): JsonRpcReply | undefined {

@@ -4,14 +4,9 @@ import { Agent, type Server } from 'node:http';
 import { InMemoryEventStore, McpCallAbortedError, McpModule, McpSessionRegistry } from '../../src/index.js';
 import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
-import {
-  ConnectionTracker,
-  openConnections,
-  McpHttpSession,
-  waitUntil,
-  type SseConnection,
-} from '../utils/sse-events.js';
+import { ConnectionTracker, openConnections, McpHttpSession, type SseConnection } from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { until } from '../utils/wait.js';
 
 /**
  * Memory hygiene under churn (issue: "a test that opens and drops 1,000 SSE connections and cancels
@@ -142,16 +137,16 @@ describe('Memory hygiene under churn (e2e)', () => {
   const serverConnections = (): Promise<number> => openConnections(running!.app.getHttpServer() as Server);
 
   async function baseline(): Promise<Baseline> {
-    await waitUntil(async () => (await serverConnections()) === 0, 'warm-up connections close');
+    await until(async () => (await serverConnections()) === 0, 'warm-up connections close');
     return { census: census.count, activeTimeouts: activeTimeouts(), listeners: serverListeners(running!.app) };
   }
 
   /** Nothing is left running: timers, server listeners and connections are back to the baseline. */
   async function expectBackTo(before: Baseline): Promise<void> {
-    await waitUntil(async () => (await serverConnections()) === 0, 'every connection closes');
-    await waitUntil(() => census.count <= before.census, `timers drop back to ${before.census} (now ${census.count})`);
+    await until(async () => (await serverConnections()) === 0, 'every connection closes');
+    await until(() => census.count <= before.census, `timers drop back to ${before.census} (now ${census.count})`);
     expect(census.count).toBe(before.census);
-    await waitUntil(
+    await until(
       () => activeTimeouts() <= before.activeTimeouts,
       `ref'd timers drop back to ${before.activeTimeouts} (now ${process.getActiveResourcesInfo().join(', ')})`,
     );
@@ -170,7 +165,7 @@ describe('Memory hygiene under churn (e2e)', () => {
       expect(get.status).toBe(409);
       refused++;
       get.close();
-      await waitUntil(() => !session.hasStream, 'the previous stream is detached');
+      await until(() => !session.hasStream, 'the previous stream is detached');
     }
   }
 
@@ -183,7 +178,7 @@ describe('Memory hygiene under churn (e2e)', () => {
       const warm = await client.get();
       await warm.waitFor((c) => c.records().length >= 1);
       warm.close();
-      await waitUntil(() => !session.hasStream, 'the warm-up stream is detached');
+      await until(() => !session.hasStream, 'the warm-up stream is detached');
       const before = await baseline();
 
       let refused = 0;
@@ -209,14 +204,14 @@ describe('Memory hygiene under churn (e2e)', () => {
         mostTimers = Math.max(mostTimers, census.count);
         get.close();
         if (i % 10 === 5 && i < CONNECTIONS - 1) {
-          await waitUntil(() => !session.hasStream, 'the stream is detached');
+          await until(() => !session.hasStream, 'the stream is detached');
           session.notify('notifications/message', { level: 'info', data: `waiting-${i}` });
           expect(session.undeliveredMessages).toBe(1);
           notes++;
           backlogged = true;
         }
       }
-      await waitUntil(() => !session.hasStream, 'the last stream is detached');
+      await until(() => !session.hasStream, 'the last stream is detached');
 
       expect(session.ended).toBe(false);
       expect(session.hasStream).toBe(false);
@@ -321,7 +316,7 @@ describe('Memory hygiene under churn (e2e)', () => {
       // The census saw the calls' timers (tool timeouts, client-request timeouts) while they ran.
       expect(mostTimers).toBeGreaterThan(before.census + CALL_BATCH);
       const sessions = clients.map(sessionOf);
-      await waitUntil(() => sessions.every((session) => session.runningCalls === 0), 'every call ends');
+      await until(() => sessions.every((session) => session.runningCalls === 0), 'every call ends');
       for (const session of sessions) {
         expect(session.runningCalls).toBe(0);
         expect(session.pendingClientRequests).toBe(0);
@@ -349,7 +344,7 @@ describe('Memory hygiene under churn (e2e)', () => {
       expect(leftListeners).toBe(0);
 
       // Every POST stream reached its client in full: none is kept.
-      await waitUntil(() => store.size === 0, `the store empties (now ${store.size})`);
+      await until(() => store.size === 0, `the store empties (now ${store.size})`);
       expect(store.sessionCount).toBe(0);
       agent.destroy();
       await expectBackTo(before);

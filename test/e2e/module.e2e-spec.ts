@@ -30,6 +30,7 @@ import {
 import { bootstrapFailure, initError } from '../utils/bootstrap-failure.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { within } from '../utils/wait.js';
 
 // ---------------------------------------------------------------------------------------------
 // A minimal raw MCP client: every byte on the wire stays visible to the assertions.
@@ -190,15 +191,6 @@ async function withApp(
   } finally {
     await running.close();
   }
-}
-
-/** Rejects when `promise` takes longer than `ms`: turns a hang into a clear failure (not a timing check). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** A class with one method decorated by `@McpTool(options)`, built at run time. */

@@ -18,7 +18,6 @@ import {
   PipelineTools,
   TenantContextIdStrategy,
   TenantCounterTools,
-  TenantGate,
   TenantTools,
   UPSTREAM_SECRET,
   type TenantView,
@@ -26,25 +25,11 @@ import {
 import { initError } from '../utils/bootstrap-failure.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { thrown } from '../utils/thrown.js';
+import { onlyText } from '../utils/tool-results.js';
+import { Gate } from '../fixtures/gate.js';
 
 const CLIENT_INFO = { name: 'pipeline-e2e', version: '1.0.0' };
-
-function onlyText(result: object): string {
-  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
-  expect(content).toHaveLength(1);
-  expect(content[0]!.type).toBe('text');
-  return content[0]!.text!;
-}
-
-/** The error a promise rejected with; fails if it resolved. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-    },
-    (reason: unknown) => reason,
-  );
-}
 
 describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
   let running: RunningApp;
@@ -74,7 +59,7 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
           CallJournal,
           PipelineTools,
           TenantTools,
-          TenantGate,
+          Gate,
           { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
         ],
       },
@@ -89,7 +74,7 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
   });
 
   afterEach(async () => {
-    running.app.get(TenantGate).releaseAll();
+    running.app.get(Gate).releaseAll();
     await Promise.all(connections.splice(0).map(({ client }) => client.close()));
   });
 
@@ -223,7 +208,7 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
       async (_label, name, outcome) => {
         const { client } = await connect();
 
-        const error = await rejectionOf(client.callTool({ name, arguments: { outcome } }));
+        const error = await thrown(client.callTool({ name, arguments: { outcome } }));
 
         expect(error).toBeInstanceOf(McpError);
         expect((error as McpError).code).toBe(ErrorCode.InternalError);
@@ -245,7 +230,7 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
     test('each call gets its own instance, with its own HTTP request (headers) and MCP session injected', async () => {
       const alpha = await connect({ 'x-tenant': 'alpha' });
       const beta = await connect({ 'x-tenant': 'beta' }, 'writer-token');
-      const gate = running.app.get(TenantGate);
+      const gate = running.app.get(Gate);
 
       // Both calls run at once: each must still see its own request and session.
       const pendingAlpha = alpha.client.callTool({ name: 'tenant_probe', arguments: { hold: true } });
@@ -407,7 +392,7 @@ describe('durable and request-scoped tool providers met in one HTTP request (raw
       providers: [
         TenantCounterTools,
         TenantTools,
-        TenantGate,
+        Gate,
         CallJournal,
         { provide: APP_GUARD, useClass: TenantHeaderGuard },
       ],

@@ -28,22 +28,16 @@ import {
 } from '../fixtures/prompts.fixture.js';
 import { initError } from '../utils/bootstrap-failure.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
-
-const PROTOCOL_VERSION = '2025-06-18';
-
-interface RawSession {
-  readonly id: string;
-  readonly token: string;
-}
+import { RawHttpClient, type RawSession } from '../utils/raw-http-client.js';
+import type { RpcMessage } from '../utils/sse-reader.js';
+import { startApp, type RunningApp } from '../utils/start-app.js';
 
 describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures (e2e)', () => {
   let running: RunningApp;
   let journal: PromptJournal;
   let sessions: McpSessionRegistry;
   const logger = new RecordingLogger();
-  const opened: HttpStream[] = [];
+  const client = new RawHttpClient(() => running.mcpUrl);
 
   beforeAll(async () => {
     running = await startApp(
@@ -71,7 +65,7 @@ describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures 
   });
 
   afterEach(() => {
-    for (const stream of opened.splice(0)) stream.close();
+    client.closeAll();
     // Ending them aborts whatever a failed test left waiting.
     for (const session of sessions.all()) session.end('deleted');
   });
@@ -81,34 +75,12 @@ describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures 
     Logger.overrideLogger(false);
   });
 
-  async function open(headers: Record<string, string>, body: unknown): Promise<HttpStream> {
-    const stream = await HttpStream.open(running.mcpUrl, 'POST', headers, JSON.stringify(body));
-    opened.push(stream);
-    return stream;
-  }
-
-  const headersOf = (session: RawSession): Record<string, string> => ({
-    ...MCP_POST_HEADERS,
-    authorization: `Bearer ${session.token}`,
-    'mcp-session-id': session.id,
-    'mcp-protocol-version': PROTOCOL_VERSION,
-  });
-
-  async function initialize(token = 'reader-token'): Promise<RawSession> {
-    const init = await open({ ...MCP_POST_HEADERS, authorization: `Bearer ${token}` }, initializeRequest());
-    await init.untilEnd();
-    expect(init.status).toBe(200);
-    const session = { id: init.headers['mcp-session-id'] as string, token };
-    const ack = await open(headersOf(session), { jsonrpc: '2.0', method: 'notifications/initialized' });
-    await ack.untilEnd();
-    expect(ack.status).toBe(202);
-    return session;
-  }
+  const initialize = (token = 'reader-token'): Promise<RawSession> =>
+    client.initialize({ headers: { authorization: `Bearer ${token}` } });
 
   /** Sends one request and reads its only message. */
   async function request(session: RawSession, method: string, params: unknown, id: string | number = 1) {
-    const res = await open(headersOf(session), { jsonrpc: '2.0', id, method, params });
-    await res.untilEnd();
+    const res = await client.send(session, { jsonrpc: '2.0', id, method, params });
     expect(res.status).toBe(200);
     expect(res.messages).toHaveLength(1);
     return { message: res.messages[0]!, text: res.text };
@@ -216,14 +188,10 @@ describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures 
       const valid: Record<string, string> =
         name === 'plan_trip' ? { city: 'Lisbon', mode: 'bus' } : { language: 'Go', code: 'x' };
       // Written as JSON text: an object literal would not carry an own __proto__ property.
-      const res = await HttpStream.open(
-        running.mcpUrl,
-        'POST',
-        headersOf(session),
+      const res = await client.send(
+        session,
         `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"${name}","arguments":${JSON.stringify(valid).slice(0, -1)},"${key}":"x"}}}`,
       );
-      opened.push(res);
-      await res.untilEnd();
       expect(res.messages).toEqual([error(-32602, `Invalid params: invalid arguments for prompt ${name}: ${problem}`)]);
       expect(journal.rendered.size).toBe(0);
     });
@@ -323,7 +291,7 @@ describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures 
 
     test('a prompts/get cancelled with notifications/cancelled is never answered', async () => {
       const session = await initialize();
-      const pending = open(headersOf(session), {
+      const pending = client.post(session, {
         jsonrpc: '2.0',
         id: 'c1',
         method: 'prompts/get',
@@ -331,7 +299,7 @@ describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures 
       });
       await journal.whenStarted('wait_for_cancel', 'c1');
 
-      const cancel = await open(headersOf(session), {
+      const cancel = await client.post(session, {
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
         params: { requestId: 'c1', reason: 'user pressed stop' },
@@ -358,7 +326,7 @@ describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures 
     });
     test('a second prompts/get with the id of one still running is -32600, and the running one is unaffected', async () => {
       const session = await initialize();
-      const first = open(headersOf(session), {
+      const first = client.post(session, {
         jsonrpc: '2.0',
         id: 'dup',
         method: 'prompts/get',

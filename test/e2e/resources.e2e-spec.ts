@@ -16,32 +16,12 @@ import type { ClientSession as McpSession } from '../../src/session/client-sessi
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import { AdminResources, RESOURCE_SECRET, ResourceJournal, WeatherResources } from '../fixtures/resources.fixture.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
-
-interface RawSession {
-  readonly id: string;
-  readonly protocolVersion: string;
-  readonly token: string;
-}
+import { RawHttpClient, resourceNotFound as notFound, type RawSession } from '../utils/raw-http-client.js';
+import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
+import { startApp, type RunningApp } from '../utils/start-app.js';
+import { nextTurn, until } from '../utils/wait.js';
 
 const MARKER = 'notifications/test/marker';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(5);
-  }
-}
-
-const notFound = (id: string | number, uri: string): RpcMessage => ({
-  jsonrpc: '2.0',
-  id,
-  error: { code: -32002, message: 'Resource not found', data: { uri } },
-});
 
 const invalidParams = (id: string | number, message: string): RpcMessage => ({
   jsonrpc: '2.0',
@@ -69,7 +49,7 @@ describe('resources over raw HTTP (e2e)', () => {
   let sessions: McpSessionRegistry;
   let registry: McpResourceRegistry;
   const logger = new RecordingLogger();
-  const opened: HttpStream[] = [];
+  const client = new RawHttpClient(() => running.mcpUrl);
 
   beforeAll(async () => {
     running = await startApp(
@@ -90,7 +70,7 @@ describe('resources over raw HTTP (e2e)', () => {
   });
 
   afterEach(() => {
-    for (const stream of opened.splice(0)) stream.close();
+    client.closeAll();
     // Ending them aborts whatever a failed test left waiting, and keeps list_changed counts exact.
     for (const session of sessions.all()) session.end('deleted');
   });
@@ -100,46 +80,16 @@ describe('resources over raw HTTP (e2e)', () => {
     Logger.overrideLogger(false);
   });
 
-  async function open(method: string, headers: Record<string, string>, body?: unknown): Promise<HttpStream> {
-    const stream = await HttpStream.open(
-      running.mcpUrl,
-      method,
-      headers,
-      body === undefined ? undefined : JSON.stringify(body),
-    );
-    opened.push(stream);
-    return stream;
-  }
-
-  const headersOf = (session: RawSession): Record<string, string> => ({
-    ...MCP_POST_HEADERS,
-    authorization: `Bearer ${session.token}`,
-    'mcp-session-id': session.id,
-    'mcp-protocol-version': session.protocolVersion,
-  });
-
+  /** A session of the caller `token` names, which the server offers subscriptions and list_changed. */
   async function initialize(token = 'reader-token', protocolVersion = '2025-06-18'): Promise<RawSession> {
-    const init = await open(
-      'POST',
-      { ...MCP_POST_HEADERS, authorization: `Bearer ${token}` },
-      initializeRequest(protocolVersion),
-    );
-    await init.untilEnd();
-    expect(init.status).toBe(200);
-    expect(init.messages[0]!.result!.capabilities).toMatchObject({ resources: { subscribe: true, listChanged: true } });
-    const session = { id: init.headers['mcp-session-id'] as string, protocolVersion, token };
-    const ack = await send(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
-    expect(ack.status).toBe(202);
+    const session = await client.initialize({ protocolVersion, headers: { authorization: `Bearer ${token}` } });
+    expect(session.initializeResult.capabilities).toMatchObject({ resources: { subscribe: true, listChanged: true } });
     return session;
   }
 
-  const post = (session: RawSession, body: unknown): Promise<HttpStream> => open('POST', headersOf(session), body);
+  const post = (session: RawSession, body: unknown): Promise<HttpStream> => client.post(session, body);
 
-  async function send(session: RawSession, body: unknown): Promise<HttpStream> {
-    const stream = await post(session, body);
-    await stream.untilEnd();
-    return stream;
-  }
+  const send = (session: RawSession, body: unknown): Promise<HttpStream> => client.send(session, body);
 
   /** The one message answering `body`. */
   async function answer(session: RawSession, body: unknown): Promise<RpcMessage> {
@@ -155,13 +105,7 @@ describe('resources over raw HTTP (e2e)', () => {
     return found!;
   }
 
-  const openGet = (session: RawSession): Promise<HttpStream> =>
-    open('GET', {
-      accept: 'text/event-stream',
-      authorization: `Bearer ${session.token}`,
-      'mcp-session-id': session.id,
-      'mcp-protocol-version': session.protocolVersion,
-    });
+  const openGet = (session: RawSession): Promise<HttpStream> => client.openGet(session);
 
   /** Sends a marker on the GET stream and waits for it: what the stream lacks then was never sent. */
   async function syncGet(session: RawSession, stream: HttpStream, n: number): Promise<void> {
@@ -452,8 +396,6 @@ describe('resources over raw HTTP (e2e)', () => {
       registry.removeResourceTemplate('runtime://items/{id}');
     });
 
-    const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
     test('one notifications/resources/list_changed per burst of resource changes, to sessions with a GET stream only', async () => {
       const connected = await initialize();
       const disconnected = await initialize();
@@ -464,7 +406,7 @@ describe('resources over raw HTTP (e2e)', () => {
       registry.addResource({ uri: 'runtime://one', name: 'one' }, () => 'one');
       registry.addResource({ uri: 'runtime://two', name: 'two' }, () => 'two');
       expect(registry.removeResource('runtime://two')).toBe(true);
-      await tick();
+      await nextTurn();
       await syncGet(connected, get, 1);
       expect(unmarked(get)).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/list_changed' }]);
       expect(live(disconnected).undeliveredMessages).toBe(0);
@@ -474,7 +416,7 @@ describe('resources over raw HTTP (e2e)', () => {
         { uriTemplate: 'runtime://items/{id}', name: 'items' },
         ({ id }) => `item ${id}`,
       );
-      await tick();
+      await nextTurn();
       await syncGet(connected, get, 2);
       expect(get.withMethod('notifications/resources/list_changed')).toHaveLength(2);
 
@@ -496,7 +438,7 @@ describe('resources over raw HTTP (e2e)', () => {
 
       expect(registry.removeResource('runtime://one')).toBe(true);
       expect(registry.removeResource('runtime://one')).toBe(false);
-      await tick();
+      await nextTurn();
       await syncGet(connected, get, 3);
       expect(get.withMethod('notifications/resources/list_changed')).toHaveLength(3);
       expect(await answer(connected, read(5, 'runtime://one'))).toEqual(notFound(5, 'runtime://one'));
@@ -515,7 +457,7 @@ describe('resources over raw HTTP (e2e)', () => {
 
       registry.addResource({ uri: 'runtime://one', name: 'one' }, () => 'one');
       registry.addResourceTemplate({ uriTemplate: 'runtime://items/{id}', name: 'items' }, () => 'item');
-      await tick();
+      await nextTurn();
       await syncGet(connected, get, 1);
       expect(unmarked(get)).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/list_changed' }]);
     });

@@ -13,13 +13,12 @@ import { RecordingLogger } from '../utils/recording-logger.js';
 import {
   ConnectionTracker,
   openConnections,
-  delay,
   McpHttpSession,
-  waitUntil,
   type SseConnection,
   type SseRecord,
 } from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { delay, until } from '../utils/wait.js';
 
 /**
  * Resumable SSE streams over real HTTP: event ids, priming events and `retry` (2025-11-25 SSE
@@ -68,10 +67,10 @@ const labels = (connection: SseConnection): string[] => connection.messages().ma
 /** The labels of the messages a connection received up to and including the event `lastId`. */
 function labelsUpTo(connection: SseConnection, lastId: string): string[] {
   const records = connection.records();
-  const until = records.findIndex((record) => record.id === lastId);
-  expect(until).toBeGreaterThanOrEqual(0);
+  const last = records.findIndex((record) => record.id === lastId);
+  expect(last).toBeGreaterThanOrEqual(0);
   return records
-    .slice(0, until + 1)
+    .slice(0, last + 1)
     .filter((record) => record.data !== undefined && record.data !== '')
     .map((record) => label(JSON.parse(record.data!) as Record<string, unknown>));
 }
@@ -330,7 +329,7 @@ describe('Resumable SSE streams (e2e)', () => {
         expect(resumed.records().some((record) => record.retry !== undefined)).toBe(false);
 
         // Delivered in full and finished: nothing of it is kept (no other stream of the session has events).
-        await waitUntil(() => store.size === 0, 'the finished stream is dropped from the store');
+        await until(() => store.size === 0, 'the finished stream is dropped from the store');
         expect(store.sessionCount).toBe(0);
         // Nothing left to come back for: 204 tells the client to stop reconnecting.
         const again = await client.get(lastSeen);
@@ -389,7 +388,7 @@ describe('Resumable SSE streams (e2e)', () => {
         note(session, 'm4');
         await first.waitForMessages(4);
         first.close();
-        await waitUntil(() => !session.hasStream, 'the server notices the cut');
+        await until(() => !session.hasStream, 'the server notices the cut');
         // Sent while disconnected, as log messages this time.
         expect(session.log('info', 'm5')).toBe(true);
         expect(session.log('warning', 'm6')).toBe(true);
@@ -480,14 +479,14 @@ describe('Resumable SSE streams (e2e)', () => {
         await post.waitForMessages(2);
         const lastSeen = post.lastId()!;
         post.close();
-        await waitUntil(async () => (await serverConnections(started)) === 0, 'the server sees the POST go');
+        await until(async () => (await serverConnections(started)) === 0, 'the server sees the POST go');
 
         expect(session.runningCalls).toBe(1);
         const ctx = await started.gates.reached('d');
         expect(ctx.signal.aborted).toBe(false);
         started.gates.open('d');
         expect(await started.gates.finished('d')).toEqual({ aborted: false, reason: undefined });
-        await waitUntil(() => session.runningCalls === 0, 'the call ends');
+        await until(() => session.runningCalls === 0, 'the call ends');
 
         const resumed = await client.get(lastSeen);
         expect(resumed.status).toBe(200);
@@ -496,7 +495,7 @@ describe('Resumable SSE streams (e2e)', () => {
         expect(labels(resumed)).toEqual(['d:after:3', 'd:after:4', 'result#5:done:d']);
         const seqs = expectIncreasingIds(resumed, 'p1');
         expect(seqs[0]).toBeGreaterThan(parseId(lastSeen).seq);
-        await waitUntil(() => store.size === 0, 'the delivered stream is dropped from the store');
+        await until(() => store.size === 0, 'the delivered stream is dropped from the store');
       },
     );
 
@@ -541,7 +540,7 @@ describe('Resumable SSE streams (e2e)', () => {
       // Both POSTs go; B finishes while nobody listens, so its rest is kept for a resume.
       postA.close();
       postB.close();
-      await waitUntil(async () => (await serverConnections(started)) === 1, 'the server sees both POSTs go');
+      await until(async () => (await serverConnections(started)) === 1, 'the server sees both POSTs go');
       started.gates.open('b');
       await started.gates.finished('b');
       note(session, 'host-3');
@@ -630,7 +629,7 @@ describe('Resumable SSE streams (e2e)', () => {
       const post = await b.call(1, 'emit_then_wait', { gate: 'x', before: 1, after: 1 });
       await post.waitForMessages(1);
       post.close();
-      await waitUntil(async () => (await serverConnections(started)) === 1, 'the server sees the POST go');
+      await until(async () => (await serverConnections(started)) === 1, 'the server sees the POST go');
 
       // B's stream p1 exists, but B never numbered anything as far as A's last position.
       const foreign = await b.get(`p1-${parseId(getA.lastId()!).seq}`);
@@ -670,7 +669,7 @@ describe('Resumable SSE streams (e2e)', () => {
       await first.waitForMessages(2);
       const lastSeen = first.messageRecords()[0]!.id!;
       first.close();
-      await waitUntil(() => !session.hasStream, 'the server notices the cut');
+      await until(() => !session.hasStream, 'the server notices the cut');
       note(session, 'm3');
       const resumed = await client.get(lastSeen);
       await resumed.waitForMessages(2);
@@ -682,7 +681,7 @@ describe('Resumable SSE streams (e2e)', () => {
       started.gates.open('c');
       expect(await resumedPost.waitForEnd()).toBe('end');
       expect(labels(resumedPost)).toEqual(['c:after:2', 'result#1:done:c:closed=true']);
-      await waitUntil(() => custom.kept(client.id, 'p1') === 0, 'the delivered POST stream is deleted');
+      await until(() => custom.kept(client.id, 'p1') === 0, 'the delivered POST stream is deleted');
 
       const appended = custom.calls.filter((call) => call.op === 'append');
       const seqs = appended.map((call) => call.seq!);
@@ -699,7 +698,7 @@ describe('Resumable SSE streams (e2e)', () => {
 
       expect(await client.delete()).toBe(204);
       expect(custom.calls.at(-1)).toEqual({ op: 'deleteSession', sessionId: client.id });
-      await waitUntil(() => custom.sessions === 0, 'the session is forgotten');
+      await until(() => custom.sessions === 0, 'the session is forgotten');
     });
 
     it.each(['throws', 'rejects'] as const)(
@@ -724,7 +723,7 @@ describe('Resumable SSE streams (e2e)', () => {
 
         // A resume whose replay fails still attaches, and live delivery goes on.
         get.close();
-        await waitUntil(() => !session.hasStream, 'the server notices the cut');
+        await until(() => !session.hasStream, 'the server notices the cut');
         const resumed = await client.get(get.lastId());
         expect(resumed.status).toBe(200);
         note(session, 'm3');
@@ -734,7 +733,7 @@ describe('Resumable SSE streams (e2e)', () => {
         expect(session.ended).toBe(false);
         expect(failing.appends).toBeGreaterThan(5);
         expect(failing.replays).toBe(1);
-        await waitUntil(
+        await until(
           () =>
             logger.at('error').filter((line) => line.includes('The MCP event store failed')).length >= failing.appends,
           'every failure is logged',

@@ -20,6 +20,7 @@ import {
 } from '../fixtures/sample-tool-definitions.js';
 import { httpExchange } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
+import { orTimeout } from '../utils/wait.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../dist/sample-app/main.js', import.meta.url));
@@ -137,19 +138,10 @@ class SampleProcess {
   async stop(): Promise<void> {
     if (this.exit) return;
     this.child.kill('SIGTERM');
-    if ((await within(this.exited, 3000)) !== 'timeout') return;
+    if ((await orTimeout(this.exited, 3000)) !== 'timeout') return;
     this.child.kill('SIGKILL');
-    await within(this.exited, 3000);
+    await orTimeout(this.exited, 3000);
   }
-}
-
-/** Resolves to the first of `promise` or 'timeout'. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** How a TCP connection attempt ended: 'connected', or the error code. */
@@ -331,7 +323,7 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
 
     it.each(cases)('%s', async (label, _env, errorLine) => {
       const sample = samples.get(label)!;
-      const exit = await within(sample.exited, START_TIMEOUT_MS);
+      const exit = await orTimeout(sample.exited, START_TIMEOUT_MS);
       expect(exit).toEqual({ code: 1, signal: null });
       expect(sample.text).toMatch(errorLine);
       expect(sample.text).not.toMatch(/MCP endpoint/);

@@ -6,11 +6,13 @@
 import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AppModule } from '../../sample-app/app.module.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
 import { McpResourceRegistry, McpSessionRegistry, type McpSessionState } from '../../src/index.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { until } from '../utils/wait.js';
+import { rpcError } from '../utils/thrown.js';
 
 const TOKEN = 'reader';
 const CITIES = ['Lisbon', 'Oslo', 'Nairobi', 'Lima', 'Osaka', 'Toronto', 'Cairo', 'Sydney'];
@@ -19,28 +21,6 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const FORECAST_DESCRIPTION =
   'Three-day forecast of a known city (metric), and when it was last refreshed; subscribe to hear of refreshes';
 const PROMPT_DESCRIPTION = "Asks the model to summarise a city's forecast, which comes embedded with the request";
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resolves once `condition` holds, polling; rejects after `timeoutMs`. */
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(10);
-  }
-}
-
-/** The JSON-RPC error a rejected SDK request carried. */
-async function rpcError(request: Promise<unknown>): Promise<{ code: number; message: string; data: unknown }> {
-  const error = await request.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  const { code, message, data } = error as McpError;
-  return { code, message, data };
-}
 
 /** The only contents item of a resources/read result, as text. */
 function onlyTextContents(result: { contents: object[] }): { uri: string; mimeType?: string; text: string } {
@@ -357,14 +337,14 @@ describe('the sample resources, prompt and completions through the official MCP 
       expect(await client.subscribeResource({ uri: 'weather://forecast/Oslo' })).toEqual({});
       expect(session.isSubscribed('weather://forecast/Lisbon')).toBe(true);
       // Updates travel on the GET stream, which the SDK opens in the background after connecting.
-      await until(() => session.hasStream, 'the GET stream of the SDK client');
+      await until(() => session.hasStream, 'the GET stream of the SDK client', 5000);
 
       const first = await client.callTool({ name: 'refresh_forecasts', arguments: {} });
       expect(first.isError).toBeFalsy();
       // One call per refreshed city, in refresh order; only the two subscribed forecasts reached a session.
       expect(notify.mock.calls).toEqual(CITIES.map((city) => [`weather://forecast/${city}`]));
       expect(notify.mock.results.map((result) => result.value)).toEqual([1, 1, 0, 0, 0, 0, 0, 0]);
-      await until(() => updated.length >= 2, 'two resources/updated notifications');
+      await until(() => updated.length >= 2, 'two resources/updated notifications', 5000);
       expect(updated).toEqual(['weather://forecast/Lisbon', 'weather://forecast/Oslo']);
       // What the notification announces: a read now shows the refresh.
       const read = onlyTextContents(await client.readResource({ uri: 'weather://forecast/Lisbon' }));
@@ -377,7 +357,7 @@ describe('the sample resources, prompt and completions through the official MCP 
 
       expect(notify.mock.results.map((result) => result.value)).toEqual([0, 1, 0, 0, 0, 0, 0, 0]);
       // Lisbon is refreshed before Oslo, on the same stream: by the time Oslo's update is here, Lisbon's would be too.
-      await until(() => updated.length >= 3, "Oslo's second resources/updated notification");
+      await until(() => updated.length >= 3, "Oslo's second resources/updated notification", 5000);
       expect(updated).toEqual(['weather://forecast/Lisbon', 'weather://forecast/Oslo', 'weather://forecast/Oslo']);
     }, 30_000);
 
@@ -390,13 +370,13 @@ describe('the sample resources, prompt and completions through the official MCP 
       const subscriber = await connect(listen(heard.subscriber));
       const bystander = await connect(listen(heard.bystander));
       await subscriber.client.subscribeResource({ uri: 'weather://forecast/Sydney' });
-      await until(() => subscriber.session.hasStream && bystander.session.hasStream, 'both GET streams');
+      await until(() => subscriber.session.hasStream && bystander.session.hasStream, 'both GET streams', 5000);
       const notify = jest.spyOn(running.app.get(McpResourceRegistry), 'notifyUpdated');
 
       await subscriber.client.callTool({ name: 'refresh_forecasts', arguments: {} });
 
       expect(notify.mock.results.map((result) => result.value)).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
-      await until(() => heard.subscriber.length >= 1, "Sydney's resources/updated notification");
+      await until(() => heard.subscriber.length >= 1, "Sydney's resources/updated notification", 5000);
       expect(heard.subscriber).toEqual(['weather://forecast/Sydney']);
       expect(bystander.session.isSubscribed('weather://forecast/Sydney')).toBe(false);
       expect(heard.bystander).toEqual([]);

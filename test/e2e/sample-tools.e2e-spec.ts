@@ -26,28 +26,11 @@ import {
   WEATHER_SUMMARY_TOOL_DEFINITION,
 } from '../fixtures/sample-tool-definitions.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { delay, until } from '../utils/wait.js';
+import { onlyText } from '../utils/tool-results.js';
 
 const READER_TOKEN = 'reader';
 const ADMIN_TOKEN = 'admin';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The text of a tool result's only content block. */
-function onlyText(result: object): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  expect(content).toHaveLength(1);
-  expect(content[0]!.type).toBe('text');
-  return content[0]!.text ?? '';
-}
-
-/** Resolves once `condition` holds, polling; rejects after `timeoutMs`. */
-async function until(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(10);
-  }
-}
 
 /** The SDK's own Ajv validator, noting every value it checks: proof that the client did validate. */
 class RecordingValidator implements jsonSchemaValidator {

@@ -15,12 +15,7 @@ import {
   WEATHER_SUMMARY_TOOL_DEFINITION,
 } from '../fixtures/sample-tool-definitions.js';
 import { MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
-
-/** What a tool result's content looks like to these tests. */
-interface TextBlock {
-  type: string;
-  text?: string;
-}
+import { onlyText } from '../utils/tool-results.js';
 
 const CLIENT_INFO = { name: 'sdk-e2e-client', version: '1.2.3' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -41,20 +36,6 @@ class VersionedTransport extends StreamableHTTPClientTransport {
     }
     return super.send(message, options);
   }
-}
-
-/** The texts of a tool result's content; fails on any block that is not text. */
-function texts(result: object): string[] {
-  return (((result as { content?: unknown }).content ?? []) as TextBlock[]).map((block) => {
-    expect(block.type).toBe('text');
-    return block.text ?? '';
-  });
-}
-
-function onlyText(result: object): string {
-  const all = texts(result);
-  expect(all).toHaveLength(1);
-  return all[0]!;
 }
 
 describe('official MCP SDK client against the sample app', () => {

@@ -18,25 +18,9 @@ import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.
 import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { InteractionProbe, InteractionTools } from '../fixtures/interaction.tools.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The text of a tool result's only content block. */
-function onlyText(result: object): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  expect(content).toHaveLength(1);
-  expect(content[0]!.type).toBe('text');
-  return content[0]!.text ?? '';
-}
-
-/** Resolves once `condition` holds, polling; rejects after `timeoutMs`. */
-async function until(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(10);
-  }
-}
+import { until } from '../utils/wait.js';
+import { onlyText } from '../utils/tool-results.js';
+import { thrown } from '../utils/thrown.js';
 
 describe('official MCP SDK client: server → client interaction (e2e)', () => {
   let running: RunningApp;
@@ -100,10 +84,7 @@ describe('official MCP SDK client: server → client interaction (e2e)', () => {
     const calling = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, {
       signal: controller.signal,
     });
-    const settled = calling.then(
-      () => 'resolved',
-      (error: unknown) => error,
-    );
+    const settled = thrown(calling);
     const started = await probe.whenStarted({ tool: 'wait_for_cancel' });
 
     controller.abort('the user pressed stop');

@@ -35,32 +35,12 @@ import {
   TravelPrompts,
 } from '../fixtures/prompts.fixture.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { until } from '../utils/wait.js';
+import { mcpErrorOf } from '../utils/thrown.js';
 
 const CLIENT_INFO = { name: 'sdk-prompts-e2e', version: '1.0.0' };
 
 type Token = 'reader-token' | 'admin-token';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(10);
-  }
-}
-
-/** The error a promise rejected with; fails if it resolved. */
-async function rejectionOf(promise: Promise<unknown>): Promise<McpError> {
-  const reason = await promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-    },
-    (error: unknown) => error,
-  );
-  expect(reason).toBeInstanceOf(McpError);
-  return reason as McpError;
-}
 
 function expectRpcError(error: McpError, code: number, message: string): void {
   expect({ code: error.code, message: error.message, data: error.data }).toEqual({
@@ -231,17 +211,17 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
       test('errors reach the SDK as McpError: unknown prompt, invalid arguments, a crash that leaks nothing', async () => {
         const { client } = await connect(running);
         expectRpcError(
-          await rejectionOf(client.getPrompt({ name: 'nope' })),
+          await mcpErrorOf(client.getPrompt({ name: 'nope' })),
           ErrorCode.InvalidParams,
           'Invalid params: Unknown prompt: nope',
         );
         expectRpcError(
-          await rejectionOf(client.getPrompt({ name: 'plan_trip', arguments: { city: 'Lisbon' } })),
+          await mcpErrorOf(client.getPrompt({ name: 'plan_trip', arguments: { city: 'Lisbon' } })),
           ErrorCode.InvalidParams,
           'Invalid params: invalid arguments for prompt plan_trip: mode: mode must be one of the following values: train, plane, bus, Boat',
         );
 
-        const crash = await rejectionOf(client.getPrompt({ name: 'crash' }));
+        const crash = await mcpErrorOf(client.getPrompt({ name: 'crash' }));
         expectRpcError(crash, ErrorCode.InternalError, 'Internal error');
         expect(crash.message).not.toContain(PROMPT_SECRET);
       });
@@ -339,7 +319,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
           },
         ]);
         expectRpcError(
-          await rejectionOf(
+          await mcpErrorOf(
             complete(client, {
               ref: { type: 'ref/resource', uri: 'weather://nope/{x}' },
               argument: { name: 'x', value: '' },
@@ -378,22 +358,20 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
       test('unknown prompt and undeclared argument are -32602; a completer that throws is -32603 and leaks nothing', async () => {
         const { client } = await connect(running);
         expectRpcError(
-          await rejectionOf(complete(client, { ref: promptRef('nope'), argument: { name: 'city', value: '' } })),
+          await mcpErrorOf(complete(client, { ref: promptRef('nope'), argument: { name: 'city', value: '' } })),
           ErrorCode.InvalidParams,
           'Invalid params: Unknown prompt: nope',
         );
         expectRpcError(
-          await rejectionOf(
-            complete(client, { ref: promptRef('plan_trip'), argument: { name: 'country', value: '' } }),
-          ),
+          await mcpErrorOf(complete(client, { ref: promptRef('plan_trip'), argument: { name: 'country', value: '' } })),
           ErrorCode.InvalidParams,
           'Invalid params: plan_trip has no argument country',
         );
-        const thrown = await rejectionOf(
+        const crash = await mcpErrorOf(
           complete(client, { ref: promptRef('pick_station'), argument: { name: 'platform', value: '' } }),
         );
-        expectRpcError(thrown, ErrorCode.InternalError, 'Internal error');
-        expect(thrown.message).not.toContain(PROMPT_SECRET);
+        expectRpcError(crash, ErrorCode.InternalError, 'Internal error');
+        expect(crash.message).not.toContain(PROMPT_SECRET);
         // The session is unharmed.
         expect(
           (await complete(client, { ref: promptRef('code_review'), argument: { name: 'language', value: 'g' } }))
@@ -409,12 +387,12 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
         expect(names).not.toContain('admin_briefing');
 
         expectRpcError(
-          await rejectionOf(client.getPrompt({ name: 'admin_briefing', arguments: { topic: 'budget' } })),
+          await mcpErrorOf(client.getPrompt({ name: 'admin_briefing', arguments: { topic: 'budget' } })),
           ErrorCode.InvalidParams,
           'Invalid params: Unknown prompt: admin_briefing',
         );
         expectRpcError(
-          await rejectionOf(
+          await mcpErrorOf(
             complete(client, { ref: promptRef('admin_briefing'), argument: { name: 'topic', value: '' } }),
           ),
           ErrorCode.InvalidParams,
@@ -422,7 +400,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
         );
         // Even an undeclared argument: the hidden prompt does not betray which arguments it has.
         expectRpcError(
-          await rejectionOf(
+          await mcpErrorOf(
             complete(client, { ref: promptRef('admin_briefing'), argument: { name: 'zzz', value: '' } }),
           ),
           ErrorCode.InvalidParams,
@@ -510,7 +488,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
         expect(journal.piped).toEqual([{ type: 'custom', metatype: 'ShoutArgs', value: { text: 'hello' } }]);
 
         // Invalid arguments never reach the interceptor or the pipe.
-        const error = await rejectionOf(client.getPrompt({ name: 'shout', arguments: { text: '' } }));
+        const error = await mcpErrorOf(client.getPrompt({ name: 'shout', arguments: { text: '' } }));
         expect(error.code).toBe(ErrorCode.InvalidParams);
         expect(journal.intercepted).toHaveLength(1);
         expect(journal.piped).toHaveLength(1);
@@ -587,7 +565,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
         expect(changes).toBe(2);
         expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).not.toContain('runtime_one');
         expectRpcError(
-          await rejectionOf(client.getPrompt({ name: 'runtime_one' })),
+          await mcpErrorOf(client.getPrompt({ name: 'runtime_one' })),
           ErrorCode.InvalidParams,
           'Invalid params: Unknown prompt: runtime_one',
         );
@@ -670,7 +648,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
 
       for (const cursor of [tools.nextCursor!, resources.nextCursor!]) {
         expectRpcError(
-          await rejectionOf(client.listPrompts({ cursor })),
+          await mcpErrorOf(client.listPrompts({ cursor })),
           ErrorCode.InvalidParams,
           'Invalid params: invalid cursor',
         );
@@ -679,7 +657,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
       const first = await client.listPrompts();
       const other = (await connect(running)).client;
       expectRpcError(
-        await rejectionOf(other.listPrompts({ cursor: first.nextCursor! })),
+        await mcpErrorOf(other.listPrompts({ cursor: first.nextCursor! })),
         ErrorCode.InvalidParams,
         'Invalid params: invalid cursor',
       );

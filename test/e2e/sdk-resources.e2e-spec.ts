@@ -8,7 +8,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
-  McpError,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   type Notification,
@@ -31,29 +30,11 @@ import {
   WeatherResources,
 } from '../fixtures/resources.fixture.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { delay, until } from '../utils/wait.js';
+import { mcpErrorOf } from '../utils/thrown.js';
 
 const CLIENT_INFO = { name: 'sdk-resources-e2e', version: '1.0.0' };
 const MARKER = 'notifications/test/marker';
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await delay(5);
-  }
-}
-
-/** The McpError a promise rejected with; fails if it resolved or failed otherwise. */
-async function mcpErrorOf(promise: Promise<unknown>): Promise<McpError> {
-  const outcome = await promise.then(
-    (value) => new Error(`expected a rejection, got ${JSON.stringify(value)}`),
-    (reason: unknown) => reason,
-  );
-  expect(outcome).toBeInstanceOf(McpError);
-  return outcome as McpError;
-}
 
 const mcpRoot = (options: Partial<McpModuleOptions & McpModuleExtras> = {}) =>
   McpModule.forRoot({ name: 'sdk-resources-e2e', version: '1.0.0', guards: [FixtureBearerGuard], ...options });

@@ -6,7 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpModule, type McpModuleExtras, type McpModuleOptions } from '../../src/index.js';
 import {
   AdminTools,
@@ -18,6 +18,7 @@ import {
   WeatherAdminController,
 } from '../fixtures/pipeline.tools.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { mcpErrorOf } from '../utils/thrown.js';
 
 const CLIENT_INFO = { name: 'sdk-tools-e2e', version: '1.0.0' };
 
@@ -227,12 +228,7 @@ describe('tool visibility and pagination with the official SDK client (e2e)', ()
 
       const forged = Buffer.from(JSON.stringify({ v: 1, k: 'forecast', i: -1 })).toString('base64url');
       for (const cursor of ['not a cursor!', 'eyJ2IjoxfQ', forged, `${nextCursor}x`, '']) {
-        const error = await client.listTools({ cursor }).then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
-        expect(error).toBeInstanceOf(McpError);
-        expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+        expect((await mcpErrorOf(client.listTools({ cursor }))).code).toBe(ErrorCode.InvalidParams);
       }
       // The session is unharmed.
       expect((await client.listTools({ cursor: nextCursor })).tools).toHaveLength(3);

@@ -10,6 +10,7 @@ import {
 } from '../../src/index.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
+import { delay, within } from '../utils/wait.js';
 
 /**
  * The standalone GET stream (SSE) and the session lifecycle around it: one stream per session,
@@ -136,17 +137,6 @@ class SseStream {
     this.req.destroy();
   }
 }
-
-/** Resolves to the first of `promise` or 'timeout'. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function note(n: number): JsonRpcNotification {
   return { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `message ${n}` } };
@@ -345,7 +335,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
 
     const del = await request(app.baseUrl).delete('/mcp').set('Mcp-Session-Id', sessionId);
     expect(del.status).toBe(204);
-    expect(await within(stream.finished, 2000)).toBe('end');
+    expect(await within(stream.finished, 2000, 'the end of the GET stream')).toBe('end');
 
     const after = await ping(app, sessionId);
     expect(after.status).toBe(404);
@@ -468,8 +458,11 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     expect([a.status, b.status]).toEqual([200, 200]);
 
     const closing = app.close();
-    expect(await within(Promise.all([a.finished, b.finished]), 2000)).toEqual(['end', 'end']);
-    expect(await within(closing, 2000)).toBeUndefined();
+    expect(await within(Promise.all([a.finished, b.finished]), 2000, 'the end of both streams')).toEqual([
+      'end',
+      'end',
+    ]);
+    expect(await within(closing, 2000, 'app.close()')).toBeUndefined();
     running = undefined;
   });
 });

@@ -24,6 +24,7 @@ import {
 } from '../fixtures/pipeline-output.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
+import { onlyText } from '../utils/tool-results.js';
 
 /** One structured result the SDK client checked against an output schema, and its verdict. */
 interface Verdict {
@@ -44,13 +45,6 @@ class RecordingValidator implements jsonSchemaValidator {
       return result;
     };
   }
-}
-
-function onlyText(result: object): string {
-  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
-  expect(content).toHaveLength(1);
-  expect(content[0]!.type).toBe('text');
-  return content[0]!.text!;
 }
 
 describe('structured output, raw schemas, tool metadata and content (SDK client, e2e)', () => {

@@ -6,15 +6,15 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Inject, Injectable, Logger, Scope, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { APP_GUARD, REQUEST } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import { McpExecutionContext, McpModule, McpSessionRegistry, McpTool } from '../../src/index.js';
 import { httpExchange } from '../utils/http-exchange.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { waitUntil } from '../utils/sse-events.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { until } from '../utils/wait.js';
+import { mcpErrorOf } from '../utils/thrown.js';
 
 /** Denies `secret` to requests without `x-admin: yes`; built per HTTP request (Scope.REQUEST). */
 @Injectable({ scope: Scope.REQUEST })
@@ -164,15 +164,6 @@ describe('tool access (e2e)', () => {
     return found;
   }
 
-  async function listError(client: Client, cursor: string): Promise<McpError> {
-    const error = await client.listTools({ cursor }).then(
-      () => undefined,
-      (rejected: unknown) => rejected,
-    );
-    if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
-    return error;
-  }
-
   const moduleOf = (pageSize?: number): object => ({
     imports: [McpModule.forRoot({ name: 'tool-access-e2e', version: '1.0.0', ...(pageSize ? { pageSize } : {}) })],
     providers: [StaticTools, ScopedTools, UnbuildableTools, { provide: APP_GUARD, useClass: AdminOnlyGuard }],
@@ -269,7 +260,7 @@ describe('tool access (e2e)', () => {
           .replace(/=+$/, '');
       expect(Buffer.from(inner, 'base64url').toString('utf8')).toContain('"alpha"');
       for (const forged of [naming('secret'), `${naming('secret')}.${tag}`, `${inner}.${'A'.repeat(22)}`, inner]) {
-        expect((await listError(client, forged)).code).toBe(-32602);
+        expect((await mcpErrorOf(client.listTools({ cursor: forged }))).code).toBe(-32602);
       }
       // The genuine cursor still works.
       expect((await client.listTools({ cursor: nextCursor! })).tools.map((tool) => tool.name)).toEqual(['zeta']);
@@ -279,7 +270,7 @@ describe('tool access (e2e)', () => {
       const owner = await connect(paged);
       const other = await connect(paged);
       const { nextCursor } = await owner.listTools();
-      expect((await listError(other, nextCursor!)).code).toBe(-32602);
+      expect((await mcpErrorOf(other.listTools({ cursor: nextCursor! }))).code).toBe(-32602);
       expect((await owner.listTools({ cursor: nextCursor! })).tools).toHaveLength(1);
     });
   });
@@ -346,11 +337,11 @@ describe('tool access (e2e)', () => {
       const pending = client.callTool({ name: 'hung_guard', arguments: {} }, undefined, { signal: controller.signal });
       const session = (): ReturnType<McpSessionRegistry['all']>[number] | undefined =>
         registry.all().find((candidate) => candidate.runningCalls > 0);
-      await waitUntil(() => session() !== undefined, 'the call runs');
+      await until(() => session() !== undefined, 'the call runs');
       const running_ = session()!;
       controller.abort('stop');
       await expect(pending).rejects.toThrow();
-      await waitUntil(() => running_.runningCalls === 0, 'the cancelled call ends');
+      await until(() => running_.runningCalls === 0, 'the cancelled call ends');
     });
 
     it('logs a guard that throws something other than an HttpException as an error, and denies the tool', async () => {

@@ -316,22 +316,6 @@ function dechunk(body: Buffer): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** Resolves after `ms`. */
-export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `predicate` until it holds; fails naming `what` after `timeoutMs`. */
-export async function waitUntil(
-  predicate: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 2000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await delay(5);
-  }
-}
-
 /** Connections an HTTP server holds open now. */
 export function openConnections(server: http.Server): Promise<number> {
   return new Promise((resolve, reject) =>

@@ -1,0 +1,140 @@
+import { HttpStream, type RpcMessage } from './sse-reader.js';
+import { initializeRequest, MCP_POST_HEADERS } from './start-app.js';
+
+/** A session a {@link RawHttpClient} opened. */
+export interface RawSession {
+  readonly id: string;
+  readonly protocolVersion: string;
+  /** Sent with every request of the session (credentials, say), besides its id and version. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** What `initialize` answered. */
+  readonly initializeResult: Record<string, unknown>;
+}
+
+export interface RawInitializeOptions {
+  /** `2025-06-18` unless given. */
+  readonly protocolVersion?: string;
+  readonly capabilities?: object;
+  /** Sent with the initialize request and with every later request of the session. */
+  readonly headers?: Record<string, string>;
+}
+
+/**
+ * An MCP client over raw HTTP, for what a client library would hide: every exchange is an
+ * {@link HttpStream} with exactly the headers given (the session's, and any `extra`), and
+ * {@link closeAll} drops every connection a test opened.
+ */
+export class RawHttpClient {
+  private readonly opened: HttpStream[] = [];
+
+  /** @param mcpUrl the endpoint, looked up at each request (the app may start after the client). */
+  constructor(private readonly mcpUrl: () => string) {}
+
+  /**
+   * Sends a request; resolves once the response head arrived. A string `body` is sent as it is
+   * (hand-written JSON), anything else JSON-encoded.
+   */
+  async open(method: string, headers: Record<string, string>, body?: unknown): Promise<HttpStream> {
+    const text = body === undefined || typeof body === 'string' ? body : JSON.stringify(body);
+    const stream = await HttpStream.open(this.mcpUrl(), method, headers, text);
+    this.opened.push(stream);
+    return stream;
+  }
+
+  /** The headers of a POST of `session`, plus `extra`. */
+  headersOf(session: RawSession, extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      ...MCP_POST_HEADERS,
+      ...session.headers,
+      'mcp-session-id': session.id,
+      'mcp-protocol-version': session.protocolVersion,
+      ...extra,
+    };
+  }
+
+  /** Initializes a session and acknowledges it with `notifications/initialized`. */
+  async initialize(options: RawInitializeOptions = {}): Promise<RawSession> {
+    const { protocolVersion = '2025-06-18', headers = {} } = options;
+    const body = initializeRequest(protocolVersion) as { params: Record<string, unknown> };
+    if (options.capabilities !== undefined) body.params.capabilities = options.capabilities;
+    const init = await this.open('POST', { ...MCP_POST_HEADERS, ...headers }, body);
+    await init.untilEnd();
+    expect(init.status).toBe(200);
+    expect(init.messages).toHaveLength(1);
+    const session: RawSession = {
+      id: init.headers['mcp-session-id'] as string,
+      protocolVersion,
+      headers,
+      initializeResult: init.messages[0]!.result!,
+    };
+    const ack = await this.send(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(ack.status).toBe(202);
+    return session;
+  }
+
+  /** POSTs a message (or batch) on `session`; resolves when the answer starts (a JSON answer: once complete). */
+  post(session: RawSession, body: unknown, extra: Record<string, string> = {}): Promise<HttpStream> {
+    return this.open('POST', this.headersOf(session, extra), body);
+  }
+
+  /** POSTs a message (or batch) on `session` and reads the whole answer. */
+  async send(session: RawSession, body: unknown, extra: Record<string, string> = {}): Promise<HttpStream> {
+    const stream = await this.post(session, body, extra);
+    await stream.untilEnd();
+    return stream;
+  }
+
+  /** Sends one request and returns its only message; fails unless the answer is 200 with one message. */
+  async request(
+    session: RawSession,
+    method: string,
+    params: unknown,
+    id: string | number = 1,
+    extra: Record<string, string> = {},
+  ): Promise<RpcMessage> {
+    const res = await this.send(session, { jsonrpc: '2.0', id, method, params }, extra);
+    expect(res.status).toBe(200);
+    expect(res.messages).toHaveLength(1);
+    return res.messages[0]!;
+  }
+
+  /** Opens the session's GET stream. */
+  openGet(session: RawSession, extra: Record<string, string> = {}): Promise<HttpStream> {
+    return this.open('GET', {
+      accept: 'text/event-stream',
+      ...session.headers,
+      'mcp-session-id': session.id,
+      'mcp-protocol-version': session.protocolVersion,
+      ...extra,
+    });
+  }
+
+  /** Drops every connection opened so far. */
+  closeAll(): void {
+    for (const stream of this.opened.splice(0)) stream.close();
+  }
+}
+
+/** `resources/read` (or subscribe) of a URI nothing serves: -32002 with the URI. */
+export const resourceNotFound = (id: string | number, uri: string): RpcMessage => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: -32002, message: 'Resource not found', data: { uri } },
+});
+
+/** `prompts/get` (or completion) of a prompt nobody may see: -32602 "Unknown prompt". */
+export const unknownPrompt = (id: string | number, name: string): RpcMessage => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: -32602, message: `Invalid params: Unknown prompt: ${name}` },
+});
+
+/** A request whose id a running request of the session holds. */
+export const idInUse = (id: string | number): RpcMessage => ({
+  jsonrpc: '2.0',
+  id,
+  error: {
+    code: -32600,
+    message: `Invalid Request: request id ${JSON.stringify(id)} is already in use by a running request`,
+  },
+});
