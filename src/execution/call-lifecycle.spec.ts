@@ -19,6 +19,7 @@ import type { PipelineTarget } from './pipeline-target.js';
 import { DENIED, type CallCandidate, type RunningCall } from './running-call.js';
 import type { ItemRequest } from './item-request.js';
 import type { ServedHandler } from './served-handler.js';
+import { nextTurn } from '../../test/utils/wait.js';
 
 /** What the test's kind answers: the answers record what they were asked, so the test reads them. */
 type Answer =
@@ -108,7 +109,7 @@ function setup(): Fixture {
 
 const PROMPT: ItemRequest = { kind: 'prompt', name: 'p' };
 const flush = async (): Promise<void> => {
-  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+  for (let turn = 0; turn < 5; turn++) await nextTurn();
 };
 
 afterEach(() => {

@@ -5,20 +5,11 @@ import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { CallStand } from './call-answers.js';
 import { httpExceptionMessage, jsonRpcAnswers } from './failure-mapping.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 const logger = new Logger('McpTest');
 const answers = jsonRpcAnswers(logger);
 const handler = { owner: 'Stations.read', target: () => Promise.reject(new Error('unused')) };
-
-/** What an answer throws: every JSON-RPC answer is an error. */
-function thrownBy(answer: () => unknown): unknown {
-  try {
-    answer();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the answer to throw');
-}
 
 afterEach(() => jest.restoreAllMocks());
 

@@ -7,10 +7,10 @@ import type { ProtocolVersion } from '../protocol/protocol-version.js';
 import type { ClientCapabilities, Meta } from '../protocol/mcp.types.js';
 import type { CallChannel } from './call-channel.js';
 import type { McpCallContext } from './mcp-call-context.js';
-import { InMemoryEventStore } from '../session/in-memory-event-store.js';
 import { ClientSession } from '../session/client-session.js';
 import { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import { HandlerContext } from './handler-context.js';
+import { testSession } from '../../test/internals/client-session.js';
 
 /** A POST's channel stand-in: keeps what the call sends and answers closeConnection as told. */
 class FakeChannel implements CallChannel {
@@ -48,18 +48,11 @@ function makeContext(
     clientRequestTimeoutMs?: number;
   } = {},
 ): Fixture {
-  const session = new ClientSession({
+  const session = testSession({
     id: 'session-7',
     protocolVersion: options.protocolVersion ?? '2025-06-18',
     clientInfo: { name: 'inspector', version: '2.0.0' },
     clientCapabilities: options.capabilities ?? {},
-    outboxLimit: 100,
-    logLevel: 'info',
-    eventStore: new InMemoryEventStore({ maxEventsPerSession: 10, maxEventAgeMs: 60_000 }),
-    now: 0,
-    onEnd: () => undefined,
-    onStoreError: () => undefined,
-    onUnserializable: () => undefined,
   });
   const channel = options.channel === null ? undefined : (options.channel ?? new FakeChannel());
   const call: McpCallContext = {

@@ -20,6 +20,7 @@ import { MCP_HANDLER_PARAMS_METADATA } from '../mcp.constants.js';
 import { paramsHostOf, prepareHandlerParams } from './handler-params.js';
 import { McpParamType } from './mcp-param-type.js';
 import type { McpParamsMetadata } from './mcp-param.metadata.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 /** Any class whose methods are tools. */
 type Class = abstract new (...args: never[]) => object;
@@ -48,16 +49,6 @@ function layout(params: McpParamsMetadata): Record<number, string> {
     byIndex[param.index] = key.includes(CUSTOM_ROUTE_ARGS_METADATA) ? 'custom' : key.split(':')[0]!;
   }
   return byIndex;
-}
-
-/** The error `fn` throws, failing the test when it throws nothing. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
 }
 
 describe('prepareHandlerParams', () => {
@@ -147,7 +138,7 @@ describe('prepareHandlerParams', () => {
         run(_args: object, _second: unknown): void {}
       }
       decorator(HttpTools.prototype, 'run', 1);
-      const error = thrown(() => prepareHandlerParams(HttpTools, 'run', 'HttpTools.run'));
+      const error = thrownBy(() => prepareHandlerParams(HttpTools, 'run', 'HttpTools.run'));
       expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.message).toMatch(/^@McpTool\(\) on HttpTools\.run: parameter 1 has an HTTP parameter decorator/);
       expect(error.message).toContain('@McpArgs(), @McpCtx(), @McpSession(), @McpUri() or custom decorators');

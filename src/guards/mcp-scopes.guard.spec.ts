@@ -11,6 +11,7 @@ import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interfac
 import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
 import { McpScopesGuard } from './mcp-scopes.guard.js';
 import { defaultScopesOf } from './scopes-of.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 /** Any class whose methods are tools. */
 type Class = abstract new (...args: never[]) => object;
@@ -88,16 +89,6 @@ function httpContextOf(classRef: Class, method: string, user?: unknown): Executi
 const weather = (method: Method, user?: unknown, scopesOf?: ScopesOf): ExecutionContextHost =>
   contextOf(WeatherTools, method, user, scopesOf);
 
-/** The error `fn` throws, failing the test when it throws nothing. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
-
 describe('@McpScopes()', () => {
   it('stores the scopes and applies McpScopesGuard, on methods and classes', () => {
     expect(Reflect.getMetadata(MCP_SCOPES_METADATA, WeatherTools)).toEqual(['weather:read']);
@@ -117,7 +108,7 @@ describe('McpScopesGuard', () => {
   });
 
   it('requires the class scope for every method', () => {
-    const error = thrown(() => guard().canActivate(weather('forecast', { scope: 'other' })));
+    const error = thrownBy(() => guard().canActivate(weather('forecast', { scope: 'other' })));
     expect(error).toBeInstanceOf(ForbiddenException);
     expect(error.message).toBe('Missing scope(s): weather:read');
   });
@@ -126,24 +117,24 @@ describe('McpScopesGuard', () => {
     const all = { scope: 'weather:read weather:write alerts:write' };
     expect(guard().canActivate(weather('publishAlert', all))).toBe(true);
     const methodOnly = { scope: 'weather:write alerts:write' };
-    expect(thrown(() => guard().canActivate(weather('publishAlert', methodOnly))).message).toBe(
+    expect(thrownBy(() => guard().canActivate(weather('publishAlert', methodOnly))).message).toBe(
       'Missing scope(s): weather:read',
     );
     const classOnly = { scope: 'weather:read' };
-    expect(thrown(() => guard().canActivate(weather('publishAlert', classOnly))).message).toBe(
+    expect(thrownBy(() => guard().canActivate(weather('publishAlert', classOnly))).message).toBe(
       'Missing scope(s): weather:write, alerts:write',
     );
   });
 
   it('names every missing scope, method scopes first', () => {
-    const error = thrown(() => guard().canActivate(weather('publishAlert', { scope: 'alerts:write' })));
+    const error = thrownBy(() => guard().canActivate(weather('publishAlert', { scope: 'alerts:write' })));
     expect(error).toBeInstanceOf(ForbiddenException);
     expect((error as ForbiddenException).getStatus()).toBe(403);
     expect(error.message).toBe('Missing scope(s): weather:write, weather:read');
   });
 
   it('denies a caller without a user, naming what is missing', () => {
-    expect(thrown(() => guard().canActivate(weather('forecast'))).message).toBe('Missing scope(s): weather:read');
+    expect(thrownBy(() => guard().canActivate(weather('forecast'))).message).toBe('Missing scope(s): weather:read');
     expect(() => guard().canActivate(weather('forecast', null))).toThrow(ForbiddenException);
   });
 
@@ -171,7 +162,7 @@ describe('McpScopesGuard', () => {
 
   it('requires the scopes of a method whose class has none', () => {
     expect(guard().canActivate(contextOf(OpenTools, 'reset', { scopes: ['admin'] }))).toBe(true);
-    expect(thrown(() => guard().canActivate(contextOf(OpenTools, 'reset', { scopes: ['user'] }))).message).toBe(
+    expect(thrownBy(() => guard().canActivate(contextOf(OpenTools, 'reset', { scopes: ['user'] }))).message).toBe(
       'Missing scope(s): admin',
     );
   });
@@ -188,7 +179,7 @@ describe('McpScopesGuard', () => {
   it('denies what a custom scopesOf does not grant, whatever the user claims', () => {
     const scopesOf = (): readonly string[] => ['weather:read'];
     const user = { scope: 'weather:read weather:write alerts:write' };
-    expect(thrown(() => guard().canActivate(weather('publishAlert', user, scopesOf))).message).toBe(
+    expect(thrownBy(() => guard().canActivate(weather('publishAlert', user, scopesOf))).message).toBe(
       'Missing scope(s): weather:write, alerts:write',
     );
   });
@@ -206,7 +197,7 @@ describe('McpScopesGuard', () => {
         httpContextOf(WeatherTools, 'publishAlert', { scp: ['weather:read', 'weather:write', 'alerts:write'] }),
       ),
     ).toBe(true);
-    expect(thrown(() => guard().canActivate(httpContextOf(WeatherTools, 'forecast', {}))).message).toBe(
+    expect(thrownBy(() => guard().canActivate(httpContextOf(WeatherTools, 'forecast', {}))).message).toBe(
       'Missing scope(s): weather:read',
     );
     expect(() => guard().canActivate(httpContextOf(WeatherTools, 'forecast'))).toThrow(ForbiddenException);

@@ -5,6 +5,7 @@ import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpPromptArgumentOptions, McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import { DtoJsonSchemaConverter } from '../schemas/dto-json-schema.js';
 import { preparePrompt } from './prompt-definition.factory.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 class ReviewArgs {
   @JSONSchema({ description: 'The code to review' })
@@ -33,17 +34,8 @@ function prepare(options: Partial<McpPromptOptions> & Record<string, unknown>, d
   );
 }
 
-function thrown(build: () => unknown): Error {
-  try {
-    build();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
-
 function expectDefinitionError(build: () => unknown, message: string): void {
-  const error = thrown(build);
+  const error = thrownBy(build);
   expect(error).toBeInstanceOf(McpDefinitionError);
   expect(error.message).toBe(message);
 }

@@ -168,3 +168,24 @@ describe('toGetPromptResult', () => {
     });
   });
 });
+
+describe('toGetPromptResult: _meta', () => {
+  // A client's schema check rejects a whole result over a malformed _meta: the prompt's bug is caught here.
+  it.each([
+    ['a string', 'x'],
+    ['an array', ['x']],
+    ['null', null],
+  ])('refuses a result whose _meta is %s', (_label, meta) => {
+    expect(() => toGetPromptResult({ messages: ['hi'], _meta: meta }, undefined)).toThrow(
+      new TypeError('_meta must be an object'),
+    );
+  });
+
+  it('keeps an object _meta', () => {
+    expect(toGetPromptResult({ messages: ['hi'], _meta: { trace: 7 } }, 'Says hi')).toStrictEqual({
+      description: 'Says hi',
+      messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+      _meta: { trace: 7 },
+    });
+  });
+});

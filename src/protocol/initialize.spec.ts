@@ -6,6 +6,7 @@ import {
 } from './initialize.js';
 import { JsonRpcError } from './json-rpc.errors.js';
 import type { JsonRpcParams } from './json-rpc.types.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 const server: ServerDescription = {
   serverInfo: { name: 'test-server', version: '1.2.3', title: 'Test Server' },
@@ -27,13 +28,9 @@ function params(overrides: Record<string, unknown> = {}): JsonRpcParams {
 
 /** Runs `action`, failing unless it throws a JsonRpcError, and returns that error. */
 function thrown(action: () => unknown): JsonRpcError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof JsonRpcError) return error;
-    throw new Error(`expected a JsonRpcError, got ${String(error)}`, { cause: error });
-  }
-  throw new Error('expected a JsonRpcError, nothing was thrown');
+  const error = thrownBy(action);
+  expect(error).toBeInstanceOf(JsonRpcError);
+  return error as JsonRpcError;
 }
 
 function expectInvalidParams(input: JsonRpcParams | undefined, detail: string): void {

@@ -13,6 +13,7 @@ import { McpSchemas } from '../schemas/mcp-schemas.js';
 import type { RegisteredPrompt } from '../prompts/registered-prompt.interface.js';
 import { PromptStore } from '../prompts/prompt.store.js';
 import { McpPromptRegistry } from './prompt.registry.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 /** A registry over a fresh store, and the store, as the module wires them. */
 function prompts(schemas = new McpSchemas()): { registry: McpPromptRegistry; store: PromptStore } {
@@ -48,17 +49,8 @@ async function render(prompt: RegisteredPrompt, args: object, context: McpContex
   return pipeline.execute([{ url: '/mcp' }, undefined, undefined, invocation as unknown as McpInvocation]);
 }
 
-function thrown(build: () => unknown): Error {
-  try {
-    build();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
-
 function expectDefinitionError(build: () => unknown, message: string): void {
-  const error = thrown(build);
+  const error = thrownBy(build);
   expect(error).toBeInstanceOf(McpDefinitionError);
   expect(error.message).toBe(message);
 }

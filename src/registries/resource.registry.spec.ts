@@ -14,6 +14,7 @@ import type { RegisteredResource, RegisteredResourceTemplate } from '../resource
 import { ResourceStore } from '../resources/resource.store.js';
 import { McpResourceTemplateRegistry } from './resource-template.registry.js';
 import { McpResourceRegistry } from './resource.registry.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 const handshake: Handshake = {
   protocolVersion: '2025-06-18',
@@ -70,17 +71,8 @@ async function read(
   return pipeline.execute([{ url: '/mcp' }, undefined, undefined, invocation as unknown as McpInvocation]);
 }
 
-function thrown(build: () => unknown): Error {
-  try {
-    build();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
-
 function expectDefinitionError(build: () => unknown, message: string): void {
-  const error = thrown(build);
+  const error = thrownBy(build);
   expect(error).toBeInstanceOf(McpDefinitionError);
   expect(error.message).toBe(message);
 }

@@ -10,6 +10,7 @@ import type { RegisteredTool } from '../tools/registered-tool.interface.js';
 import { ToolStore } from '../tools/tool.store.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import { McpToolRegistry, type McpToolHandler } from './tool.registry.js';
+import { nextTurn } from '../../test/utils/wait.js';
 
 /** A registry over a fresh store, and the store, as the module wires them. */
 function tools(): { registry: McpToolRegistry; store: ToolStore } {
@@ -145,7 +146,7 @@ describe('McpToolRegistry', () => {
 });
 
 /** Lets queued microtasks (the registry's burst notification) run. */
-const microtasks = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const microtasks = nextTurn;
 
 describe('McpToolRegistry.add', () => {
   it('adds a tool without arguments, served at once, that runs the handler it was given', async () => {

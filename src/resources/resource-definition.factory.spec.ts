@@ -3,6 +3,8 @@ import type { McpResourceOptions, McpResourceTemplateOptions } from '../interfac
 import { MAX_URI_LENGTH } from '../protocol/uri.js';
 import { buildResourceDefinition, buildTemplateDefinition } from './resource-definition.factory.js';
 import { UriTemplate } from './uri-template.js';
+import { thrownBy } from '../../test/utils/thrown.js';
+import { ListResourcesResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const LABEL = '@McpResource() on Docs.readme';
 const TEMPLATE_LABEL = '@McpResourceTemplate() on Users.byId';
@@ -19,18 +21,8 @@ function template(options: Partial<McpResourceTemplateOptions> & Record<string, 
   );
 }
 
-/** The error `build` throws; fails the test when it throws none. */
-function thrown(build: () => unknown): Error {
-  try {
-    build();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
-
 function expectDefinitionError(build: () => unknown, message: string): void {
-  const error = thrown(build);
+  const error = thrownBy(build);
   expect(error).toBeInstanceOf(McpDefinitionError);
   expect(error.name).toBe('McpDefinitionError');
   expect(error.message).toBe(message);
@@ -315,5 +307,37 @@ describe('buildTemplateDefinition', () => {
       `${TEMPLATE_LABEL}: annotations.priority must be between 0 and 1, got -1`,
     );
     expectDefinitionError(() => template({ icons: [{ src: '' }] }), `${TEMPLATE_LABEL}: icons[0] needs a src URI`);
+  });
+});
+
+describe('resource definitions: a field given as null', () => {
+  // Was a bug, fixed (src/resources/resource-definition.factory.ts:92-103): the MIME type check lets `null` through
+  // on purpose ("null is absent", as optionalText() does for title and description), but
+  // `optional('mimeType', null)` keeps it, so the definition advertises `"mimeType": null`. The
+  // reference SDK client then rejects the whole resources/list (and every read of it, whose contents
+  // get the declared mimeType null). A runtime addResource() from a database row is the typical source.
+  // Fix: `...optional('mimeType', options.mimeType ?? undefined)`.
+  it('mimeType null is absent from the advertised definition', () => {
+    const resource = buildResourceDefinition({ uri: 'db://row/1', mimeType: null } as never, 'row', 'runtime resource');
+    expect(resource).toEqual({ uri: 'db://row/1', name: 'row' });
+    expect(ListResourcesResultSchema.safeParse({ resources: [resource] }).success).toBe(true);
+    const { definition } = buildTemplateDefinition(
+      { uriTemplate: 'db://row/{id}', mimeType: null } as never,
+      'rows',
+      'runtime resource template',
+    );
+    expect(definition).toEqual({ uriTemplate: 'db://row/{id}', name: 'rows' });
+  });
+});
+
+describe('buildTemplateDefinition: the length bound', () => {
+  // The length bound comes before the parser: a template over MAX_URI_LENGTH is refused as such. (The
+  // existing over-length case compiles for many minutes once the bound is loosened: a hang, not a failure.)
+  it('refuses a template one character over MAX_URI_LENGTH before parsing it', () => {
+    const uriTemplate = `users://{id${'a'.repeat(MAX_URI_LENGTH - 'users://{id'.length + 1)}`;
+    expect(uriTemplate).toHaveLength(MAX_URI_LENGTH + 1);
+    expect(() => buildTemplateDefinition({ uriTemplate }, 'byId', 'Users.byId')).toThrow(
+      new McpDefinitionError('Users.byId: uriTemplate must be an RFC 6570 URI template'),
+    );
   });
 });

@@ -10,6 +10,7 @@ import type { McpResourceTemplateOptions } from '../interfaces/mcp-resource-opti
 import type { McpCompletionRequest } from '../interfaces/mcp-completion.interface.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import { ResourceStore } from './resource.store.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 class UserVariables {
   @Type(() => Number)
@@ -35,17 +36,8 @@ const noopTarget: PipelineTarget = {
 };
 const target = (): PipelineTarget => noopTarget;
 
-function thrown(build: () => unknown): Error {
-  try {
-    build();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
-
 function expectDefinitionError(build: () => unknown, message: string): void {
-  const error = thrown(build);
+  const error = thrownBy(build);
   expect(error).toBeInstanceOf(McpDefinitionError);
   expect(error.message).toBe(message);
 }

@@ -5,6 +5,7 @@ import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 import { JsonSchemaValidatorFactory } from './json-schema.validator.js';
 import { argumentsCheckerFor } from './arguments-checker.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 class CityArgs {
   @IsString()
@@ -30,16 +31,6 @@ const validators = new JsonSchemaValidatorFactory();
 afterEach(() => {
   jest.restoreAllMocks();
 });
-
-/** The error `fn` throws, failing the test when it throws nothing. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('argumentsCheckerFor', () => {
   describe('without input', () => {
@@ -149,13 +140,13 @@ describe('argumentsCheckerFor', () => {
       ['an unsupported dialect', { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' }],
       ['an invalid keyword value', { type: 'object', properties: { a: { minLength: 'three' } } }],
     ])('fails the definition for a schema with %s, naming the owner and the input', (_label, schema) => {
-      const error = thrown(() => argumentsCheckerFor(schema, validators, OWNER));
+      const error = thrownBy(() => argumentsCheckerFor(schema, validators, OWNER));
       expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.message).toContain(`@McpTool() on ${OWNER}: the input schema cannot be used: `);
     });
 
     it('says why the schema does not compile', () => {
-      const error = thrown(() =>
+      const error = thrownBy(() =>
         argumentsCheckerFor({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' }, validators, OWNER),
       );
       expect(error.message).toContain('Unsupported JSON Schema dialect');

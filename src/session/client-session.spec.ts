@@ -7,6 +7,8 @@ import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import { InMemoryEventStore } from './in-memory-event-store.js';
 import { ClientSession, type ClientSessionInit, type SessionEndReason } from './client-session.js';
+import { testSession } from '../../test/internals/client-session.js';
+import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from './session-subscriptions.js';
 
 const note = (n: number): JsonRpcMessage => notificationMessage('notifications/message', { n });
 
@@ -720,5 +722,44 @@ describe('ClientSession replays of finished streams', () => {
     expect(session.streams.beginReplay('p2')).toBe(true);
     session.streams.endReplay('p1');
     expect(session.streams.beginReplay('p1')).toBe(true);
+  });
+});
+
+describe('ClientSession subscriptions: the bounds', () => {
+  function session(): ClientSession {
+    return testSession({ outboxLimit: 3, now: 1_000 });
+  }
+
+  /** A distinct URI of exactly `length` characters. */
+  const uriOf = (index: number, length: number): string => {
+    const head = `r://${index}/`;
+    return head + 'x'.repeat(length - head.length);
+  };
+
+  const PER_URI = 8192;
+  const FITTING = MAX_SUBSCRIBED_URI_CHARS / PER_URI;
+
+  it('holds URIs up to exactly MAX_SUBSCRIBED_URI_CHARS characters, and refuses one more', () => {
+    expect(Number.isInteger(FITTING) && FITTING < MAX_SUBSCRIPTIONS_PER_SESSION).toBe(true);
+    const subject = session();
+    for (let index = 0; index < FITTING; index++) expect(subject.subscribe(uriOf(index, PER_URI))).toBe(true);
+    expect(subject.subscribe('r://one-more')).toBe(false);
+    expect(subject.isSubscribed('r://one-more')).toBe(false);
+    expect(subject.subscriptionCount).toBe(FITTING);
+    // A URI already held costs nothing more.
+    expect(subject.subscribe(uriOf(0, PER_URI))).toBe(true);
+  });
+
+  it('gives back the characters of a URI unsubscribed', () => {
+    const subject = session();
+    for (let index = 0; index < FITTING; index++) subject.subscribe(uriOf(index, PER_URI));
+    subject.unsubscribe(uriOf(3, PER_URI));
+    expect(subject.isSubscribed(uriOf(3, PER_URI))).toBe(false);
+    expect(subject.subscribe(uriOf(FITTING, PER_URI))).toBe(true);
+    expect(subject.subscribe('r://one-more')).toBe(false);
+    // Unsubscribing from a URI never held gives back nothing.
+    subject.unsubscribe('r://never-held');
+    expect(subject.subscribe('r://one-more')).toBe(false);
+    expect(subject.subscriptionCount).toBe(FITTING);
   });
 });

@@ -5,6 +5,7 @@ import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js
 import type { Icon, JsonSchemaObject, ToolDefinition } from '../protocol/mcp.types.js';
 import { DtoJsonSchemaConverter, NO_ARGUMENTS_SCHEMA } from '../schemas/dto-json-schema.js';
 import { buildToolDefinition } from './tool-definition.factory.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 class EchoArgs {
   @IsString()
@@ -20,16 +21,6 @@ const OWNER = 'WeatherTools.forecast';
 
 function build(options: McpToolOptions, methodName = 'forecast'): ToolDefinition {
   return buildToolDefinition(options, methodName, OWNER, new DtoJsonSchemaConverter());
-}
-
-/** The error `fn` throws, failing the test when it throws nothing. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
 }
 
 function expectDeepFrozen(value: unknown, path = 'definition'): void {
@@ -57,7 +48,7 @@ describe('buildToolDefinition', () => {
   it.each(['', 'x'.repeat(129), 'get weather', 'météo', 'a/b', 'a:b', 'a@b', 'a,b', 'tool\n', '天气'])(
     'refuses the invalid name %j with an actionable McpDefinitionError',
     (name) => {
-      const error = thrown(() => build({ name, description: 'Weather' }));
+      const error = thrownBy(() => build({ name, description: 'Weather' }));
       expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.name).toBe('McpDefinitionError');
       expect(error.message).toContain(OWNER);
@@ -72,7 +63,7 @@ describe('buildToolDefinition', () => {
   });
 
   it.each([undefined, '', '   \n'])('requires a description (got %j)', (description) => {
-    const error = thrown(() => build({ description } as McpToolOptions));
+    const error = thrownBy(() => build({ description } as McpToolOptions));
     expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain(OWNER);
     expect(error.message).toContain('a description is required');
@@ -227,7 +218,7 @@ describe('buildToolDefinition: raw JSON Schemas', () => {
     ['true', true],
   ])('refuses a raw schema with %s as input or output', (_label, schema) => {
     for (const role of ['input', 'output'] as const) {
-      const error = thrown(() => build({ description: 'Weather', [role]: schema } as unknown as McpToolOptions));
+      const error = thrownBy(() => build({ description: 'Weather', [role]: schema } as unknown as McpToolOptions));
       expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.message).toBe(
         `@McpTool() on ${OWNER}: ${role} must be a DTO class or a JSON Schema object with type "object"`,
@@ -261,7 +252,7 @@ describe('buildToolDefinition: icons', () => {
     ['that is a string', ['https://example.com/sun.png'], 0],
     ['after a valid one', [{ src: 'https://example.com/a.png' }, { src: 'https://example.com/b.png' }, {}], 2],
   ])('refuses an icon %s, naming its index', (_label, icons, index) => {
-    const error = thrown(() => build({ description: 'Weather', icons } as unknown as McpToolOptions));
+    const error = thrownBy(() => build({ description: 'Weather', icons } as unknown as McpToolOptions));
     expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toBe(`@McpTool() on ${OWNER}: icons[${index}] needs a src URI`);
   });
@@ -271,7 +262,7 @@ describe('buildToolDefinition: icons', () => {
     ['a string', 'https://example.com/sun.png'],
     ['null', null],
   ])('refuses icons that are %s rather than an array', (_label, icons) => {
-    const error = thrown(() => build({ description: 'Weather', icons } as unknown as McpToolOptions));
+    const error = thrownBy(() => build({ description: 'Weather', icons } as unknown as McpToolOptions));
     expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain('icons[0] needs a src URI');
   });
@@ -319,7 +310,7 @@ describe('buildToolDefinition: timeoutMs', () => {
   it.each<unknown>([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '1000', null])(
     'refuses %p with a McpDefinitionError naming the owner and the value',
     (timeoutMs) => {
-      const error = thrown(() => build({ description: 'Weather', timeoutMs } as unknown as McpToolOptions));
+      const error = thrownBy(() => build({ description: 'Weather', timeoutMs } as unknown as McpToolOptions));
       expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.message).toBe(
         `@McpTool() on ${OWNER}: timeoutMs must be a whole number of milliseconds from 1 to ${2 ** 31 - 1}, got ${String(timeoutMs)}`,

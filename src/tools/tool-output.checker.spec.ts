@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import { outputCheckerFor } from './tool-output.checker.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 const OWNER = 'WeatherTools.forecast';
 
@@ -11,16 +12,6 @@ const validators = new JsonSchemaValidatorFactory();
 afterEach(() => {
   jest.restoreAllMocks();
 });
-
-/** The error `fn` throws, failing the test when it throws nothing. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('outputCheckerFor', () => {
   it('has no check without an output schema', () => {
@@ -43,7 +34,7 @@ describe('outputCheckerFor', () => {
   });
 
   it('fails the definition for a schema that does not compile, naming the owner and the output', () => {
-    const error = thrown(() =>
+    const error = thrownBy(() =>
       outputCheckerFor({ type: 'object', properties: { a: { $ref: '#/$defs/nowhere' } } }, validators, OWNER),
     );
     expect(error).toBeInstanceOf(McpDefinitionError);

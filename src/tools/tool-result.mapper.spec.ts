@@ -1,7 +1,8 @@
 import { jest } from '@jest/globals';
 import type { CallToolResult, ContentBlock } from '../protocol/mcp.types.js';
 import { JsonSchemaValidatorFactory, type SchemaValidator } from '../schemas/json-schema.validator.js';
-import { textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
+import { isMalformedCallToolResult, textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const blocks: ContentBlock[] = [
   { type: 'text', text: 'hello' },
@@ -307,5 +308,54 @@ describe('toStructuredResult', () => {
       result: { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value },
     });
     expect(check).toHaveBeenCalledWith(value);
+  });
+});
+
+describe('tool results after the deep content-block checks (regression risk)', () => {
+  /** "hello world" as MIME base64 (a line break, as base64.encodebytes or openssl write it). */
+  const WRAPPED = 'aGVsbG8g\nd29ybGQ=';
+  /** "ab" as base64 without its padding. */
+  const UNPADDED = 'YWI';
+
+  test('the reference SDK client accepts both (it decodes with atob, which skips whitespace and padding)', () => {
+    for (const data of [WRAPPED, UNPADDED]) {
+      const result = { content: [{ type: 'image', data, mimeType: 'image/png' }] };
+      expect(CallToolResultSchema.safeParse(result).success).toBe(true);
+    }
+  });
+
+  // Was a regression, fixed (the image/audio rules of the content-block checks, now in
+  // src/content/content.checks.ts, used strict base64): at 136ce3e these blocks were sent as they were, and
+  // the reference client accepts them; now the block fails the check, toCallToolResult() no longer sees
+  // content blocks, and the model gets the JSON text of the whole array (the base64 payload as text)
+  // instead of an image. No error, no log.
+  // Fix: accept what clients decode (strip ASCII whitespace, allow missing padding) and normalise it
+  // (Buffer.from(data, 'base64').toString('base64')), or at least log when a result is turned into JSON.
+  it.each([
+    ['wrapped', WRAPPED, 'hello world'],
+    ['unpadded', UNPADDED, 'ab'],
+  ])('a tool returning an image block with %s base64 still sends an image', (_kind, data, decoded) => {
+    const result = toCallToolResult([{ type: 'image', data, mimeType: 'image/png' }]);
+    expect(result.content).toHaveLength(1);
+    const block = result.content[0] as { type: string; data: string; mimeType: string };
+    expect(block.type).toBe('image');
+    expect(block.mimeType).toBe('image/png');
+    expect(Buffer.from(block.data, 'base64').toString()).toBe(decoded);
+  });
+
+  // Was a bug: a CallToolResult with `isError: true` one of whose blocks failed a check was sent as JSON
+  // text, `isError` lost. Such a value is now recognised, and a tool call answers it as an error result
+  // (see tool.caller.pipeline.spec.ts).
+  it('an error result with a malformed block is recognised as a malformed result', () => {
+    const malformed = {
+      content: [
+        { type: 'text', text: 'the chart could not be drawn' },
+        { type: 'image', data: 'YW-_', mimeType: 'image/png' },
+      ],
+      isError: true,
+    };
+    expect(isMalformedCallToolResult(malformed)).toBe(true);
+    expect(isMalformedCallToolResult({ ...malformed, content: [malformed.content[0]] })).toBe(false);
+    expect(isMalformedCallToolResult({ content: [{ type: 'bogus' }] })).toBe(false);
   });
 });

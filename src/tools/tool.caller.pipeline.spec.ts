@@ -18,7 +18,6 @@ import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
-import { InMemoryEventStore } from '../session/in-memory-event-store.js';
 import { ClientSession } from '../session/client-session.js';
 import { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
@@ -28,6 +27,7 @@ import { ItemVisibility } from '../execution/item-visibility.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import { McpToolCaller } from './tool.caller.js';
 import { ToolStore } from './tool.store.js';
+import { testSession } from '../../test/internals/client-session.js';
 
 type Execute = (args: McpExecutionArgs) => Promise<unknown>;
 
@@ -79,19 +79,7 @@ function setup(): Fixture {
   const store = new ToolStore(schemas);
   const visibility = new ItemVisibility(options);
   const caller = new McpToolCaller(store, new McpCallLifecycle(options, schemas, visibility));
-  const session = new ClientSession({
-    id: 'session-1',
-    protocolVersion: '2025-06-18',
-    clientInfo: { name: 'client', version: '1.0.0' },
-    clientCapabilities: {},
-    outboxLimit: 100,
-    logLevel: 'info',
-    eventStore: new InMemoryEventStore({ maxEventsPerSession: 10, maxEventAgeMs: 60_000 }),
-    now: 0,
-    onEnd: () => undefined,
-    onStoreError: () => undefined,
-    onUnserializable: () => undefined,
-  });
+  const session = testSession();
   const request = { user: { sub: 'alice' } };
   const call: McpCallContext = { session, httpRequest: request, headers: {} };
   return {

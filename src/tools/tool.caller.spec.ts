@@ -11,7 +11,6 @@ import { JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
-import { InMemoryEventStore } from '../session/in-memory-event-store.js';
 import { ClientSession } from '../session/client-session.js';
 import { McpCallLifecycle } from '../execution/call-lifecycle.js';
 import { ItemVisibility } from '../execution/item-visibility.js';
@@ -19,6 +18,8 @@ import { McpToolRegistry, type McpToolHandler } from '../registries/tool.registr
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import { McpToolCaller } from './tool.caller.js';
 import { ToolStore } from './tool.store.js';
+import { delay, until } from '../../test/utils/wait.js';
+import { testSession } from '../../test/internals/client-session.js';
 
 /** A promise the test settles by hand. */
 function deferred<T = unknown>(): {
@@ -33,14 +34,6 @@ function deferred<T = unknown>(): {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `condition` holds, a few milliseconds at a time. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await tick(1);
-  if (!condition()) throw new Error('condition never held');
 }
 
 interface Fixture {
@@ -67,19 +60,7 @@ function setup(): Fixture {
   const store = new ToolStore(schemas);
   const registry = new McpToolRegistry(store);
   const caller = new McpToolCaller(store, new McpCallLifecycle(options, schemas, new ItemVisibility(options)));
-  const session = new ClientSession({
-    id: 'session-1',
-    protocolVersion: '2025-06-18',
-    clientInfo: { name: 'client', version: '1.0.0' },
-    clientCapabilities: {},
-    outboxLimit: 100,
-    logLevel: 'debug',
-    eventStore: new InMemoryEventStore({ maxEventsPerSession: 10, maxEventAgeMs: 60_000 }),
-    now: 0,
-    onEnd: () => undefined,
-    onStoreError: () => undefined,
-    onUnserializable: () => undefined,
-  });
+  const session = testSession({ logLevel: 'debug' });
   const controllers = new Map<RequestId, AbortController>();
   const ended: Array<{ id: RequestId; own: boolean }> = [];
   const begin = session.beginCall.bind(session);
@@ -247,14 +228,14 @@ describe('McpToolCaller: cancellation', () => {
     const gate = deferred<string>();
     f.add('slow', () => gate.promise);
     const pending = f.caller.call({ name: 'slow' }, f.call, 'c2');
-    await until(() => f.contexts.length === 1);
+    await until(() => f.contexts.length === 1, 'the handler to run');
     f.session.cancelCall('c2');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
     const reason = f.contexts[0]!.signal.reason as McpCallAbortedError;
     expect(reason).toBeInstanceOf(McpCallAbortedError);
     expect(reason.kind).toBe('cancelled');
     gate.resolve('too late');
-    await tick();
+    await delay(0);
     expect(f.ended).toEqual([{ id: 'c2', own: true }]);
     expect(f.session.isRunning('c2')).toBe(false);
   });
@@ -267,7 +248,7 @@ describe('McpToolCaller: cancellation', () => {
       );
     });
     const pending = f.caller.call({ name: 'obedient' }, f.call, 'c3');
-    await until(() => f.contexts.length === 1);
+    await until(() => f.contexts.length === 1, 'the handler to run');
     f.session.cancelCall('c3');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
     expect(f.errors).not.toHaveBeenCalled();
@@ -295,7 +276,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
     expect(reason.kind).toBe('timeout');
     expect(f.ended).toEqual([{ id: 't1', own: true }]);
     gate.resolve('eventually');
-    await tick();
+    await delay(0);
     expect(finished).toBe(true);
   });
 
@@ -318,7 +299,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
     const f = setup();
     f.add('fast', () => 'quick', 15);
     expect(text(await f.caller.call({ name: 'fast' }, f.call, 't3'))).toBe('quick');
-    await tick(30);
+    await delay(30);
     expect(f.contexts[0]!.signal.aborted).toBe(false);
   });
 
@@ -327,7 +308,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
     const gate = deferred<string>();
     f.add('long', () => gate.promise);
     const pending = f.caller.call({ name: 'long' }, f.call, 's1');
-    await until(() => f.contexts.length === 1);
+    await until(() => f.contexts.length === 1, 'the handler to run');
     f.session.end('deleted');
     expect(await pending).toEqual({
       content: [{ type: 'text', text: 'Tool long was aborted: MCP session ended (deleted)' }],
@@ -346,7 +327,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
     expect(result.isError).toBe(true);
     // Jest fails the test on an unhandled rejection: the wait below gives one the time to surface.
     gate.reject(new Error('failed long after the answer'));
-    await tick(10);
+    await delay(10);
     expect(f.debugs.mock.calls.map((args) => String(args[0]))).toContainEqual(
       expect.stringContaining('Tool doomed failed after its request was aborted'),
     );
@@ -358,11 +339,11 @@ describe('McpToolCaller: timeoutMs and session end', () => {
     const gate = deferred<string>();
     f.add('doomed', () => gate.promise);
     const pending = f.caller.call({ name: 'doomed' }, f.call, 'l2');
-    await until(() => f.contexts.length === 1);
+    await until(() => f.contexts.length === 1, 'the handler to run');
     f.session.cancelCall('l2');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
     gate.reject(new McpToolError('not worth a line'));
-    await tick(10);
+    await delay(10);
     expect(f.errors).not.toHaveBeenCalled();
   });
 });

@@ -9,6 +9,7 @@ import { PagedList, type Page } from '../protocol/pagination.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import { ToolStore } from './tool.store.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 class CityArgs {
   @IsString()
@@ -47,16 +48,6 @@ async function allPages(
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return served;
-}
-
-/** The error `fn` throws, failing the test when it throws nothing. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
 }
 
 afterEach(() => {
@@ -148,7 +139,7 @@ describe('ToolStore.define', () => {
   it('refuses a name already taken, naming both owners, and keeps the first tool', () => {
     const store = new ToolStore(new McpSchemas());
     const first = store.define({ description: 'A' }, 'echo', 'A.echo', targetOf);
-    const error = thrown(() => store.define({ description: 'B' }, 'echo', 'B.echo', targetOf));
+    const error = thrownBy(() => store.define({ description: 'B' }, 'echo', 'B.echo', targetOf));
     expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain('A.echo');
     expect(error.message).toContain('B.echo');

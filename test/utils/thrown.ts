@@ -22,3 +22,13 @@ export async function rpcError(promise: Promise<unknown>): Promise<{ code: numbe
   const { code, message, data } = await mcpErrorOf(promise);
   return { code, message, data };
 }
+
+/** What `fn` threw; fails the test if it returned. */
+export function thrownBy(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected an error, got none');
+}
