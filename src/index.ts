@@ -45,6 +45,7 @@ export { McpScopesGuard } from './guards/mcp-scopes.guard.js';
 export { MCP_SESSION, MCP_CONTEXT_TYPE, MCP_PUBLIC_METADATA, MCP_SCOPES_METADATA } from './mcp.constants.js';
 
 // Registries: items and sessions at run time
+export { McpItemRegistry } from './registries/item.registry.js';
 export { McpToolRegistry, type McpRuntimeToolOptions, type McpToolHandler } from './registries/tool.registry.js';
 export { McpResourceRegistry, type McpRuntimeResourceOptions } from './registries/resource.registry.js';
 export {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Observable } from 'rxjs';
 import { plainTarget } from '../execution/plain-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { PromptDefinition } from '../protocol/mcp.types.js';
 import { PromptStore } from '../prompts/prompt.store.js';
+import { McpItemRegistry } from './item.registry.js';
 import { requireHandler } from './require-handler.js';
 
 /**
@@ -30,18 +30,10 @@ export type McpPromptHandler<A extends object = Record<string, string>> = (args:
  * @category Registries
  */
 @Injectable()
-export class McpPromptRegistry {
+export class McpPromptRegistry extends McpItemRegistry<PromptDefinition> {
   /** @internal */
-  constructor(private readonly store: PromptStore) {}
-
-  /** Emits once per burst of changes to the served prompts. */
-  get changes(): Observable<void> {
-    return this.store.changes;
-  }
-
-  /** Prompts registered, enabled or not. */
-  get size(): number {
-    return this.store.size;
+  constructor(private readonly store: PromptStore) {
+    super(store);
   }
 
   /**
@@ -52,50 +44,6 @@ export class McpPromptRegistry {
     requireHandler(handler, `McpPromptRegistry.add(${options?.name})`);
     const target = plainTarget((invocation) => handler(invocation.arguments as A, invocation.context!));
     this.store.define(options, options.name, `runtime prompt ${options.name}`, () => target);
-  }
-
-  /**
-   * Stops serving a prompt; requests already running finish.
-   * @returns whether there was one.
-   */
-  remove(name: string): boolean {
-    return this.store.remove(name);
-  }
-
-  /**
-   * Hides a prompt from `prompts/list` and answers it as an unknown one, until {@link enable}.
-   * @returns whether it exists.
-   */
-  disable(name: string): boolean {
-    return this.store.disable(name);
-  }
-
-  /**
-   * Serves a disabled prompt again.
-   * @returns whether it exists.
-   */
-  enable(name: string): boolean {
-    return this.store.enable(name);
-  }
-
-  /** Whether a prompt with this name is registered, enabled or not. */
-  has(name: string): boolean {
-    return this.store.has(name);
-  }
-
-  /** Whether a prompt with this name is registered and served. */
-  isEnabled(name: string): boolean {
-    return this.store.isEnabled(name);
-  }
-
-  /** The definition of a registered prompt (as `prompts/list` advertises it), enabled or not. */
-  get(name: string): PromptDefinition | undefined {
-    return this.store.find(name)?.definition;
-  }
-
-  /** The definitions of every registered prompt, enabled or not, in registration order. */
-  list(): PromptDefinition[] {
-    return this.store.registeredItems().map((prompt) => prompt.definition);
   }
 
   /** @deprecated Use {@link add}. */

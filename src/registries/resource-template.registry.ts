@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Observable } from 'rxjs';
 import { plainTarget } from '../execution/plain-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpResourceTemplateOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { ResourceTemplateDefinition } from '../protocol/mcp.types.js';
 import { ResourceStore } from '../resources/resource.store.js';
+import { McpItemRegistry } from './item.registry.js';
 import { requireHandler } from './require-handler.js';
 
 /**
@@ -35,18 +35,10 @@ export type McpRuntimeResourceTemplateOptions = McpResourceTemplateOptions & { r
  * @category Registries
  */
 @Injectable()
-export class McpResourceTemplateRegistry {
+export class McpResourceTemplateRegistry extends McpItemRegistry<ResourceTemplateDefinition> {
   /** @internal */
-  constructor(private readonly store: ResourceStore) {}
-
-  /** Emits once per burst of changes to the served resources or templates. */
-  get changes(): Observable<void> {
-    return this.store.changes;
-  }
-
-  /** Templates registered, enabled or not. */
-  get size(): number {
-    return this.store.templates.size;
+  constructor(private readonly store: ResourceStore) {
+    super(store.templates);
   }
 
   /**
@@ -61,50 +53,5 @@ export class McpResourceTemplateRegistry {
       handler(invocation.arguments as A, invocation.context!, invocation.uri!),
     );
     this.store.defineTemplate(options, options.name, `runtime resource template ${options.uriTemplate}`, () => target);
-  }
-
-  /**
-   * Stops serving the template with this URI template; reads already running finish.
-   * @returns whether there was one.
-   */
-  remove(uriTemplate: string): boolean {
-    return this.store.templates.remove(uriTemplate);
-  }
-
-  /**
-   * Hides a template from `resources/templates/list` and from reads (its URIs answer -32002 unless
-   * another item serves them), until {@link enable}.
-   * @returns whether it exists.
-   */
-  disable(uriTemplate: string): boolean {
-    return this.store.templates.disable(uriTemplate);
-  }
-
-  /**
-   * Serves a disabled template again.
-   * @returns whether it exists.
-   */
-  enable(uriTemplate: string): boolean {
-    return this.store.templates.enable(uriTemplate);
-  }
-
-  /** Whether a template with this URI template is registered, enabled or not. */
-  has(uriTemplate: string): boolean {
-    return this.store.templates.has(uriTemplate);
-  }
-
-  /** Whether a template with this URI template is registered and served. */
-  isEnabled(uriTemplate: string): boolean {
-    return this.store.templates.isEnabled(uriTemplate);
-  }
-
-  /** The definition of a registered template (as `resources/templates/list` advertises it), enabled or not. */
-  get(uriTemplate: string): ResourceTemplateDefinition | undefined {
-    return this.store.templates.find(uriTemplate)?.definition;
-  }
-
-  /** The definitions of every registered template, enabled or not, in registration order. */
-  list(): ResourceTemplateDefinition[] {
-    return this.store.templates.registeredItems().map((template) => template.definition);
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Observable } from 'rxjs';
 import { plainTarget } from '../execution/plain-target.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
 import type { ResourceDefinition } from '../protocol/mcp.types.js';
 import { ResourceStore } from '../resources/resource.store.js';
 import { SessionStore } from '../session/session.store.js';
+import { McpItemRegistry } from './item.registry.js';
 import { requireHandler } from './require-handler.js';
 import {
   McpResourceTemplateRegistry,
@@ -40,22 +40,14 @@ export type McpRuntimeResourceOptions = McpResourceOptions & { readonly name: st
  * ```
  */
 @Injectable()
-export class McpResourceRegistry {
+export class McpResourceRegistry extends McpItemRegistry<ResourceDefinition> {
   /** @internal */
   constructor(
     private readonly store: ResourceStore,
     private readonly sessions: SessionStore,
     private readonly templateRegistry: McpResourceTemplateRegistry,
-  ) {}
-
-  /** Emits once per burst of changes to the served resources or templates. */
-  get changes(): Observable<void> {
-    return this.store.changes;
-  }
-
-  /** Resources registered, enabled or not (templates aside). */
-  get size(): number {
-    return this.store.resources.size;
+  ) {
+    super(store.resources);
   }
 
   /**
@@ -68,51 +60,6 @@ export class McpResourceRegistry {
       handler(invocation.arguments as Record<string, never>, invocation.context!, invocation.uri!),
     );
     this.store.define(options, options.name, `runtime resource ${options.uri}`, () => target);
-  }
-
-  /**
-   * Stops serving the resource with this URI; reads already running finish.
-   * @returns whether there was one.
-   */
-  remove(uri: string): boolean {
-    return this.store.resources.remove(uri);
-  }
-
-  /**
-   * Hides a resource from `resources/list` and answers its reads as for an unknown one (-32002),
-   * until {@link enable}.
-   * @returns whether it exists.
-   */
-  disable(uri: string): boolean {
-    return this.store.resources.disable(uri);
-  }
-
-  /**
-   * Serves a disabled resource again.
-   * @returns whether it exists.
-   */
-  enable(uri: string): boolean {
-    return this.store.resources.enable(uri);
-  }
-
-  /** Whether a resource with this URI is registered, enabled or not. */
-  has(uri: string): boolean {
-    return this.store.resources.has(uri);
-  }
-
-  /** Whether a resource with this URI is registered and served. */
-  isEnabled(uri: string): boolean {
-    return this.store.resources.isEnabled(uri);
-  }
-
-  /** The definition of a registered resource (as `resources/list` advertises it), enabled or not. */
-  get(uri: string): ResourceDefinition | undefined {
-    return this.store.resources.find(uri)?.definition;
-  }
-
-  /** The definitions of every registered resource, enabled or not, in registration order. */
-  list(): ResourceDefinition[] {
-    return this.store.resources.registeredItems().map((resource) => resource.definition);
   }
 
   /**

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Observable } from 'rxjs';
 import { plainTarget } from '../execution/plain-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import type { ToolDefinition } from '../protocol/mcp.types.js';
 import { ToolStore } from '../tools/tool.store.js';
+import { McpItemRegistry } from './item.registry.js';
 import { requireHandler } from './require-handler.js';
 
 /**
@@ -42,18 +42,10 @@ export type McpToolHandler<A extends object = Record<string, unknown>> = (args: 
  * ```
  */
 @Injectable()
-export class McpToolRegistry {
+export class McpToolRegistry extends McpItemRegistry<ToolDefinition> {
   /** @internal */
-  constructor(private readonly store: ToolStore) {}
-
-  /** Emits once per burst of changes to the served tools, after the burst. */
-  get changes(): Observable<void> {
-    return this.store.changes;
-  }
-
-  /** Tools registered, enabled or not. */
-  get size(): number {
-    return this.store.size;
+  constructor(private readonly store: ToolStore) {
+    super(store);
   }
 
   /**
@@ -64,50 +56,6 @@ export class McpToolRegistry {
     requireHandler(handler, `McpToolRegistry.add(${options?.name})`);
     const target = plainTarget((invocation) => handler(invocation.arguments as A, invocation.context!));
     this.store.define(options, options.name, `runtime tool ${options.name}`, () => target);
-  }
-
-  /**
-   * Stops serving a tool; calls already running finish.
-   * @returns whether there was such a tool.
-   */
-  remove(name: string): boolean {
-    return this.store.remove(name);
-  }
-
-  /**
-   * Hides a tool from `tools/list` and answers its calls as for an unknown tool, until {@link enable}.
-   * @returns whether the tool exists.
-   */
-  disable(name: string): boolean {
-    return this.store.disable(name);
-  }
-
-  /**
-   * Serves a disabled tool again.
-   * @returns whether the tool exists.
-   */
-  enable(name: string): boolean {
-    return this.store.enable(name);
-  }
-
-  /** Whether a tool of that name is registered, enabled or not. */
-  has(name: string): boolean {
-    return this.store.has(name);
-  }
-
-  /** Whether a tool of that name is registered and served. */
-  isEnabled(name: string): boolean {
-    return this.store.isEnabled(name);
-  }
-
-  /** The definition of a registered tool (as `tools/list` advertises it), enabled or not. */
-  get(name: string): ToolDefinition | undefined {
-    return this.store.find(name)?.definition;
-  }
-
-  /** The definitions of every registered tool, enabled or not, in registration order. */
-  list(): ToolDefinition[] {
-    return this.store.registeredItems().map((tool) => tool.definition);
   }
 
   /** @deprecated Use {@link add}. */

@@ -70,6 +70,7 @@ const PUBLIC_API = [
   'McpEventStore',
   'McpExecutionContext',
   'McpGuard',
+  'McpItemRegistry',
   'McpItemKind',
   'McpLogFunction',
   'McpModule',
