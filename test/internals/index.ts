@@ -1,0 +1,8 @@
+/**
+ * The internals e2e tests read to check state a client cannot see (calls in flight, backlogs,
+ * session ends): the one door from test/ into src/ besides src/index.ts (see
+ * `.dependency-cruiser.mjs`, rule public-api-only).
+ */
+export { SessionStore } from '../../src/session/session.store.js';
+export type { ClientSession } from '../../src/session/client-session.js';
+export type { JsonRpcNotification } from '../../src/protocol/json-rpc.types.js';
