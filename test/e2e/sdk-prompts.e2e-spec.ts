@@ -22,6 +22,7 @@ import {
   FailingPrompts,
   FORECAST_TEMPLATE,
   ForecastTemplates,
+  NamedTemplates,
   PagedCatalogue,
   PAGED_PROMPTS,
   PNG_SIGNATURE,
@@ -603,6 +604,35 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
         ).toEqual({ completion: { values: ['Red-light', 'Red-dark'], total: 2, hasMore: false } });
         expect(asked).toEqual([{ argument: 'shade', value: 'x', arguments: { colour: 'Red' } }]);
       });
+    });
+  });
+
+  describe('the context of a template variable’s completer', () => {
+    let running: RunningApp;
+
+    beforeAll(async () => {
+      running = await startApp({
+        imports: [McpModule.forRoot({ name: 'sdk-prompts-named-templates', version: '1.0.0' })],
+        providers: [NamedTemplates],
+      });
+    });
+
+    afterAll(async () => {
+      await running.close();
+    });
+
+    // A completer of a template variable gets the template's name as ctx.toolName, not the URI
+    // template the client referred to (McpCompletionService renames the context once admitted).
+    it.each([
+      ['a complete option function', 'named://city/{name}', 'named_city'],
+      ['an @McpCompletion() method', 'named://town/{name}', 'named_town'],
+    ])("%s sees the template's name as ctx.toolName", async (_label, uri, name) => {
+      const { client } = await connect(running);
+      const result = await client.complete({
+        ref: { type: 'ref/resource', uri },
+        argument: { name: 'name', value: '' },
+      });
+      expect(result.completion).toEqual({ values: [name], total: 1, hasMore: false });
     });
   });
 
