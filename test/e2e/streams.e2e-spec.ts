@@ -1,3 +1,4 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import http from 'node:http';
 import request from 'supertest';
 import { EchoTools } from '../../sample-app/echo.tools.js';
@@ -8,6 +9,7 @@ import {
   type McpModuleOptions,
   type McpSessionState as McpSession,
 } from '../../src/index.js';
+import { HttpMcpClient } from '../utils/http-mcp-client.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { delay, within } from '../utils/wait.js';
@@ -15,7 +17,8 @@ import { delay, within } from '../utils/wait.js';
 /**
  * The standalone GET stream (SSE) and the session lifecycle around it: one stream per session,
  * delivery exactly once, backlog, keep-alive, and every way a session ends (DELETE, outbox overflow,
- * idle timeout, application shutdown), plus the session cap.
+ * idle timeout, application shutdown), plus the session cap, and a GET whose client gave up while
+ * an async endpoint guard still ran.
  */
 
 interface SseEvent {
@@ -135,6 +138,26 @@ class SseStream {
 
   close(): void {
     this.req.destroy();
+  }
+}
+
+/** Takes ~300 ms on GET, like a guard that checks a token remotely; tells when each GET check is over. */
+@Injectable()
+class SlowGetGuard implements CanActivate {
+  static readonly delayMs = 300;
+  private static finishListeners: (() => void)[] = [];
+
+  /** Resolves when the next slow (GET) check has let its request through. */
+  static nextFinish(): Promise<void> {
+    return new Promise((resolve) => SlowGetGuard.finishListeners.push(resolve));
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<http.IncomingMessage>();
+    if (request.method !== 'GET') return true;
+    await delay(SlowGetGuard.delayMs);
+    for (const listener of SlowGetGuard.finishListeners.splice(0)) listener();
+    return true;
   }
 }
 
@@ -464,5 +487,67 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     ]);
     expect(await within(closing, 2000, 'app.close()')).toBeUndefined();
     running = undefined;
+  });
+});
+
+describe('a GET abandoned while an async guard runs', () => {
+  const idleMs = 5_000;
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await startApp({
+      imports: [
+        McpModule.forRoot({
+          name: 'slow-guard-e2e',
+          version: '1.0.0',
+          guards: [SlowGetGuard],
+          sessionIdleTimeoutMs: idleMs,
+        }),
+      ],
+      providers: [EchoTools],
+    });
+  });
+
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  /** Opens a GET and aborts it after 50 ms; resolves once the guard has let it through (too late). */
+  async function abandonedGet(sessionId: string): Promise<void> {
+    const finished = SlowGetGuard.nextFinish();
+    const req = http.request(running.mcpUrl, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId },
+      agent: false,
+    });
+    req.on('error', () => undefined);
+    req.end();
+    await delay(50);
+    req.destroy();
+    await finished;
+    await delay(30); // the handler runs right after the guard
+  }
+
+  it('leaves no stream attached: a new GET on the session gets 200, not 409', async () => {
+    const client = new HttpMcpClient(running.mcpUrl);
+    const sessionId = await client.initialize();
+    await abandonedGet(sessionId);
+
+    expect(running.app.get(McpSessionRegistry).get(sessionId)?.hasStream).toBe(false);
+    const again = await client.get();
+    expect(again.status).toBe(200);
+    expect(again.headers['content-type']).toMatch(/^text\/event-stream\b/);
+  });
+
+  it('lets the session be swept as idle, after which it answers 404', async () => {
+    const registry = running.app.get(McpSessionRegistry);
+    const client = new HttpMcpClient(running.mcpUrl);
+    const sessionId = await client.initialize();
+    await abandonedGet(sessionId);
+
+    expect(registry.sweep(Date.now() + 10 * idleMs)).toBeGreaterThanOrEqual(1);
+    expect(registry.get(sessionId)).toBeUndefined();
+    const reply = await client.post({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(reply.status).toBe(404);
   });
 });
