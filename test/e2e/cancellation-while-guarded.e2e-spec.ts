@@ -20,7 +20,7 @@ import {
   slowlyGuardedApp,
   toolAccessApp,
 } from '../fixtures/guarded-items.fixture.js';
-import { RawHttpClient, type RawSession } from '../utils/raw-http-client.js';
+import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
@@ -32,11 +32,12 @@ async function settle(done: () => boolean): Promise<void> {
 }
 
 describe('resources, prompts and completion cancelled while a slow guard decides (e2e)', () => {
-  let running: RunningApp;
-  let gate: Gate;
-  let sessions: McpSessionRegistry;
   const logger = new RecordingLogger();
-  const client = new RawHttpClient(() => running.mcpUrl);
+  const app = useRawApp(slowlyGuardedApp('cancellation-e2e'), {
+    logger,
+    afterEach: (app) => app.get(Gate).releaseAll(),
+  });
+  const { client } = app;
 
   /**
    * Sends `method` as an admin whose guard waits for the gate, cancels it while the guard decides,
@@ -49,8 +50,8 @@ describe('resources, prompts and completion cancelled while a slow guard decides
       { jsonrpc: '2.0', id: 'gone', method, params },
       { ...ADMIN, [SLOW_HEADER]: '1' },
     );
-    await gate.whenWaiting();
-    expect(sessions.get(session.id)!.isRunning('gone')).toBe(true);
+    await app.get(Gate).whenWaiting();
+    expect(app.sessions.get(session.id)!.isRunning('gone')).toBe(true);
     await client.send(
       session,
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gone', reason: 'user pressed stop' } },
@@ -58,31 +59,14 @@ describe('resources, prompts and completion cancelled while a slow guard decides
     );
     const res = await pending;
     await res.untilEnd();
-    expect(sessions.get(session.id)!.isRunning('gone')).toBe(false);
-    gate.releaseAll();
+    expect(app.sessions.get(session.id)!.isRunning('gone')).toBe(false);
+    app.get(Gate).releaseAll();
     return res.messages;
   }
-
-  beforeAll(async () => {
-    running = await startApp(slowlyGuardedApp('cancellation-e2e'), { logger });
-    gate = running.app.get(Gate);
-    sessions = running.app.get(McpSessionRegistry);
-  });
 
   beforeEach(() => {
     logger.entries.length = 0;
     completerCalls.length = 0;
-  });
-
-  afterEach(() => {
-    gate.releaseAll();
-    client.closeAll();
-    for (const session of sessions.all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    Logger.overrideLogger(false);
   });
 
   test('resources/subscribe: the cancelled request is never answered', async () => {
@@ -99,7 +83,7 @@ describe('resources, prompts and completion cancelled while a slow guard decides
   it('resources/subscribe: the cancelled subscription is not recorded', async () => {
     const session = await client.initialize();
     await cancelWhileGuardDecides(session, 'resources/subscribe', { uri: 'r3://watched' });
-    const handle = sessions.get(session.id)!;
+    const handle = app.sessions.get(session.id)!;
     await settle(() => handle.isSubscribed('r3://watched'));
     expect(handle.isSubscribed('r3://watched')).toBe(false);
   });
@@ -153,8 +137,8 @@ describe('resources, prompts and completion cancelled while a slow guard decides
       'kept',
       { ...ADMIN, [SLOW_HEADER]: '1' },
     );
-    await gate.whenWaiting();
-    gate.releaseAll();
+    await app.get(Gate).whenWaiting();
+    app.get(Gate).releaseAll();
     expect(await pending).toEqual({
       jsonrpc: '2.0',
       id: 'kept',
@@ -166,32 +150,15 @@ describe('resources, prompts and completion cancelled while a slow guard decides
       id: 2,
       result: {},
     });
-    expect(sessions.get(session.id)!.isSubscribed('r3://watched')).toBe(true);
+    expect(app.sessions.get(session.id)!.isSubscribed('r3://watched')).toBe(true);
   });
 });
 
 describe('completion/complete while its prompt’s slow guard decides (e2e)', () => {
-  let running: RunningApp;
-  let gate: Gate;
-  let sessions: McpSessionRegistry;
-  const client = new RawHttpClient(() => running.mcpUrl);
-
-  beforeAll(async () => {
-    running = await startApp(hiddenItemsApp('cancellation-completion-e2e'));
-    gate = running.app.get(Gate);
-    sessions = running.app.get(McpSessionRegistry);
+  const app = useRawApp(hiddenItemsApp('cancellation-completion-e2e'), {
+    afterEach: (app) => app.get(Gate).releaseAll(),
   });
-
-  afterEach(() => {
-    gate.releaseAll();
-    client.closeAll();
-    for (const session of sessions.all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    Logger.overrideLogger(false);
-  });
+  const { client } = app;
 
   test('while its prompt’s guard decides, completion/complete is still answered once it admits', async () => {
     const session = await client.initialize();
@@ -205,8 +172,8 @@ describe('completion/complete while its prompt’s slow guard decides (e2e)', ()
       },
       { ...ADMIN, [SLOW_HEADER]: '1' },
     );
-    await gate.whenWaiting();
-    gate.releaseAll();
+    await app.get(Gate).whenWaiting();
+    app.get(Gate).releaseAll();
     const res = await pending;
     await res.untilEnd();
     expect(res.messages).toEqual([
@@ -231,14 +198,14 @@ describe('completion/complete while its prompt’s slow guard decides (e2e)', ()
       },
       { ...ADMIN, [SLOW_HEADER]: '1' },
     );
-    await gate.whenWaiting();
-    expect(sessions.get(session.id)!.isRunning('cc')).toBe(true);
+    await app.get(Gate).whenWaiting();
+    expect(app.sessions.get(session.id)!.isRunning('cc')).toBe(true);
     await client.send(
       session,
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'cc', reason: 'user pressed stop' } },
       ADMIN,
     );
-    gate.releaseAll();
+    app.get(Gate).releaseAll();
     const res = await pending;
     await res.untilEnd();
     expect(res.messages).toEqual([]);

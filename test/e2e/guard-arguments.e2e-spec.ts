@@ -4,34 +4,17 @@
  *
  * The test that once failed says, above it, what the bug was and where.
  */
-import { Logger } from '@nestjs/common';
-import { McpSessionRegistry } from '../../src/index.js';
 import { Gate } from '../fixtures/gate.js';
 import { probed, slowlyGuardedApp, VISITOR } from '../fixtures/guarded-items.fixture.js';
-import { RawHttpClient } from '../utils/raw-http-client.js';
-import { startApp, type RunningApp } from '../utils/start-app.js';
+import { useRawApp } from '../utils/raw-http-client.js';
 
 describe('what guards see in the call phase (e2e)', () => {
-  let running: RunningApp;
-  const client = new RawHttpClient(() => running.mcpUrl);
-
-  beforeAll(async () => {
-    running = await startApp(slowlyGuardedApp('guard-arguments-e2e'));
+  const { client } = useRawApp(slowlyGuardedApp('guard-arguments-e2e'), {
+    afterEach: (app) => app.get(Gate).releaseAll(),
   });
 
   beforeEach(() => {
     probed.length = 0;
-  });
-
-  afterEach(() => {
-    running.app.get(Gate).releaseAll();
-    client.closeAll();
-    for (const session of running.app.get(McpSessionRegistry).all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    Logger.overrideLogger(false);
   });
 
   test('a tool’s guards see the arguments as sent (README, "Order")', async () => {

@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Logger } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { McpModule, McpSessionRegistry } from '../../src/index.js';
+import { McpModule } from '../../src/index.js';
 import { Gate } from '../fixtures/gate.js';
 import {
   ADMIN,
@@ -29,7 +29,7 @@ import {
   VISITOR,
 } from '../fixtures/guarded-items.fixture.js';
 import { httpExchange } from '../utils/http-exchange.js';
-import { idInUse, RawHttpClient, resourceNotFound, unknownPrompt, type RawSession } from '../utils/raw-http-client.js';
+import { idInUse, resourceNotFound, unknownPrompt, useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
@@ -264,35 +264,16 @@ describe('tools a guard hides (e2e)', () => {
 });
 
 describe('resources, templates and prompts a guard hides (e2e)', () => {
-  let running: RunningApp;
-  let gate: Gate;
-  let sessions: McpSessionRegistry;
-  const client = new RawHttpClient(() => running.mcpUrl);
-
-  beforeAll(async () => {
-    running = await startApp(hiddenItemsApp('hidden-items-e2e'));
-    gate = running.app.get(Gate);
-    sessions = running.app.get(McpSessionRegistry);
-  });
-
-  afterEach(() => {
-    gate.releaseAll();
-    client.closeAll();
-    for (const session of sessions.all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    Logger.overrideLogger(false);
-  });
+  const app = useRawApp(hiddenItemsApp('hidden-items-e2e'), { afterEach: (app) => app.get(Gate).releaseAll() });
+  const { client } = app;
 
   describe('a request id in use', () => {
     /** Starts slow_prompt under `id` and waits until its handler runs: the id is then in use. */
     async function holdId(session: RawSession, id: string): Promise<void> {
       // Not awaited: the response starts only when the prompt answers (afterEach releases the gate).
       void client.post(session, { jsonrpc: '2.0', id, method: 'prompts/get', params: { name: 'slow_prompt' } });
-      await gate.whenWaiting();
-      expect(sessions.get(session.id)!.isRunning(id)).toBe(true);
+      await app.get(Gate).whenWaiting();
+      expect(app.sessions.get(session.id)!.isRunning(id)).toBe(true);
     }
 
     test('resources/read: a hidden resource and an unknown URI are both -32600, alike', async () => {
@@ -484,22 +465,8 @@ describe('resources, templates and prompts a guard hides (e2e)', () => {
 });
 
 describe('a tool whose request-scoped provider cannot be built for the caller (e2e)', () => {
-  let running: RunningApp;
-  const client = new RawHttpClient(() => running.mcpUrl);
-
-  beforeAll(async () => {
-    running = await startApp(slowlyGuardedApp('hidden-tenant-tool-e2e'));
-  });
-
-  afterEach(() => {
-    running.app.get(Gate).releaseAll();
-    client.closeAll();
-    for (const session of running.app.get(McpSessionRegistry).all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    Logger.overrideLogger(false);
+  const { client } = useRawApp(slowlyGuardedApp('hidden-tenant-tool-e2e'), {
+    afterEach: (app) => app.get(Gate).releaseAll(),
   });
 
   test('is left out of that caller’s tools/list, as a hidden tool', async () => {
@@ -541,21 +508,7 @@ describe('a tool whose request-scoped provider cannot be built for the caller (e
 });
 
 describe('a request-scoped APP_GUARD over default-scoped resource, template and prompt providers (e2e)', () => {
-  let running: RunningApp;
-  const client = new RawHttpClient(() => running.mcpUrl);
-
-  beforeAll(async () => {
-    running = await startApp(globalGuardApp('hidden-global-e2e'));
-  });
-
-  afterEach(() => {
-    client.closeAll();
-    for (const session of running.app.get(McpSessionRegistry).all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-  });
+  const { client } = useRawApp(globalGuardApp('hidden-global-e2e'));
 
   test('a visitor: nothing listed; read, subscribe, get and complete answer as for unknown items', async () => {
     const session = await client.initialize();

@@ -6,9 +6,8 @@
 import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
 import type { McpSession } from '../../src/session/mcp-session.js';
 import { InteractionProbe, InteractionTools, RuntimeEchoArgs } from '../fixtures/interaction.tools.js';
-import { RawHttpClient, type RawSession } from '../utils/raw-http-client.js';
+import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
-import { startApp, type RunningApp } from '../utils/start-app.js';
 import { onlyText } from '../utils/tool-results.js';
 import { delay, nextTurn } from '../utils/wait.js';
 
@@ -19,35 +18,29 @@ const MARKER = 'notifications/test/marker';
 const resultText = (message: RpcMessage | undefined): string => onlyText(message?.result ?? {});
 
 describe('server → client interaction over raw HTTP (e2e)', () => {
-  let running: RunningApp;
+  // Ending the sessions after each test aborts whatever a failed test left running, and keeps later
+  // list_changed counts exact.
+  const app = useRawApp({
+    imports: [
+      McpModule.forRoot({
+        name: 'interaction-e2e',
+        version: '1.0.0',
+        clientRequestTimeoutMs: CLIENT_REQUEST_TIMEOUT_MS,
+      }),
+    ],
+    providers: [InteractionTools, InteractionProbe],
+  });
+  const { client } = app;
   let probe: InteractionProbe;
   let sessions: McpSessionRegistry;
-  const client = new RawHttpClient(() => running.mcpUrl);
 
-  beforeAll(async () => {
-    running = await startApp({
-      imports: [
-        McpModule.forRoot({
-          name: 'interaction-e2e',
-          version: '1.0.0',
-          clientRequestTimeoutMs: CLIENT_REQUEST_TIMEOUT_MS,
-        }),
-      ],
-      providers: [InteractionTools, InteractionProbe],
-    });
-    probe = running.app.get(InteractionProbe);
-    sessions = running.app.get(McpSessionRegistry);
+  beforeAll(() => {
+    probe = app.get(InteractionProbe);
+    sessions = app.sessions;
   });
 
   afterEach(() => {
-    client.closeAll();
-    // Ending them aborts whatever a failed test left running, and keeps later list_changed counts exact.
-    for (const session of sessions.all()) session.end('deleted');
     probe.reset();
-  });
-
-  afterAll(async () => {
-    await running?.close();
   });
 
   const initialize = (capabilities: object = {}, protocolVersion = '2025-06-18'): Promise<RawSession> =>
@@ -801,7 +794,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
     let tools: McpToolRegistry;
 
     beforeAll(() => {
-      tools = running.app.get(McpToolRegistry);
+      tools = app.get(McpToolRegistry);
     });
 
     afterEach(() => {

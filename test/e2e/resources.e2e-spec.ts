@@ -4,7 +4,6 @@
  * exactly like unknown ones, timeouts and cancellation, 2025-03-26 batches, the subscription limit,
  * and one `notifications/resources/list_changed` per burst of runtime changes on the GET stream.
  */
-import { Logger } from '@nestjs/common';
 import {
   MAX_SUBSCRIPTIONS_PER_SESSION,
   MAX_SUBSCRIBED_URI_CHARS,
@@ -16,9 +15,8 @@ import type { McpSession } from '../../src/session/mcp-session.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import { AdminResources, RESOURCE_SECRET, ResourceJournal, WeatherResources } from '../fixtures/resources.fixture.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { RawHttpClient, resourceNotFound as notFound, type RawSession } from '../utils/raw-http-client.js';
+import { resourceNotFound as notFound, useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
-import { startApp, type RunningApp } from '../utils/start-app.js';
 import { nextTurn, until } from '../utils/wait.js';
 
 const MARKER = 'notifications/test/marker';
@@ -44,40 +42,30 @@ const subscribe = (id: string | number, uri: unknown) => ({
 });
 
 describe('resources over raw HTTP (e2e)', () => {
-  let running: RunningApp;
+  const logger = new RecordingLogger();
+  // Ending the sessions after each test aborts whatever a failed test left waiting, and keeps
+  // list_changed counts exact.
+  const app = useRawApp(
+    {
+      imports: [McpModule.forRoot({ name: 'resources-e2e', version: '1.0.0', guards: [FixtureBearerGuard] })],
+      providers: [ResourceJournal, WeatherResources, AdminResources],
+    },
+    { logger },
+  );
+  const { client } = app;
   let journal: ResourceJournal;
   let sessions: McpSessionRegistry;
   let registry: McpResourceRegistry;
-  const logger = new RecordingLogger();
-  const client = new RawHttpClient(() => running.mcpUrl);
 
-  beforeAll(async () => {
-    running = await startApp(
-      {
-        imports: [McpModule.forRoot({ name: 'resources-e2e', version: '1.0.0', guards: [FixtureBearerGuard] })],
-        providers: [ResourceJournal, WeatherResources, AdminResources],
-      },
-      { logger },
-    );
-    journal = running.app.get(ResourceJournal);
-    sessions = running.app.get(McpSessionRegistry);
-    registry = running.app.get(McpResourceRegistry);
+  beforeAll(() => {
+    journal = app.get(ResourceJournal);
+    sessions = app.sessions;
+    registry = app.get(McpResourceRegistry);
   });
 
   beforeEach(() => {
     logger.entries.length = 0;
     journal.reset();
-  });
-
-  afterEach(() => {
-    client.closeAll();
-    // Ending them aborts whatever a failed test left waiting, and keeps list_changed counts exact.
-    for (const session of sessions.all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    Logger.overrideLogger(false);
   });
 
   /** A session of the caller `token` names, which the server offers subscriptions and list_changed. */

@@ -1,5 +1,7 @@
+import { Logger, type ModuleMetadata, type Type } from '@nestjs/common';
+import { McpSessionRegistry } from '../../src/index.js';
 import { HttpStream, type RpcMessage } from './sse-reader.js';
-import { initializeRequest, MCP_POST_HEADERS } from './start-app.js';
+import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp, type StartAppOptions } from './start-app.js';
 
 /** A session a {@link RawHttpClient} opened. */
 export interface RawSession {
@@ -113,6 +115,59 @@ export class RawHttpClient {
   closeAll(): void {
     for (const stream of this.opened.splice(0)) stream.close();
   }
+}
+
+/** What {@link useRawApp} gives the tests of a describe. */
+export interface RawApp {
+  /** The application, once the describe's `beforeAll` has run. */
+  readonly running: RunningApp;
+  readonly client: RawHttpClient;
+  /** The application's session registry. */
+  readonly sessions: McpSessionRegistry;
+  /** A provider of the application. */
+  get<T>(type: Type<T>): T;
+}
+
+export interface UseRawAppOptions extends StartAppOptions {
+  /** Runs after each test, before its connections are dropped and its sessions ended: release what it held. */
+  readonly afterEach?: (app: RawApp) => void;
+}
+
+/**
+ * An application of `metadata` listening from before the first test of the enclosing `describe`
+ * until after its last, with a {@link RawHttpClient} on it. After each test every connection the
+ * client opened is dropped and every session ended, which aborts whatever a failed test left waiting.
+ */
+export function useRawApp(metadata: ModuleMetadata, options: UseRawAppOptions = {}): RawApp {
+  let running: RunningApp | undefined;
+  const app: RawApp = {
+    get running(): RunningApp {
+      if (running === undefined) throw new Error('the application starts in beforeAll');
+      return running;
+    },
+    client: new RawHttpClient(() => app.running.mcpUrl),
+    get sessions(): McpSessionRegistry {
+      return app.running.app.get(McpSessionRegistry);
+    },
+    get: (type) => app.running.app.get(type),
+  };
+
+  beforeAll(async () => {
+    running = await startApp(metadata, options);
+  });
+
+  afterEach(() => {
+    options.afterEach?.(app);
+    app.client.closeAll();
+    for (const session of app.sessions.all()) session.end('deleted');
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    Logger.overrideLogger(false);
+  });
+
+  return app;
 }
 
 /** `resources/read` (or subscribe) of a URI nothing serves: -32002 with the URI. */
