@@ -8,7 +8,6 @@
  * Each test that once failed says, above it, what the bug was and where.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Logger } from '@nestjs/common';
 import { McpSessionRegistry } from '../../src/index.js';
 import { Gate } from '../fixtures/gate.js';
@@ -25,6 +24,7 @@ import { RecordingLogger } from '../utils/recording-logger.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { nextTurn, until } from '../utils/wait.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 /** Lets the work a cancelled request left running go on: the guard's answer, then whatever follows it. */
 async function settle(done: () => boolean): Promise<void> {
@@ -214,21 +214,13 @@ describe('completion/complete while its prompt’s slow guard decides (e2e)', ()
 
 describe('a tool call whose guard never settles (e2e)', () => {
   let running: RunningApp;
-  const clients: Client[] = [];
+  const sdk = useSdkClients();
 
-  async function connect(app: RunningApp): Promise<Client> {
-    const client = new Client({ name: 'cancellation-e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(app.mcpUrl)));
-    clients.push(client);
-    return client;
-  }
+  const connect = async (app: RunningApp): Promise<Client> =>
+    (await sdk.connect(app.mcpUrl, { info: { name: 'cancellation-e2e', version: '1.0.0' } })).client;
 
   beforeAll(async () => {
     running = await startApp(toolAccessApp('cancellation-hung-guard-e2e'));
-  });
-
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
   });
 
   afterAll(async () => {

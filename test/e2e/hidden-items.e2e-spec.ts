@@ -9,7 +9,6 @@
  * Each test that once failed says, above it, what the bug was and where.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Logger } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { McpModule } from '../../src/index.js';
@@ -34,6 +33,7 @@ import { RecordingLogger } from '../utils/recording-logger.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { mcpErrorOf } from '../utils/thrown.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 const uriNames = (message: RpcMessage, list: 'resources' | 'resourceTemplates' | 'prompts'): string[] =>
   (message.result![list] as { name: string }[]).map((item) => item.name);
@@ -42,14 +42,10 @@ describe('tools a guard hides (e2e)', () => {
   let running: RunningApp;
   let paged: RunningApp;
   const logger = new RecordingLogger();
-  const clients: Client[] = [];
+  const sdk = useSdkClients();
 
-  async function connect(app: RunningApp, headers: Record<string, string> = {}): Promise<Client> {
-    const client = new Client({ name: 'hidden-tools-e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(app.mcpUrl), { requestInit: { headers } }));
-    clients.push(client);
-    return client;
-  }
+  const connect = async (app: RunningApp, headers: Record<string, string> = {}): Promise<Client> =>
+    (await sdk.connect(app.mcpUrl, { info: { name: 'hidden-tools-e2e', version: '1.0.0' }, headers })).client;
 
   async function names(client: Client): Promise<string[]> {
     const found: string[] = [];
@@ -69,10 +65,6 @@ describe('tools a guard hides (e2e)', () => {
 
   beforeEach(() => {
     logger.entries.length = 0;
-  });
-
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
   });
 
   afterAll(async () => {
@@ -116,7 +108,7 @@ describe('tools a guard hides (e2e)', () => {
         });
         expect(SingletonTools.initialised).toBe(1);
       } finally {
-        await Promise.all(clients.splice(0).map((client) => client.close()));
+        await sdk.closeAll();
         await app.close();
       }
     });

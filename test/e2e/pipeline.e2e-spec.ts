@@ -5,7 +5,6 @@
  * HTTP, guards, interceptors, pipes and filters declared on tool methods, providers and controllers.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { jest } from '@jest/globals';
 import {
@@ -53,6 +52,7 @@ import { RecordingLogger } from '../utils/recording-logger.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { thrown } from '../utils/thrown.js';
 import { onlyText } from '../utils/tool-results.js';
+import { useSdkClients, type SdkConnection } from '../utils/sdk-clients.js';
 
 const CLIENT_INFO = { name: 'pipeline-e2e', version: '1.0.0' };
 
@@ -60,21 +60,9 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
   let running: RunningApp;
   let journal: CallJournal;
   const logger = new RecordingLogger();
-  const connections: { client: Client; transport: StreamableHTTPClientTransport }[] = [];
 
-  async function connect(
-    headers: Record<string, string> = {},
-    token = 'reader-token',
-  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-    const client = new Client(CLIENT_INFO);
-    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
-    });
-    await client.connect(transport);
-    const connection = { client, transport };
-    connections.push(connection);
-    return connection;
-  }
+  const connect = (headers: Record<string, string> = {}, token = 'reader-token'): Promise<SdkConnection> =>
+    sdk.connect(running.mcpUrl, { info: CLIENT_INFO, headers: { authorization: `Bearer ${token}`, ...headers } });
 
   beforeAll(async () => {
     running = await startApp(
@@ -98,10 +86,11 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
     journal.reset();
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     running.app.get(Gate).releaseAll();
-    await Promise.all(connections.splice(0).map(({ client }) => client.close()));
   });
+
+  const sdk = useSdkClients();
 
   afterAll(async () => {
     await running.close();
@@ -332,16 +321,10 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
 
 describe('a durable tool provider with a ContextIdFactory strategy (SDK client, e2e)', () => {
   let running: RunningApp;
-  const clients: Client[] = [];
+  const sdk = useSdkClients({ closeAfter: 'all' });
 
-  async function connect(tenant: string): Promise<Client> {
-    const client = new Client(CLIENT_INFO);
-    clients.push(client);
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(running.mcpUrl), { requestInit: { headers: { 'x-tenant': tenant } } }),
-    );
-    return client;
-  }
+  const connect = async (tenant: string): Promise<Client> =>
+    (await sdk.connect(running.mcpUrl, { info: CLIENT_INFO, headers: { 'x-tenant': tenant } })).client;
 
   const count = async (client: Client): Promise<unknown> =>
     JSON.parse(onlyText(await client.callTool({ name: 'tenant_counter', arguments: {} })));
@@ -355,7 +338,6 @@ describe('a durable tool provider with a ContextIdFactory strategy (SDK client, 
   });
 
   afterAll(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
     await running.close();
     ContextIdFactory.apply(undefined as never);
   });

@@ -5,7 +5,6 @@
  * pipe, runtime prompts and their list_changed news, and pagination.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
   LoggingMessageNotificationSchema,
@@ -38,6 +37,7 @@ import {
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 import { mcpErrorOf } from '../utils/thrown.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 const CLIENT_INFO = { name: 'sdk-prompts-e2e', version: '1.0.0' };
 
@@ -54,23 +54,10 @@ function expectRpcError(error: McpError, code: number, message: string): void {
 const promptRef = (name: string): CompleteRequest['params']['ref'] => ({ type: 'ref/prompt', name });
 
 describe('prompts and completion with the official SDK client (e2e)', () => {
-  const connections: { client: Client; transport: StreamableHTTPClientTransport }[] = [];
+  const sdk = useSdkClients();
 
-  async function connect(running: RunningApp, token: Token = 'reader-token', prepare?: (client: Client) => void) {
-    const client = new Client(CLIENT_INFO);
-    prepare?.(client);
-    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    });
-    await client.connect(transport);
-    const connection = { client, transport };
-    connections.push(connection);
-    return connection;
-  }
-
-  afterEach(async () => {
-    await Promise.all(connections.splice(0).map(({ client }) => client.close()));
-  });
+  const connect = (running: RunningApp, token: Token = 'reader-token', prepare?: (client: Client) => void) =>
+    sdk.connect(running.mcpUrl, { info: CLIENT_INFO, headers: { authorization: `Bearer ${token}` }, prepare });
 
   describe('the prompts app', () => {
     let running: RunningApp;

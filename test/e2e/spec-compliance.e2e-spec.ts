@@ -12,7 +12,6 @@
  */
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UriTemplate as SdkUriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   GetPromptResultSchema,
@@ -33,6 +32,7 @@ import {
 } from '../../src/index.js';
 import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 // ---------------------------------------------------------------------------------------------
 // Fixture
@@ -114,11 +114,7 @@ describe('resources, templates, prompts and completion against the specification
     imports: [McpModule.forRoot({ name: 'spec-compliance-e2e', version: '1.0.0' })],
     providers: [ReviewResources, ReviewPrompts],
   });
-  const clients: Client[] = [];
-
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-  });
+  const sdk = useSdkClients();
 
   const initialize = (protocolVersion = '2025-11-25'): Promise<RawSession> =>
     app.client.initialize({ protocolVersion });
@@ -128,10 +124,7 @@ describe('resources, templates, prompts and completion against the specification
     app.client.request(session, method, params);
 
   async function connect(): Promise<Client> {
-    const client = new Client({ name: 'review-spec-e2e', version: '1.0.0' });
-    clients.push(client);
-    await client.connect(new StreamableHTTPClientTransport(new URL(app.running.mcpUrl)));
-    return client;
+    return (await sdk.connect(app.running.mcpUrl, { info: { name: 'spec-compliance-e2e', version: '1.0.0' } })).client;
   }
 
   // -------------------------------------------------------------------------------------------
