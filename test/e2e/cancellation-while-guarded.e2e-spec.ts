@@ -21,7 +21,7 @@ import {
 } from '../fixtures/guarded-items.fixture.js';
 import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import type { RpcMessage } from '../utils/sse-reader.js';
+import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { nextTurn, until } from '../utils/wait.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
@@ -160,9 +160,9 @@ describe('completion/complete while its prompt’s slow guard decides (e2e)', ()
   });
   const { client } = app;
 
-  test('while its prompt’s guard decides, completion/complete is still answered once it admits', async () => {
-    const session = await client.initialize();
-    const pending = client.post(
+  /** Sends completion/complete of gated_prompt, id `cc`, as an admin whose guard waits for the gate. */
+  const completeGatedPrompt = (session: RawSession): Promise<HttpStream> =>
+    client.post(
       session,
       {
         jsonrpc: '2.0',
@@ -172,6 +172,10 @@ describe('completion/complete while its prompt’s slow guard decides (e2e)', ()
       },
       { ...ADMIN, [SLOW_HEADER]: '1' },
     );
+
+  test('while its prompt’s guard decides, completion/complete is still answered once it admits', async () => {
+    const session = await client.initialize();
+    const pending = completeGatedPrompt(session);
     await app.get(Gate).whenWaiting();
     app.get(Gate).releaseAll();
     const res = await pending;
@@ -188,16 +192,7 @@ describe('completion/complete while its prompt’s slow guard decides (e2e)', ()
   // check inside run() (an unknown item is answered before, as now).
   it('notifications/cancelled while the prompt’s guard decides: never answered', async () => {
     const session = await client.initialize();
-    const pending = client.post(
-      session,
-      {
-        jsonrpc: '2.0',
-        id: 'cc',
-        method: 'completion/complete',
-        params: { ref: { type: 'ref/prompt', name: 'gated_prompt' }, argument: { name: 'topic', value: 'a' } },
-      },
-      { ...ADMIN, [SLOW_HEADER]: '1' },
-    );
+    const pending = completeGatedPrompt(session);
     await app.get(Gate).whenWaiting();
     expect(app.sessions.get(session.id)!.isRunning('cc')).toBe(true);
     await client.send(

@@ -14,18 +14,7 @@ import {
   McpSessionRegistry,
   type McpPromptOptions,
 } from '../../src/index.js';
-import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
-import {
-  FailingPrompts,
-  ForecastTemplates,
-  PromptEnvelopeInterceptor,
-  PromptJournal,
-  PromptRoleGuard,
-  PROMPT_SECRET,
-  ShoutPipe,
-  TravelPrompts,
-  TripArgs,
-} from '../fixtures/prompts.fixture.js';
+import { PromptJournal, promptsApp, PROMPT_SECRET, TripArgs } from '../fixtures/prompts.fixture.js';
 import { initError } from '../utils/bootstrap-failure.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
@@ -34,21 +23,7 @@ import type { RpcMessage } from '../utils/sse-reader.js';
 describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures (e2e)', () => {
   const logger = new RecordingLogger();
   // Ending the sessions after each test aborts whatever a failed test left waiting.
-  const app = useRawApp(
-    {
-      imports: [McpModule.forRoot({ name: 'prompts-e2e', version: '1.0.0', guards: [FixtureBearerGuard] })],
-      providers: [
-        PromptJournal,
-        PromptRoleGuard,
-        ShoutPipe,
-        PromptEnvelopeInterceptor,
-        TravelPrompts,
-        FailingPrompts,
-        ForecastTemplates,
-      ],
-    },
-    { logger },
-  );
+  const app = useRawApp(promptsApp('prompts-e2e'), { logger });
   const { client } = app;
   let journal: PromptJournal;
   let sessions: McpSessionRegistry;

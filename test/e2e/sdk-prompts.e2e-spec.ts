@@ -18,21 +18,16 @@ import type { McpSession } from '../../src/session/mcp-session.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import {
   AIRPORT_CITIES,
-  FailingPrompts,
   FORECAST_TEMPLATE,
-  ForecastTemplates,
   NamedTemplates,
   PagedCatalogue,
   PAGED_PROMPTS,
   PNG_SIGNATURE,
   PROMPT_SECRET,
-  PromptEnvelopeInterceptor,
   PromptJournal,
-  PromptRoleGuard,
-  ShoutPipe,
+  promptsApp,
   stationName,
   STATION_COUNT,
-  TravelPrompts,
 } from '../fixtures/prompts.fixture.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
@@ -64,18 +59,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
     let journal: PromptJournal;
 
     beforeAll(async () => {
-      running = await startApp({
-        imports: [McpModule.forRoot({ name: 'sdk-prompts-e2e', version: '1.0.0', guards: [FixtureBearerGuard] })],
-        providers: [
-          PromptJournal,
-          PromptRoleGuard,
-          ShoutPipe,
-          PromptEnvelopeInterceptor,
-          TravelPrompts,
-          FailingPrompts,
-          ForecastTemplates,
-        ],
-      });
+      running = await startApp(promptsApp('sdk-prompts-e2e'));
       journal = running.app.get(PromptJournal);
     });
 

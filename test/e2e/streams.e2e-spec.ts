@@ -12,7 +12,7 @@ import {
 import { HttpMcpClient } from '../utils/http-mcp-client.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { delay, within } from '../utils/wait.js';
+import { Changes, delay, within } from '../utils/wait.js';
 
 /**
  * The standalone GET stream (SSE) and the session lifecycle around it: one stream per session,
@@ -29,7 +29,7 @@ interface SseEvent {
 /** A GET stream read with Node's http client; everything it received is kept for inspection. */
 class SseStream {
   private buffer = '';
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Changes();
   /** How the response finished: `end` when the server ended it cleanly. */
   readonly finished: Promise<'end' | 'aborted' | 'error'>;
   private finishedAs: 'end' | 'aborted' | 'error' | undefined;
@@ -41,13 +41,13 @@ class SseStream {
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => {
       this.buffer += chunk;
-      for (const listener of this.listeners) listener();
+      this.changes.changed();
     });
     this.finished = new Promise((resolve) => {
       const done = (how: 'end' | 'aborted' | 'error'): void => {
         this.finishedAs ??= how;
         resolve(this.finishedAs);
-        for (const listener of this.listeners) listener();
+        this.changes.changed();
       };
       res.on('end', () => done('end'));
       res.on('aborted', () => done('aborted'));
@@ -110,24 +110,12 @@ class SseStream {
   }
 
   /** Resolves once `predicate` holds for what was received; rejects after `timeoutMs`. */
-  waitFor(predicate: (stream: SseStream) => boolean, timeoutMs = 2000): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (!predicate(this)) return;
-        cleanup();
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`condition not met within ${timeoutMs} ms; received:\n${this.buffer}`));
-      }, timeoutMs);
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        this.listeners.delete(check);
-      };
-      this.listeners.add(check);
-      check();
-    });
+  async waitFor(predicate: (stream: SseStream) => boolean, timeoutMs = 2000): Promise<void> {
+    await this.changes.when(
+      () => (predicate(this) ? true : undefined),
+      timeoutMs,
+      () => `condition not met within ${timeoutMs} ms; received:\n${this.buffer}`,
+    );
   }
 
   /** Reads the (short) non-SSE body of a refused GET. */

@@ -29,6 +29,9 @@ export function exchange(url: string, options: ExchangeOptions = {}): Promise<Ht
 
 const json = (reply: HttpResult): ReplyBody => JSON.parse(reply.text) as ReplyBody;
 
+/** The JSON-RPC message of an answer's body, if it has one (a 202 has none). */
+export const replyOf = (reply: HttpResult): ReplyBody | undefined => (reply.text === '' ? undefined : json(reply));
+
 /** The JSON-RPC message an endpoint's POST answered with; fails unless it is JSON. */
 export function bodyOf(reply: HttpResult): ReplyBody {
   expect(reply.headers['content-type']).toMatch(/^application\/json\b/);
