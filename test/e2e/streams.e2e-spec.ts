@@ -10,9 +10,10 @@ import {
   type McpSessionState as McpSession,
 } from '../../src/index.js';
 import { HttpMcpClient } from '../utils/http-mcp-client.js';
+import { HttpExchange, type Finish } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { Changes, delay, within } from '../utils/wait.js';
+import { delay, within } from '../utils/wait.js';
 
 /**
  * The standalone GET stream (SSE) and the session lifecycle around it: one stream per session,
@@ -21,62 +22,20 @@ import { Changes, delay, within } from '../utils/wait.js';
  * an async endpoint guard still ran.
  */
 
+/** An SSE event as these tests look at it: its type and its data. */
 interface SseEvent {
   readonly event: string | undefined;
   readonly data: string;
 }
 
 /** A GET stream read with Node's http client; everything it received is kept for inspection. */
-class SseStream {
-  private buffer = '';
-  private readonly changes = new Changes();
-  /** How the response finished: `end` when the server ended it cleanly. */
-  readonly finished: Promise<'end' | 'aborted' | 'error'>;
-  private finishedAs: 'end' | 'aborted' | 'error' | undefined;
-
-  private constructor(
-    private readonly req: http.ClientRequest,
-    readonly res: http.IncomingMessage,
-  ) {
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      this.changes.changed();
-    });
-    this.finished = new Promise((resolve) => {
-      const done = (how: 'end' | 'aborted' | 'error'): void => {
-        this.finishedAs ??= how;
-        resolve(this.finishedAs);
-        this.changes.changed();
-      };
-      res.on('end', () => done('end'));
-      res.on('aborted', () => done('aborted'));
-      res.on('error', () => done('error'));
-      res.on('close', () => done(res.complete ? 'end' : 'aborted'));
-    });
+class SseStream extends HttpExchange<Finish> {
+  private constructor(req: http.ClientRequest, res: http.IncomingMessage) {
+    super(req, res, (how) => how, 2000);
   }
 
   static open(url: string, headers: Record<string, string>): Promise<SseStream> {
-    return new Promise((resolve, reject) => {
-      const req = http.request(url, { method: 'GET', headers, agent: false }, (res) =>
-        resolve(new SseStream(req, res)),
-      );
-      req.on('error', reject);
-      req.setTimeout(3000, () => req.destroy(new Error('GET stream did not answer')));
-      req.end();
-    });
-  }
-
-  get status(): number {
-    return this.res.statusCode ?? 0;
-  }
-
-  get headers(): http.IncomingHttpHeaders {
-    return this.res.headers;
-  }
-
-  get text(): string {
-    return this.buffer;
+    return HttpExchange.send((req, res) => new SseStream(req, res), url, 'GET', headers, undefined, false, 3000);
   }
 
   get ended(): boolean {
@@ -85,21 +44,7 @@ class SseStream {
 
   /** Complete events received so far (comments excluded). */
   events(): SseEvent[] {
-    const blocks = this.buffer.split('\n\n').slice(0, -1);
-    const events: SseEvent[] = [];
-    for (const block of blocks) {
-      let event: string | undefined;
-      const data: string[] = [];
-      let isEvent = false;
-      for (const line of block.split('\n')) {
-        if (line.startsWith(':')) continue;
-        isEvent = true;
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (isEvent) events.push({ event, data: data.join('\n') });
-    }
-    return events;
+    return this.parser.events.map((event) => ({ event: event.event, data: event.data ?? '' }));
   }
 
   /** Parsed `data` of every `message` event. */
@@ -109,23 +54,10 @@ class SseStream {
       .map((event) => JSON.parse(event.data) as unknown);
   }
 
-  /** Resolves once `predicate` holds for what was received; rejects after `timeoutMs`. */
-  async waitFor(predicate: (stream: SseStream) => boolean, timeoutMs = 2000): Promise<void> {
-    await this.changes.when(
-      () => (predicate(this) ? true : undefined),
-      timeoutMs,
-      () => `condition not met within ${timeoutMs} ms; received:\n${this.buffer}`,
-    );
-  }
-
   /** Reads the (short) non-SSE body of a refused GET. */
   async json(): Promise<unknown> {
     await this.finished;
-    return JSON.parse(this.buffer) as unknown;
-  }
-
-  close(): void {
-    this.req.destroy();
+    return JSON.parse(this.raw) as unknown;
   }
 }
 
