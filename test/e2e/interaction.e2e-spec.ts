@@ -6,13 +6,12 @@
 import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
 import type { McpSession } from '../../src/session/mcp-session.js';
 import { InteractionProbe, InteractionTools, RuntimeEchoArgs } from '../fixtures/interaction.tools.js';
-import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
+import { unmarked, useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
 import { onlyText } from '../utils/tool-results.js';
 import { delay, nextTurn } from '../utils/wait.js';
 
 const CLIENT_REQUEST_TIMEOUT_MS = 300;
-const MARKER = 'notifications/test/marker';
 
 /** The text of the only content block of the tool result `message` carries. */
 const resultText = (message: RpcMessage | undefined): string => onlyText(message?.result ?? {});
@@ -30,7 +29,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
     ],
     providers: [InteractionTools, InteractionProbe],
   });
-  const { client } = app;
+  const { client, syncGet } = app;
   let probe: InteractionProbe;
   let sessions: McpSessionRegistry;
 
@@ -82,23 +81,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
 
   const openGet = (session: RawSession): Promise<HttpStream> => client.openGet(session);
 
-  function live(session: RawSession): McpSession {
-    const found = sessions.get(session.id);
-    expect(found).toBeDefined();
-    return found!;
-  }
-
-  /**
-   * Sends a marker on the session's GET stream and waits for it: everything sent on that stream
-   * before it has arrived, so what the stream lacks then was never sent.
-   */
-  async function syncGet(session: RawSession, stream: HttpStream, n: number): Promise<void> {
-    expect(live(session).notify(MARKER, { n })).toBe(true);
-    await stream.nextMessage((message) => message.method === MARKER && message.params?.n === n);
-  }
-
-  /** The GET stream's messages other than markers. */
-  const unmarked = (stream: HttpStream): RpcMessage[] => stream.messages.filter((m) => m.method !== MARKER);
+  const live = (session: RawSession): McpSession => app.live(session);
 
   const progressOf = (stream: HttpStream): Record<string, unknown>[] =>
     stream.withMethod('notifications/progress').map((message) => message.params!);

@@ -9,17 +9,14 @@ import {
   MAX_SUBSCRIBED_URI_CHARS,
   McpModule,
   McpResourceRegistry,
-  McpSessionRegistry,
 } from '../../src/index.js';
 import type { McpSession } from '../../src/session/mcp-session.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import { AdminResources, RESOURCE_SECRET, ResourceJournal, WeatherResources } from '../fixtures/resources.fixture.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { resourceNotFound as notFound, useRawApp, type RawSession } from '../utils/raw-http-client.js';
+import { resourceNotFound as notFound, unmarked, useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
 import { nextTurn, until } from '../utils/wait.js';
-
-const MARKER = 'notifications/test/marker';
 
 const invalidParams = (id: string | number, message: string): RpcMessage => ({
   jsonrpc: '2.0',
@@ -52,14 +49,12 @@ describe('resources over raw HTTP (e2e)', () => {
     },
     { logger },
   );
-  const { client } = app;
+  const { client, syncGet } = app;
   let journal: ResourceJournal;
-  let sessions: McpSessionRegistry;
   let registry: McpResourceRegistry;
 
   beforeAll(() => {
     journal = app.get(ResourceJournal);
-    sessions = app.sessions;
     registry = app.get(McpResourceRegistry);
   });
 
@@ -87,21 +82,9 @@ describe('resources over raw HTTP (e2e)', () => {
     return res.messages[0]!;
   }
 
-  function live(session: RawSession): McpSession {
-    const found = sessions.get(session.id);
-    expect(found).toBeDefined();
-    return found!;
-  }
+  const live = (session: RawSession): McpSession => app.live(session);
 
   const openGet = (session: RawSession): Promise<HttpStream> => client.openGet(session);
-
-  /** Sends a marker on the GET stream and waits for it: what the stream lacks then was never sent. */
-  async function syncGet(session: RawSession, stream: HttpStream, n: number): Promise<void> {
-    expect(live(session).notify(MARKER, { n })).toBe(true);
-    await stream.nextMessage((message) => message.method === MARKER && message.params?.n === n);
-  }
-
-  const unmarked = (stream: HttpStream): RpcMessage[] => stream.messages.filter((m) => m.method !== MARKER);
 
   describe('resources/read errors', () => {
     test.each([

@@ -117,6 +117,15 @@ export class RawHttpClient {
   }
 }
 
+/** A session as the server holds it. */
+export type ServerSession = NonNullable<ReturnType<McpSessionRegistry['get']>>;
+
+/** A notification tests send on a GET stream to learn that everything sent on it before has arrived. */
+export const MARKER = 'notifications/test/marker';
+
+/** The messages of a GET stream other than {@link MARKER}s. */
+export const unmarked = (stream: HttpStream): RpcMessage[] => stream.messages.filter((m) => m.method !== MARKER);
+
 /** What {@link useRawApp} gives the tests of a describe. */
 export interface RawApp {
   /** The application, once the describe's `beforeAll` has run. */
@@ -126,6 +135,13 @@ export interface RawApp {
   readonly sessions: McpSessionRegistry;
   /** A provider of the application. */
   get<T>(type: Type<T>): T;
+  /** The server's side of `session`; fails the test if the server no longer holds it. */
+  live(session: RawSession): ServerSession;
+  /**
+   * Sends {@link MARKER} `n` on the session's GET `stream` and waits for it: everything sent on that
+   * stream before it has arrived, so what the stream lacks then was never sent.
+   */
+  syncGet(session: RawSession, stream: HttpStream, n: number): Promise<void>;
 }
 
 export interface UseRawAppOptions extends StartAppOptions {
@@ -150,6 +166,15 @@ export function useRawApp(metadata: ModuleMetadata, options: UseRawAppOptions = 
       return app.running.app.get(McpSessionRegistry);
     },
     get: (type) => app.running.app.get(type),
+    live: (session) => {
+      const found = app.sessions.get(session.id);
+      expect(found).toBeDefined();
+      return found!;
+    },
+    syncGet: async (session, stream, n) => {
+      expect(app.live(session).notify(MARKER, { n })).toBe(true);
+      await stream.nextMessage((message) => message.method === MARKER && message.params?.n === n);
+    },
   };
 
   beforeAll(async () => {
