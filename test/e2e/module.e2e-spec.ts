@@ -1021,7 +1021,7 @@ describe('tool calls with hostile arguments, or results that cannot be sent as t
     });
 
     it('the official SDK client can call all three without throwing', async () => {
-      const sdk = new Client({ name: 'hardening-sdk', version: '1.0.0' });
+      const sdk = new Client({ name: 'unsendable-results-sdk', version: '1.0.0' });
       await sdk.connect(new StreamableHTTPClientTransport(new URL(running.mcpUrl)));
       try {
         expect(await sdk.callTool({ name: 'returns_function' })).toEqual({ content: [] });
