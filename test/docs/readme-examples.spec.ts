@@ -25,6 +25,7 @@ import {
 import { bootstrapFailure } from '../utils/bootstrap-failure.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { rpcError } from '../utils/thrown.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 import { until } from '../utils/wait.js';
 
 // ---- Supplied: what `./weather.service.js` gives the example. ----
@@ -208,7 +209,8 @@ describe('README: the copy of the example is the current one', () => {
 describe('README: the resources, prompts and completion example, served (official SDK client)', () => {
   let running: RunningApp;
   let sessions: McpSessionRegistry;
-  const connected: { client: Client; transport: StreamableHTTPClientTransport }[] = [];
+  // Ended, not just left, so that no session stays subscribed into the next test.
+  const sdk = useSdkClients({ terminate: true });
 
   beforeAll(async () => {
     running = await startApp({
@@ -230,15 +232,8 @@ describe('README: the resources, prompts and completion example, served (officia
     RecordingInterceptor.seen.length = 0;
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     RecordingGuard.deny = undefined;
-    // Ended, not just left, so that no session stays subscribed into the next test.
-    await Promise.all(
-      connected.splice(0).map(async ({ client, transport }) => {
-        await transport.terminateSession();
-        await client.close();
-      }),
-    );
   });
 
   afterAll(async () => {
@@ -246,11 +241,10 @@ describe('README: the resources, prompts and completion example, served (officia
   });
 
   async function connect(prepare?: (client: Client) => void): Promise<Client> {
-    const client = new Client({ name: 'readme-examples', version: '1.0.0' });
-    prepare?.(client);
-    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl));
-    connected.push({ client, transport });
-    await client.connect(transport);
+    const { client } = await sdk.connect(running.mcpUrl, {
+      info: { name: 'readme-examples', version: '1.0.0' },
+      prepare,
+    });
     return client;
   }
 
@@ -611,7 +605,7 @@ describe('README: the resources, prompts and completion example, served (officia
         }),
       );
       await connect();
-      const [first, second] = connected.map(({ transport }) => sessions.get(transport.sessionId!)!);
+      const [first, second] = sdk.connected.map(({ transport }) => sessions.get(transport.sessionId!)!);
 
       expect(await subscriber.subscribeResource({ uri: 'weather://forecast/New%20York' })).toEqual({});
       await until(() => first!.hasStream && second!.hasStream, 'the GET streams of both SDK clients', 5000);

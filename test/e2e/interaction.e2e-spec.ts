@@ -6,48 +6,40 @@
 import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
 import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { InteractionProbe, InteractionTools, RuntimeEchoArgs } from '../fixtures/interaction.tools.js';
-import { RawHttpClient, type RawSession } from '../utils/raw-http-client.js';
+import { unmarked, useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
-import { startApp, type RunningApp } from '../utils/start-app.js';
 import { onlyText } from '../utils/tool-results.js';
 import { delay, nextTurn } from '../utils/wait.js';
 
 const CLIENT_REQUEST_TIMEOUT_MS = 300;
-const MARKER = 'notifications/test/marker';
 
 /** The text of the only content block of the tool result `message` carries. */
 const resultText = (message: RpcMessage | undefined): string => onlyText(message?.result ?? {});
 
 describe('server → client interaction over raw HTTP (e2e)', () => {
-  let running: RunningApp;
+  // Ending the sessions after each test aborts whatever a failed test left running, and keeps later
+  // list_changed counts exact.
+  const app = useRawApp({
+    imports: [
+      McpModule.forRoot({
+        name: 'interaction-e2e',
+        version: '1.0.0',
+        clientRequestTimeoutMs: CLIENT_REQUEST_TIMEOUT_MS,
+      }),
+    ],
+    providers: [InteractionTools, InteractionProbe],
+  });
+  const { client, syncGet } = app;
   let probe: InteractionProbe;
   let sessions: McpSessionRegistry;
-  const client = new RawHttpClient(() => running.mcpUrl);
 
-  beforeAll(async () => {
-    running = await startApp({
-      imports: [
-        McpModule.forRoot({
-          name: 'interaction-e2e',
-          version: '1.0.0',
-          clientRequestTimeoutMs: CLIENT_REQUEST_TIMEOUT_MS,
-        }),
-      ],
-      providers: [InteractionTools, InteractionProbe],
-    });
-    probe = running.app.get(InteractionProbe);
-    sessions = running.app.get(McpSessionRegistry);
+  beforeAll(() => {
+    probe = app.get(InteractionProbe);
+    sessions = app.sessions;
   });
 
   afterEach(() => {
-    client.closeAll();
-    // Ending them aborts whatever a failed test left running, and keeps later list_changed counts exact.
-    for (const session of sessions.all()) session.end('deleted');
     probe.reset();
-  });
-
-  afterAll(async () => {
-    await running?.close();
   });
 
   const initialize = (capabilities: object = {}, protocolVersion = '2025-06-18'): Promise<RawSession> =>
@@ -89,23 +81,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
 
   const openGet = (session: RawSession): Promise<HttpStream> => client.openGet(session);
 
-  function live(session: RawSession): McpSession {
-    const found = sessions.get(session.id);
-    expect(found).toBeDefined();
-    return found!;
-  }
-
-  /**
-   * Sends a marker on the session's GET stream and waits for it: everything sent on that stream
-   * before it has arrived, so what the stream lacks then was never sent.
-   */
-  async function syncGet(session: RawSession, stream: HttpStream, n: number): Promise<void> {
-    expect(live(session).notify(MARKER, { n })).toBe(true);
-    await stream.nextMessage((message) => message.method === MARKER && message.params?.n === n);
-  }
-
-  /** The GET stream's messages other than markers. */
-  const unmarked = (stream: HttpStream): RpcMessage[] => stream.messages.filter((m) => m.method !== MARKER);
+  const live = (session: RawSession): McpSession => app.live(session);
 
   const progressOf = (stream: HttpStream): Record<string, unknown>[] =>
     stream.withMethod('notifications/progress').map((message) => message.params!);
@@ -801,7 +777,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
     let tools: McpToolRegistry;
 
     beforeAll(() => {
-      tools = running.app.get(McpToolRegistry);
+      tools = app.get(McpToolRegistry);
     });
 
     afterEach(() => {

@@ -15,17 +15,7 @@ import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, within } from '../utils/wait.js';
-
-interface JsonRpcReply {
-  jsonrpc: string;
-  id: string | number | null;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string };
-}
-
-function parse(result: HttpResult): JsonRpcReply | undefined {
-  return result.text === '' ? undefined : (JSON.parse(result.text) as JsonRpcReply);
-}
+import { replyOf } from '../utils/http-mcp-client.js';
 
 /** Creates a session; sends `notifications/initialized` unless told not to. */
 async function initialize(app: RunningApp, sendInitialized = true): Promise<string> {
@@ -136,7 +126,7 @@ describe('session lifecycle (e2e)', () => {
       expect(trace.context.signal.aborted).toBe(false);
       const after = await ping(app, sessionId);
       expect(after.status).toBe(200);
-      expect(parse(after)).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+      expect(replyOf(after)).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
       expect(registryOf(app).get(sessionId)?.busy).toBe(false);
       expect(logger.at('error')).toEqual([]);
     });
@@ -215,14 +205,14 @@ describe('session lifecycle (e2e)', () => {
       });
       expect(Date.now() - startedAt).toBeGreaterThanOrEqual(600);
       expect(reply.status).toBe(200);
-      expect(parse(reply)?.result).toEqual({ content: [{ type: 'text', text: 'slept 600' }] });
+      expect(replyOf(reply)?.result).toEqual({ content: [{ type: 'text', text: 'slept 600' }] });
       expect(await tools!.traces[0]!.finished).toEqual({ aborted: false, value: 'slept 600' });
 
       // The call's request arrived more than `idle` ago, but the call ended just now.
       expect(registry.sweep(Date.now())).toBe(0);
       const pinged = await ping(app, sessionId);
       expect(pinged.status).toBe(200);
-      expect(parse(pinged)).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+      expect(replyOf(pinged)).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
 
       // The clock still runs: past the timeout from now, the session is idle.
       expect(registry.sweep(Date.now() + 2 * idle)).toBe(1);
@@ -238,11 +228,11 @@ describe('session lifecycle (e2e)', () => {
 
       const pinged = await ping(app, sessionId, 1);
       expect(pinged.status).toBe(200);
-      expect(parse(pinged)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      expect(replyOf(pinged)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
 
       const listed = await post(app, sessionId, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
       expect(listed.status).toBe(200);
-      const names = ((parse(listed)?.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
+      const names = ((replyOf(listed)?.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
       expect(names.sort()).toEqual(['held_call', 'never_returns', 'sleep']);
 
       // Sent late, the notification is still accepted and recorded.

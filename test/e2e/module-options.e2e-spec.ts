@@ -12,17 +12,7 @@ import { SessionCensus, SessionCensusModule } from '../fixtures/session-census.m
 import { bootstrapFailure } from '../utils/bootstrap-failure.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
-
-interface JsonRpcReply {
-  jsonrpc: string;
-  id: string | number | null;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string };
-}
-
-function parse(result: HttpResult): JsonRpcReply | undefined {
-  return result.text === '' ? undefined : (JSON.parse(result.text) as JsonRpcReply);
-}
+import { replyOf } from '../utils/http-mcp-client.js';
 
 /** Runs `body` against an application built from `metadata`, closing it afterwards. */
 async function withApp(metadata: ModuleMetadata, body: (app: RunningApp) => Promise<void>): Promise<void> {
@@ -131,7 +121,7 @@ describe('McpModule.forRootAsync', () => {
       async (app) => {
         const reply = await initialize(app);
         expect(reply.status).toBe(200);
-        const result = parse(reply)!.result!;
+        const result = replyOf(reply)!.result!;
         expect(result.serverInfo).toEqual({ name: 'existing-factory-server', version: '4.5.6' });
 
         const factory = app.app.get(SharedMcpOptionsFactory);
@@ -140,7 +130,7 @@ describe('McpModule.forRootAsync', () => {
 
         const sessionId = reply.headers['mcp-session-id'] as string;
         const listed = await post(app, sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
-        const names = ((parse(listed)?.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
+        const names = ((replyOf(listed)?.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
         expect(names).toContain('probe_context');
       },
     );
@@ -227,13 +217,13 @@ describe('sessionOwner', () => {
       for (const stranger of [bob, {}]) {
         const posted = await ping(app, sessionId, stranger);
         expect(posted.status).toBe(404);
-        expect(parse(posted)?.result).toBeUndefined();
+        expect(replyOf(posted)?.result).toBeUndefined();
         expect((await get(app, sessionId, stranger)).status).toBe(404);
         expect((await del(app, sessionId, stranger)).status).toBe(404);
       }
 
       // Nothing a stranger did touched the session: its owner still uses it, then ends it.
-      expect(parse(await ping(app, sessionId, alice))).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+      expect(replyOf(await ping(app, sessionId, alice))).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
       expect((await get(app, sessionId, alice)).status).toBe(200);
       expect((await del(app, sessionId, alice)).status).toBe(204);
       expect((await ping(app, sessionId, alice)).status).toBe(404);
@@ -246,7 +236,7 @@ describe('sessionOwner', () => {
       for (const caller of [alice, bob, {}]) {
         const posted = await ping(app, sessionId, caller);
         expect(posted.status).toBe(200);
-        expect(parse(posted)).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+        expect(replyOf(posted)).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
       }
       expect((await get(app, sessionId, bob)).status).toBe(200);
       expect((await del(app, sessionId, alice)).status).toBe(204);
@@ -312,7 +302,7 @@ describe('what the server keeps of initialize', () => {
       method: 'tools/call',
       params: { name: 'probe_context', arguments: {} },
     });
-    expect(parse(called)?.result).toEqual({ content: [{ type: 'text', text: 'probed' }] });
+    expect(replyOf(called)?.result).toEqual({ content: [{ type: 'text', text: 'probed' }] });
     expect(probe.snapshots).toHaveLength(1);
     expect(probe.snapshots[0]!.clientInfo).toEqual({
       name: 'rich-client',
@@ -337,7 +327,7 @@ describe('what the server keeps of initialize', () => {
 
     const refused = await initializeWith({ capabilities: capabilitiesOfLength(4 * 1024 + 1) });
     expect(refused.headers['mcp-session-id']).toBeUndefined();
-    const body = parse(refused);
+    const body = replyOf(refused);
     expect(body).toMatchObject({ jsonrpc: '2.0', id: 'init', error: { code: -32602 } });
     expect(body?.result).toBeUndefined();
     expect(registry.size).toBe(before);

@@ -1,8 +1,11 @@
 /**
- * McpModule end to end: configuration, discovery, result mapping, errors, McpContext, nested DTOs
- * and isolation between applications, over real HTTP with small fixture applications.
+ * McpModule end to end: configuration, discovery, result mapping, errors, hostile arguments and
+ * results that cannot be sent as they are, McpContext, nested DTOs, isolation between applications
+ * and the application's own body parser, over real HTTP with small fixture applications.
  */
 import 'reflect-metadata';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   Controller,
   Injectable,
@@ -13,10 +16,12 @@ import {
   type Type,
 } from '@nestjs/common';
 import { IsString, MinLength } from 'class-validator';
+import { EchoTools as SampleEchoTools } from '../../sample-app/echo.tools.js';
 import { McpModule, McpTool, McpToolDefinitionError, type McpContext, type McpModuleOptions } from '../../src/index.js';
 import { AppConfigModule, AppConfigService, McpOptionsFromConfig } from '../fixtures/app-config.module.js';
 import { CatalogModule } from '../fixtures/catalog.module.js';
 import { ContextProbeTools, UserFromHeaderGuard, type ContextSnapshot } from '../fixtures/context-probe.tools.js';
+import { NoteTools } from '../fixtures/note.tools.js';
 import { OrderTools } from '../fixtures/nested-order.tools.js';
 import {
   ALL_CONTENT_BLOCKS,
@@ -26,8 +31,10 @@ import {
   ResultMappingTools,
   TOOL_ERROR_MESSAGE,
   TOOL_FAILURE_RESULT,
+  UnsendableResultTools,
 } from '../fixtures/result-mapping.tools.js';
 import { bootstrapFailure, initError } from '../utils/bootstrap-failure.js';
+import { bodyOf, HttpMcpClient, type ReplyBody } from '../utils/http-mcp-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { within } from '../utils/wait.js';
@@ -880,6 +887,155 @@ class BetaTools {
   }
 }
 
+describe('tool calls with hostile arguments, or results that cannot be sent as they are (e2e)', () => {
+  let running: RunningApp;
+  let tools: NoteTools;
+  let client: HttpMcpClient;
+
+  beforeAll(async () => {
+    running = await startApp({
+      imports: [mcpRoot('unsendable')],
+      providers: [UnsendableResultTools, NoteTools, SampleEchoTools],
+    });
+    tools = running.app.get(NoteTools);
+    client = new HttpMcpClient(running.mcpUrl);
+    await client.initialize();
+  });
+
+  afterEach(() => {
+    Logger.overrideLogger(false);
+  });
+
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  describe('a result that cannot be serialised', () => {
+    it.each(['bigint_result', 'circular_result'])(
+      '%s: HTTP 200 with -32603 for its id, logged through Nest with the id, and the session goes on',
+      async (tool) => {
+        const logger = new RecordingLogger();
+        running.app.useLogger(logger);
+        const id = `bad-${tool}`;
+
+        const reply = await client.call(tool, {}, id);
+
+        expect(reply.status).toBe(200);
+        expect(bodyOf(reply)).toEqual({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
+        const errors = logger.at('error');
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toContain(id);
+
+        expect(await client.ping()).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+        const echo = bodyOf(await client.call('echo', { text: 'still here' }, 'after'));
+        expect(echo.result).toEqual({ content: [{ type: 'text', text: 'still here' }] });
+      },
+    );
+
+    it('in a 2025-03-26 batch [bad call, ping] the ping still gets {} and the bad call -32603', async () => {
+      const logger = new RecordingLogger();
+      running.app.useLogger(logger);
+      const old = new HttpMcpClient(running.mcpUrl);
+      await old.initialize('2025-03-26');
+
+      const reply = await old.post([
+        { jsonrpc: '2.0', id: 'bad', method: 'tools/call', params: { name: 'bigint_result', arguments: {} } },
+        { jsonrpc: '2.0', id: 'p', method: 'ping' },
+      ]);
+
+      expect(reply.status).toBe(200);
+      const replies = JSON.parse(reply.text) as ReplyBody[];
+      expect(Array.isArray(replies)).toBe(true);
+      expect(replies).toHaveLength(2);
+      expect(replies).toContainEqual({ jsonrpc: '2.0', id: 'p', result: {} });
+      expect(replies).toContainEqual({ jsonrpc: '2.0', id: 'bad', error: { code: -32603, message: 'Internal error' } });
+      expect(logger.at('error').some((line) => line.includes('"bad"'))).toBe(true);
+    });
+  });
+
+  describe('hostile arguments', () => {
+    it('50,000 levels of nesting under an unknown key give an isError result, and serving goes on', async () => {
+      const depth = 50_000;
+      const deep = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+      const body =
+        '{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"note","arguments":' +
+        `{"text":"hi","deep":${deep}}}}`;
+      const before = tools.noteCalls;
+
+      const reply = await client.post(body);
+
+      expect(reply.status).toBe(200);
+      const result = bodyOf(reply);
+      expect(result.error).toBeUndefined();
+      expect(result.id).toBe('deep');
+      expect(result.result?.isError).toBe(true);
+      expect(tools.noteCalls).toBe(before);
+
+      expect(await client.ping()).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+      const note = bodyOf(await client.call('note', { text: 'fine' }, 'after-deep'));
+      expect(note.result).toEqual({ content: [{ type: 'text', text: 'fine' }] });
+    });
+
+    it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'describe'])(
+      'a %j key (which class-transformer drops) is refused by name, and Object.prototype stays clean',
+      async (key) => {
+        const before = tools.noteCalls;
+        // Hand-written JSON, so that "__proto__" arrives as an own key, as JSON.parse creates it.
+        const body =
+          '{"jsonrpc":"2.0","id":"keys","method":"tools/call","params":{"name":"note","arguments":' +
+          `{"text":"hi",${JSON.stringify(key)}:{"polluted":"yes","prototype":{"polluted":"yes"}}}}}`;
+
+        const reply = await client.post(body);
+
+        const result = bodyOf(reply).result!;
+        expect(result.isError).toBe(true);
+        expect(result.content?.[0]?.text).toContain(key);
+        expect(tools.noteCalls).toBe(before);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
+        expect((Object as unknown as Record<string, unknown>).polluted).toBeUndefined();
+      },
+    );
+
+    it('valid arguments next to nothing suspicious still pass (the refusal is about the key)', async () => {
+      const reply = bodyOf(await client.call('note', { text: 'hi', tag: 'ok' }, 'clean'));
+      expect(reply.result).toEqual({ content: [{ type: 'text', text: 'hi #ok' }] });
+    });
+  });
+
+  describe('results that are not content', () => {
+    it('a function becomes empty content', async () => {
+      expect(bodyOf(await client.call('returns_function')).result).toEqual({ content: [] });
+    });
+
+    it('a text block without text is sent as JSON text, not as a block', async () => {
+      expect(bodyOf(await client.call('text_without_text')).result).toEqual({
+        content: [{ type: 'text', text: JSON.stringify([{ type: 'text' }]) }],
+      });
+    });
+
+    it('an image block without mimeType is sent as JSON text, not passed through', async () => {
+      expect(bodyOf(await client.call('image_without_mime')).result).toEqual({
+        content: [{ type: 'text', text: JSON.stringify({ content: [{ type: 'image', data: 'x' }] }) }],
+      });
+    });
+
+    it('the official SDK client can call all three without throwing', async () => {
+      const sdk = new Client({ name: 'unsendable-results-sdk', version: '1.0.0' });
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(running.mcpUrl)));
+      try {
+        expect(await sdk.callTool({ name: 'returns_function' })).toEqual({ content: [] });
+        const text = await sdk.callTool({ name: 'text_without_text' });
+        expect(text.content).toEqual([{ type: 'text', text: '[{"type":"text"}]' }]);
+        const image = await sdk.callTool({ name: 'image_without_mime' });
+        expect(image.content).toEqual([{ type: 'text', text: '{"content":[{"type":"image","data":"x"}]}' }]);
+      } finally {
+        await sdk.close();
+      }
+    });
+  });
+});
+
 describe('two applications in one process', () => {
   let appA: RunningApp;
   let appB: RunningApp;
@@ -944,5 +1100,42 @@ describe("an application keeping Nest's default JSON body parser", () => {
       },
       { bodyParser: true },
     );
+  });
+
+  it('warns about the application body parser once, at bootstrap, and not again on requests', async () => {
+    const logger = new RecordingLogger();
+    const running = await startApp(
+      { imports: [mcpRoot()], providers: [SampleEchoTools] },
+      { bodyParser: true, logger },
+    );
+    const parserWarnings = () => logger.at('warn').filter((line) => /body parser/i.test(line));
+    try {
+      expect(parserWarnings()).toHaveLength(1);
+      const client = new HttpMcpClient(running.mcpUrl);
+      await client.initialize();
+      expect(await client.ping()).toEqual({ jsonrpc: '2.0', id: 'ping', result: {} });
+      expect((await client.call('echo', { text: 'parsed' })).status).toBe(200);
+      expect(parserWarnings()).toHaveLength(1);
+    } finally {
+      await running.close();
+      Logger.overrideLogger(false);
+    }
+  });
+
+  it('does not warn when the application leaves MCP bodies to mcp42', async () => {
+    const logger = new RecordingLogger();
+    const running = await startApp(
+      { imports: [mcpRoot()], providers: [SampleEchoTools] },
+      { bodyParser: false, logger },
+    );
+    try {
+      const client = new HttpMcpClient(running.mcpUrl);
+      await client.initialize();
+      expect((await client.call('echo', { text: 'raw' })).status).toBe(200);
+      expect(logger.at('warn').filter((line) => /body parser/i.test(line))).toEqual([]);
+    } finally {
+      await running.close();
+      Logger.overrideLogger(false);
+    }
   });
 });

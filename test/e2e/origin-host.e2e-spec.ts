@@ -1,12 +1,21 @@
+/**
+ * Origin and Host validation (the DNS-rebinding defence) on POST, GET and DELETE: the loopback
+ * defaults, custom lists replacing them, `'*'` opening each list, the check running as a middleware
+ * ahead of every guard (on any path or global prefix), and each application keeping its own lists.
+ */
+import { Injectable, type CanActivate } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import { McpModule, McpSessionRegistry, type McpModuleOptions } from '../../src/index.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
-
-/**
- * Origin and Host validation (the DNS-rebinding defence) on POST, GET and DELETE: the loopback
- * defaults, custom lists replacing them, and `'*'` opening each list.
- */
+import { exchange, HttpMcpClient } from '../utils/http-mcp-client.js';
+import {
+  initializeRequest,
+  MCP_POST_HEADERS,
+  startApp,
+  type RunningApp,
+  type StartAppOptions,
+} from '../utils/start-app.js';
 
 type Method = 'POST' | 'GET' | 'DELETE';
 const METHODS: Method[] = ['POST', 'GET', 'DELETE'];
@@ -19,6 +28,17 @@ function expectForbidden(res: HttpResult): void {
   expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String) } });
   expect(res.text).not.toMatch(/stack|\n\s+at |\.ts:\d+|node_modules/);
   expect(res.headers['mcp-session-id']).toBeUndefined();
+}
+
+/** Counts its calls and lets everything through: proves which requests reached the guards. */
+@Injectable()
+class CountingGuard implements CanActivate {
+  static calls = 0;
+
+  canActivate(): boolean {
+    CountingGuard.calls++;
+    return true;
+  }
 }
 
 const ALLOWED_STATUS: Record<Method, number> = { POST: 200, GET: 200, DELETE: 204 };
@@ -232,5 +252,111 @@ describe('Origin and Host validation (e2e)', () => {
       const prober = new Prober(running, 'evil.example.com');
       await prober.expectAllowed(method, { origin: 'https://evil.example', host: 'evil.example.com:1234' });
     });
+  });
+});
+
+describe('the Origin/Host check runs as a middleware before every guard', () => {
+  const apps: RunningApp[] = [];
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+  });
+
+  async function guarded(options: StartAppOptions = {}): Promise<RunningApp> {
+    const running = await startApp(
+      {
+        imports: [
+          McpModule.forRoot({
+            name: 'origin-before-guards-e2e',
+            version: '1.0.0',
+            ...(options.path === undefined ? {} : { path: options.path }),
+          }),
+        ],
+        providers: [EchoTools, { provide: APP_GUARD, useClass: CountingGuard }],
+      },
+      options,
+    );
+    apps.push(running);
+    return running;
+  }
+
+  const hostOf = (running: RunningApp): string => new URL(running.baseUrl).host;
+
+  /** Sends initialize, and a POST, a GET and a DELETE on `sessionId`, with `headers`; returns the replies. */
+  async function everyMethod(running: RunningApp, sessionId: string, headers: Record<string, string>) {
+    const withSession = { ...headers, 'mcp-session-id': sessionId };
+    return [
+      await exchange(running.mcpUrl, { headers: { ...MCP_POST_HEADERS, ...headers }, body: initializeRequest() }),
+      await exchange(running.mcpUrl, {
+        headers: { ...MCP_POST_HEADERS, ...withSession },
+        body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+      }),
+      await exchange(running.mcpUrl, { method: 'GET', headers: { ...withSession, accept: 'text/event-stream' } }),
+      await exchange(running.mcpUrl, { method: 'DELETE', headers: withSession }),
+    ];
+  }
+
+  describe.each<[string, StartAppOptions]>([
+    ['the default path', {}],
+    ['a custom path', { path: 'agents/v1/mcp' }],
+    ["app.setGlobalPrefix('api')", { prefix: 'api' }],
+  ])('on %s', (_label, options) => {
+    let running: RunningApp;
+
+    beforeAll(async () => {
+      running = await guarded(options);
+    });
+
+    it('serves the endpoint where expected', () => {
+      const expected = options.prefix ? '/api/mcp' : `/${options.path ?? 'mcp'}`;
+      expect(new URL(running.mcpUrl).pathname).toBe(expected);
+    });
+
+    it.each<[string, (running: RunningApp) => Record<string, string>]>([
+      ['Host: evil.example.com', () => ({ host: 'evil.example.com' })],
+      ['Origin: https://evil.example', (app) => ({ host: hostOf(app), origin: 'https://evil.example' })],
+    ])(
+      'refuses %s with 403 and a JSON-RPC body on POST, GET and DELETE, and never calls the guard',
+      async (_h, make) => {
+        const sessionId = await new HttpMcpClient(running.mcpUrl).initialize();
+        const before = CountingGuard.calls;
+        const replies = await everyMethod(running, sessionId, make(running));
+        expect(replies).toHaveLength(4);
+        for (const reply of replies) expectForbidden(reply);
+        expect(CountingGuard.calls).toBe(before);
+        // The refused DELETE ended nothing.
+        expect(running.app.get(McpSessionRegistry).get(sessionId)).toBeDefined();
+      },
+    );
+
+    it('lets an allowed request through to the guard', async () => {
+      const client = new HttpMcpClient(running.mcpUrl, { origin: 'http://localhost:5173' });
+      const before = CountingGuard.calls;
+      await client.initialize();
+      expect(CountingGuard.calls).toBe(before + 1);
+      expect((await client.ping()).result).toEqual({});
+      expect(CountingGuard.calls).toBe(before + 2);
+    });
+  });
+
+  it('keeps each application to its own allowedHosts when two run in one process', async () => {
+    const start = async (host: string) => {
+      const running = await startApp({
+        imports: [McpModule.forRoot({ name: 'origin-e2e', version: '1.0.0', allowedHosts: [host] })],
+        providers: [EchoTools],
+      });
+      apps.push(running);
+      return running;
+    };
+    const [a, b] = [await start('a.example'), await start('b.example')];
+    const init = (running: RunningApp, host: string) =>
+      exchange(running.mcpUrl, { headers: { ...MCP_POST_HEADERS, host }, body: initializeRequest() });
+
+    expect((await init(a, 'a.example')).status).toBe(200);
+    expectForbidden(await init(a, 'b.example'));
+    expect((await init(b, 'b.example')).status).toBe(200);
+    expectForbidden(await init(b, 'a.example'));
+    expectForbidden(await init(a, '127.0.0.1'));
+    expectForbidden(await init(b, '127.0.0.1'));
   });
 });

@@ -1,15 +1,27 @@
 /**
  * Tools behind Nest's own pipeline, with the official SDK client over real HTTP: interceptors,
  * method and parameter pipes, exception filters, HTTP exceptions, a global APP_INTERCEPTOR,
- * request-scoped tool providers, `@McpSession()` and custom parameter decorators.
+ * request-scoped tool providers, `@McpSession()` and custom parameter decorators; and, over raw
+ * HTTP, guards, interceptors, pipes and filters declared on tool methods, providers and controllers.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Inject, Injectable, Logger, Scope, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR, ContextIdFactory, REQUEST } from '@nestjs/core';
+import { jest } from '@jest/globals';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Scope,
+  type ArgumentsHost,
+  type CanActivate,
+  type ExecutionContext,
+  type ModuleMetadata,
+} from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR, APP_PIPE, ContextIdFactory, REQUEST } from '@nestjs/core';
+import { map } from 'rxjs';
 import type { IncomingMessage } from 'node:http';
 import { McpModule, McpToolDefinitionError } from '../../src/index.js';
+import { Gate } from '../fixtures/gate.js';
 import {
   AuditInterceptor,
   BodyParamTools,
@@ -22,12 +34,25 @@ import {
   UPSTREAM_SECRET,
   type TenantView,
 } from '../fixtures/pipeline.tools.js';
+import {
+  AllowGuard,
+  FilteredToolMethod,
+  GuardedToolController,
+  GuardedToolMethod,
+  GuardedToolProvider,
+  InterceptedToolMethod,
+  PassFilter,
+  PassInterceptor,
+  PassPipe,
+  PipedToolMethod,
+} from '../fixtures/tool-enhancers.tools.js';
 import { initError } from '../utils/bootstrap-failure.js';
+import { bodyOf, HttpMcpClient } from '../utils/http-mcp-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { thrown } from '../utils/thrown.js';
 import { onlyText } from '../utils/tool-results.js';
-import { Gate } from '../fixtures/gate.js';
+import { useSdkClients, type SdkConnection } from '../utils/sdk-clients.js';
 
 const CLIENT_INFO = { name: 'pipeline-e2e', version: '1.0.0' };
 
@@ -35,21 +60,9 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
   let running: RunningApp;
   let journal: CallJournal;
   const logger = new RecordingLogger();
-  const connections: { client: Client; transport: StreamableHTTPClientTransport }[] = [];
 
-  async function connect(
-    headers: Record<string, string> = {},
-    token = 'reader-token',
-  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-    const client = new Client(CLIENT_INFO);
-    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
-    });
-    await client.connect(transport);
-    const connection = { client, transport };
-    connections.push(connection);
-    return connection;
-  }
+  const connect = (headers: Record<string, string> = {}, token = 'reader-token'): Promise<SdkConnection> =>
+    sdk.connect(running.mcpUrl, { info: CLIENT_INFO, headers: { authorization: `Bearer ${token}`, ...headers } });
 
   beforeAll(async () => {
     running = await startApp(
@@ -73,10 +86,11 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
     journal.reset();
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     running.app.get(Gate).releaseAll();
-    await Promise.all(connections.splice(0).map(({ client }) => client.close()));
   });
+
+  const sdk = useSdkClients();
 
   afterAll(async () => {
     await running.close();
@@ -307,16 +321,10 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
 
 describe('a durable tool provider with a ContextIdFactory strategy (SDK client, e2e)', () => {
   let running: RunningApp;
-  const clients: Client[] = [];
+  const sdk = useSdkClients({ closeAfter: 'all' });
 
-  async function connect(tenant: string): Promise<Client> {
-    const client = new Client(CLIENT_INFO);
-    clients.push(client);
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(running.mcpUrl), { requestInit: { headers: { 'x-tenant': tenant } } }),
-    );
-    return client;
-  }
+  const connect = async (tenant: string): Promise<Client> =>
+    (await sdk.connect(running.mcpUrl, { info: CLIENT_INFO, headers: { 'x-tenant': tenant } })).client;
 
   const count = async (client: Client): Promise<unknown> =>
     JSON.parse(onlyText(await client.callTool({ name: 'tenant_counter', arguments: {} })));
@@ -330,7 +338,6 @@ describe('a durable tool provider with a ContextIdFactory strategy (SDK client, 
   });
 
   afterAll(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
     await running.close();
     ContextIdFactory.apply(undefined as never);
   });
@@ -452,5 +459,109 @@ describe('durable and request-scoped tool providers met in one HTTP request (raw
     // The request-scoped global guard ran, fully built, for both tools (durable one included).
     expect(TenantHeaderGuard.seen.filter((entry) => entry === 'mcp:alpha').length).toBeGreaterThanOrEqual(2);
     expect(TenantHeaderGuard.seen.some((entry) => entry.endsWith(':undefined'))).toBe(false);
+  });
+});
+
+describe('Nest enhancers declared on tools, over raw HTTP (e2e)', () => {
+  // Nest binds filters (and may bind other enhancers) when it builds a tool's pipeline at bootstrap:
+  // spies go on the fixtures' prototypes before the application starts.
+  afterEach(() => {
+    jest.restoreAllMocks();
+    Logger.overrideLogger(false);
+  });
+
+  async function serve(
+    metadata: ModuleMetadata,
+    logger?: RecordingLogger,
+  ): Promise<{ running: RunningApp; client: HttpMcpClient }> {
+    const running = await startApp(
+      { imports: [McpModule.forRoot({ name: 'tool-enhancers-e2e', version: '1.0.0' })], ...metadata },
+      logger ? { logger } : {},
+    );
+    const client = new HttpMcpClient(running.mcpUrl);
+    await client.initialize();
+    return { running, client };
+  }
+
+  async function listedNames(client: HttpMcpClient): Promise<string[]> {
+    const reply = await client.post({ jsonrpc: '2.0', id: 'list', method: 'tools/list' });
+    return (bodyOf(reply).result?.tools as { name: string }[]).map((tool) => tool.name);
+  }
+
+  const unknownTool = (name: string) => ({ content: [{ type: 'text', text: `Unknown tool: ${name}` }], isError: true });
+
+  it.each<[string, ModuleMetadata, string]>([
+    ['method-level @UseGuards', { providers: [GuardedToolMethod] }, 'guarded_method'],
+    ['class-level @UseGuards on a plain provider', { providers: [GuardedToolProvider] }, 'in_guarded_provider'],
+    ['class-level @UseGuards on a controller', { controllers: [GuardedToolController] }, 'in_guarded_controller'],
+  ])('%s no longer fails bootstrap: the guard runs for the tool, in an mcp context', async (_label, metadata, name) => {
+    const canActivate = jest.spyOn(AllowGuard.prototype, 'canActivate');
+    const logger = new RecordingLogger();
+    const { running, client } = await serve(metadata, logger);
+    try {
+      expect(logger.at('warn')).toEqual([]);
+      expect(await listedNames(client)).toEqual([name]);
+      expect(bodyOf(await client.call(name)).result?.isError).toBeUndefined();
+      // Once to list the tool, once to call it; both in the MCP execution context.
+      const contexts = canActivate.mock.calls.map((call) =>
+        ((call as unknown[])[0] as ExecutionContext).getType<string>(),
+      );
+      expect(contexts).toEqual(['mcp', 'mcp']);
+
+      canActivate.mockReturnValue(false);
+      expect(await listedNames(client)).toEqual([]);
+      expect(bodyOf(await client.call(name)).result).toEqual(unknownTool(name));
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('method-level @UseInterceptors no longer fails bootstrap: the interceptor wraps the call and may map it', async () => {
+    const intercept = jest
+      .spyOn(PassInterceptor.prototype, 'intercept')
+      .mockImplementation((_context, next) => next.handle().pipe(map((value) => `${String(value)}, intercepted`)));
+    const { running, client } = await serve({ providers: [InterceptedToolMethod] });
+    try {
+      expect(bodyOf(await client.call('intercepted_method')).result).toEqual({
+        content: [{ type: 'text', text: 'ok, intercepted' }],
+      });
+      expect(intercept).toHaveBeenCalledTimes(1);
+      expect((intercept.mock.calls[0]![0] as ExecutionContext).getType<string>()).toBe('mcp');
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('method-level @UsePipes no longer fails bootstrap: the pipe gets the arguments', async () => {
+    const transform = jest.spyOn(PassPipe.prototype, 'transform');
+    const { running, client } = await serve({ providers: [PipedToolMethod] });
+    try {
+      expect(bodyOf(await client.call('piped_method')).result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+      expect(transform.mock.calls.map(([value]) => value)).toContainEqual({});
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('method-level @UseFilters no longer fails bootstrap: a failure inside the pipeline reaches the filter', async () => {
+    // A global pipe that fails stands in for any failure of the tool's pipeline.
+    jest.spyOn(PassPipe.prototype, 'transform').mockImplementation(() => {
+      throw new Error('pipe failure');
+    });
+    const catchSpy = jest.spyOn(PassFilter.prototype, 'catch').mockReturnValue('handled by PassFilter' as never);
+    const { running, client } = await serve({
+      providers: [FilteredToolMethod, { provide: APP_PIPE, useClass: PassPipe }],
+    });
+    try {
+      expect(bodyOf(await client.call('filtered_method')).result).toEqual({
+        content: [{ type: 'text', text: 'handled by PassFilter' }],
+      });
+      expect(catchSpy).toHaveBeenCalledTimes(1);
+      const [exception, host] = catchSpy.mock.calls[0] as unknown as [Error, ArgumentsHost];
+      expect(exception.message).toBe('pipe failure');
+      expect(host.getType<string>()).toBe('mcp');
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -4,7 +4,7 @@
  * arguments, failing handlers, malformed results, timeouts), cancellation answered with nothing,
  * argument titles as sent, and the declarations that stop the application from starting.
  */
-import { Injectable, Logger, type Type } from '@nestjs/common';
+import { Injectable, type Type } from '@nestjs/common';
 import {
   McpCompletion,
   McpDefinitionError,
@@ -14,65 +14,28 @@ import {
   McpSessionRegistry,
   type McpPromptOptions,
 } from '../../src/index.js';
-import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
-import {
-  FailingPrompts,
-  ForecastTemplates,
-  PromptEnvelopeInterceptor,
-  PromptJournal,
-  PromptRoleGuard,
-  PROMPT_SECRET,
-  ShoutPipe,
-  TravelPrompts,
-  TripArgs,
-} from '../fixtures/prompts.fixture.js';
+import { PromptJournal, promptsApp, PROMPT_SECRET, TripArgs } from '../fixtures/prompts.fixture.js';
 import { initError } from '../utils/bootstrap-failure.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { RawHttpClient, type RawSession } from '../utils/raw-http-client.js';
+import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
-import { startApp, type RunningApp } from '../utils/start-app.js';
 
 describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures (e2e)', () => {
-  let running: RunningApp;
+  const logger = new RecordingLogger();
+  // Ending the sessions after each test aborts whatever a failed test left waiting.
+  const app = useRawApp(promptsApp('prompts-e2e'), { logger });
+  const { client } = app;
   let journal: PromptJournal;
   let sessions: McpSessionRegistry;
-  const logger = new RecordingLogger();
-  const client = new RawHttpClient(() => running.mcpUrl);
 
-  beforeAll(async () => {
-    running = await startApp(
-      {
-        imports: [McpModule.forRoot({ name: 'prompts-e2e', version: '1.0.0', guards: [FixtureBearerGuard] })],
-        providers: [
-          PromptJournal,
-          PromptRoleGuard,
-          ShoutPipe,
-          PromptEnvelopeInterceptor,
-          TravelPrompts,
-          FailingPrompts,
-          ForecastTemplates,
-        ],
-      },
-      { logger },
-    );
-    journal = running.app.get(PromptJournal);
-    sessions = running.app.get(McpSessionRegistry);
+  beforeAll(() => {
+    journal = app.get(PromptJournal);
+    sessions = app.sessions;
   });
 
   beforeEach(() => {
     journal.reset();
     logger.entries.length = 0;
-  });
-
-  afterEach(() => {
-    client.closeAll();
-    // Ending them aborts whatever a failed test left waiting.
-    for (const session of sessions.all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    Logger.overrideLogger(false);
   });
 
   const initialize = (token = 'reader-token'): Promise<RawSession> =>

@@ -4,24 +4,19 @@
  * exactly like unknown ones, timeouts and cancellation, 2025-03-26 batches, the subscription limit,
  * and one `notifications/resources/list_changed` per burst of runtime changes on the GET stream.
  */
-import { Logger } from '@nestjs/common';
 import {
   MAX_SUBSCRIPTIONS_PER_SESSION,
   MAX_SUBSCRIBED_URI_CHARS,
   McpModule,
   McpResourceRegistry,
-  McpSessionRegistry,
 } from '../../src/index.js';
 import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import { AdminResources, RESOURCE_SECRET, ResourceJournal, WeatherResources } from '../fixtures/resources.fixture.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { RawHttpClient, resourceNotFound as notFound, type RawSession } from '../utils/raw-http-client.js';
+import { resourceNotFound as notFound, unmarked, useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
-import { startApp, type RunningApp } from '../utils/start-app.js';
 import { nextTurn, until } from '../utils/wait.js';
-
-const MARKER = 'notifications/test/marker';
 
 const invalidParams = (id: string | number, message: string): RpcMessage => ({
   jsonrpc: '2.0',
@@ -44,40 +39,28 @@ const subscribe = (id: string | number, uri: unknown) => ({
 });
 
 describe('resources over raw HTTP (e2e)', () => {
-  let running: RunningApp;
-  let journal: ResourceJournal;
-  let sessions: McpSessionRegistry;
-  let registry: McpResourceRegistry;
   const logger = new RecordingLogger();
-  const client = new RawHttpClient(() => running.mcpUrl);
+  // Ending the sessions after each test aborts whatever a failed test left waiting, and keeps
+  // list_changed counts exact.
+  const app = useRawApp(
+    {
+      imports: [McpModule.forRoot({ name: 'resources-e2e', version: '1.0.0', guards: [FixtureBearerGuard] })],
+      providers: [ResourceJournal, WeatherResources, AdminResources],
+    },
+    { logger },
+  );
+  const { client, syncGet } = app;
+  let journal: ResourceJournal;
+  let registry: McpResourceRegistry;
 
-  beforeAll(async () => {
-    running = await startApp(
-      {
-        imports: [McpModule.forRoot({ name: 'resources-e2e', version: '1.0.0', guards: [FixtureBearerGuard] })],
-        providers: [ResourceJournal, WeatherResources, AdminResources],
-      },
-      { logger },
-    );
-    journal = running.app.get(ResourceJournal);
-    sessions = running.app.get(McpSessionRegistry);
-    registry = running.app.get(McpResourceRegistry);
+  beforeAll(() => {
+    journal = app.get(ResourceJournal);
+    registry = app.get(McpResourceRegistry);
   });
 
   beforeEach(() => {
     logger.entries.length = 0;
     journal.reset();
-  });
-
-  afterEach(() => {
-    client.closeAll();
-    // Ending them aborts whatever a failed test left waiting, and keeps list_changed counts exact.
-    for (const session of sessions.all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-    Logger.overrideLogger(false);
   });
 
   /** A session of the caller `token` names, which the server offers subscriptions and list_changed. */
@@ -99,21 +82,9 @@ describe('resources over raw HTTP (e2e)', () => {
     return res.messages[0]!;
   }
 
-  function live(session: RawSession): McpSession {
-    const found = sessions.get(session.id);
-    expect(found).toBeDefined();
-    return found!;
-  }
+  const live = (session: RawSession): McpSession => app.live(session);
 
   const openGet = (session: RawSession): Promise<HttpStream> => client.openGet(session);
-
-  /** Sends a marker on the GET stream and waits for it: what the stream lacks then was never sent. */
-  async function syncGet(session: RawSession, stream: HttpStream, n: number): Promise<void> {
-    expect(live(session).notify(MARKER, { n })).toBe(true);
-    await stream.nextMessage((message) => message.method === MARKER && message.params?.n === n);
-  }
-
-  const unmarked = (stream: HttpStream): RpcMessage[] => stream.messages.filter((m) => m.method !== MARKER);
 
   describe('resources/read errors', () => {
     test.each([

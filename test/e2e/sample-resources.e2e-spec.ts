@@ -5,7 +5,6 @@
  */
 import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AppModule } from '../../sample-app/app.module.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
@@ -13,6 +12,7 @@ import { McpResourceRegistry, McpSessionRegistry, type McpSessionState } from '.
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 import { rpcError } from '../utils/thrown.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 const TOKEN = 'reader';
 const CITIES = ['Lisbon', 'Oslo', 'Nairobi', 'Lima', 'Osaka', 'Toronto', 'Cairo', 'Sydney'];
@@ -34,7 +34,8 @@ describe('the sample resources, prompt and completions through the official MCP 
   let running: RunningApp;
   let weather: WeatherService;
   let sessions: McpSessionRegistry;
-  const connected: { client: Client; transport: StreamableHTTPClientTransport }[] = [];
+  // Ended, not just left: a session left open would still be subscribed while the next test counts updates.
+  const sdk = useSdkClients({ terminate: true });
 
   beforeAll(async () => {
     running = await startApp(AppModule.register({ bearerToken: TOKEN }));
@@ -46,15 +47,8 @@ describe('the sample resources, prompt and completions through the official MCP 
     weather.clearCache();
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     jest.restoreAllMocks();
-    // Ended, not just left: a session left open would still be subscribed while the next test counts updates.
-    await Promise.all(
-      connected.splice(0).map(async ({ client, transport }) => {
-        await transport.terminateSession();
-        await client.close();
-      }),
-    );
   });
 
   afterAll(async () => {
@@ -62,13 +56,11 @@ describe('the sample resources, prompt and completions through the official MCP 
   });
 
   async function connect(prepare?: (client: Client) => void): Promise<{ client: Client; session: McpSessionState }> {
-    const client = new Client({ name: 'sample-resources-e2e', version: '1.0.0' });
-    prepare?.(client);
-    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+    const { client, transport } = await sdk.connect(running.mcpUrl, {
+      info: { name: 'sample-resources-e2e', version: '1.0.0' },
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      prepare,
     });
-    connected.push({ client, transport });
-    await client.connect(transport);
     const session = sessions.get(transport.sessionId!);
     expect(session).toBeDefined();
     return { client, session: session! };

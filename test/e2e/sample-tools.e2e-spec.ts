@@ -5,18 +5,14 @@
  */
 import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
-  type ClientCapabilities,
   type ElicitRequest,
   type ElicitResult,
   type LoggingMessageNotification,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AppModule } from '../../sample-app/app.module.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
 import { McpCallAbortedError, McpSessionRegistry } from '../../src/index.js';
@@ -28,30 +24,16 @@ import {
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, until } from '../utils/wait.js';
 import { onlyText } from '../utils/tool-results.js';
+import { RecordingValidator, useSdkClients, type SdkConnection, type SdkConnectOptions } from '../utils/sdk-clients.js';
 
 const READER_TOKEN = 'reader';
 const ADMIN_TOKEN = 'admin';
-
-/** The SDK's own Ajv validator, noting every value it checks: proof that the client did validate. */
-class RecordingValidator implements jsonSchemaValidator {
-  readonly checks: { schema: JsonSchemaType; input: unknown; valid: boolean }[] = [];
-  private readonly ajv = new AjvJsonSchemaValidator();
-
-  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    const validate = this.ajv.getValidator<T>(schema);
-    return (input) => {
-      const result = validate(input);
-      this.checks.push({ schema, input, valid: result.valid });
-      return result;
-    };
-  }
-}
 
 describe('the sample tools through the official MCP SDK client (e2e)', () => {
   let running: RunningApp;
   let weather: WeatherService;
   let sessions: McpSessionRegistry;
-  const clients: Client[] = [];
+  const sdk = useSdkClients();
 
   beforeAll(async () => {
     running = await startApp(AppModule.register({ bearerToken: READER_TOKEN, adminToken: ADMIN_TOKEN }));
@@ -63,37 +45,22 @@ describe('the sample tools through the official MCP SDK client (e2e)', () => {
     weather.clearCache();
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     jest.restoreAllMocks();
-    await Promise.all(clients.splice(0).map((client) => client.close()));
   });
 
   afterAll(async () => {
     await running?.close();
   });
 
-  interface ConnectOptions {
-    readonly capabilities?: ClientCapabilities;
-    readonly jsonSchemaValidator?: jsonSchemaValidator;
-    /** Sets handlers on the client before it connects. */
-    readonly prepare?: (client: Client) => void;
-  }
+  type ConnectOptions = Pick<SdkConnectOptions, 'capabilities' | 'jsonSchemaValidator' | 'prepare'>;
 
-  async function connect(
-    token: string,
-    options: ConnectOptions = {},
-  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-    const client = new Client(
-      { name: 'sample-tools-e2e', version: '1.0.0' },
-      { capabilities: options.capabilities ?? {}, jsonSchemaValidator: options.jsonSchemaValidator },
-    );
-    options.prepare?.(client);
-    clients.push(client);
-    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  async function connect(token: string, options: ConnectOptions = {}): Promise<SdkConnection> {
+    return sdk.connect(running.mcpUrl, {
+      info: { name: 'sample-tools-e2e', version: '1.0.0' },
+      headers: { Authorization: `Bearer ${token}` },
+      ...options,
     });
-    await client.connect(transport);
-    return { client, transport };
   }
 
   /** An admin client that answers the confirmation with `answer`, noting what it was asked. */

@@ -16,6 +16,7 @@ import {
 } from '../fixtures/sample-tool-definitions.js';
 import { MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { onlyText } from '../utils/tool-results.js';
+import { useSdkClients, type SdkConnection } from '../utils/sdk-clients.js';
 
 const CLIENT_INFO = { name: 'sdk-e2e-client', version: '1.2.3' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,23 +41,13 @@ class VersionedTransport extends StreamableHTTPClientTransport {
 
 describe('official MCP SDK client against the sample app', () => {
   let running: RunningApp;
-  const clients: Client[] = [];
+  const sdk = useSdkClients();
 
-  async function connect(
-    transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(running.mcpUrl)),
-  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-    const client = new Client(CLIENT_INFO);
-    clients.push(client);
-    await client.connect(transport);
-    return { client, transport };
-  }
+  const connect = (transport?: StreamableHTTPClientTransport): Promise<SdkConnection> =>
+    sdk.connect(running.mcpUrl, { info: CLIENT_INFO, transport });
 
   beforeAll(async () => {
     running = await startApp(AppModule.register());
-  });
-
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
   });
 
   afterAll(async () => {

@@ -21,12 +21,13 @@ import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 import { onlyText } from '../utils/tool-results.js';
 import { thrown } from '../utils/thrown.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 describe('official MCP SDK client: server → client interaction (e2e)', () => {
   let running: RunningApp;
   let probe: InteractionProbe;
   let sessions: McpSessionRegistry;
-  const clients: Client[] = [];
+  const sdk = useSdkClients();
 
   beforeAll(async () => {
     running = await startApp({
@@ -37,8 +38,7 @@ describe('official MCP SDK client: server → client interaction (e2e)', () => {
     sessions = running.app.get(McpSessionRegistry);
   });
 
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
+  afterEach(() => {
     for (const session of sessions.all()) session.end('deleted');
     probe.reset();
   });
@@ -52,11 +52,11 @@ describe('official MCP SDK client: server → client interaction (e2e)', () => {
     capabilities: ClientCapabilities = {},
     prepare: (client: Client) => void = () => undefined,
   ): Promise<{ client: Client; transport: StreamableHTTPClientTransport; session: () => McpSession }> {
-    const client = new Client({ name: 'sdk-interaction-client', version: '1.0.0' }, { capabilities });
-    prepare(client);
-    clients.push(client);
-    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl));
-    await client.connect(transport);
+    const { client, transport } = await sdk.connect(running.mcpUrl, {
+      info: { name: 'sdk-interaction-client', version: '1.0.0' },
+      capabilities,
+      prepare,
+    });
     const session = (): McpSession => {
       const found = sessions.get(transport.sessionId!);
       expect(found).toBeDefined();

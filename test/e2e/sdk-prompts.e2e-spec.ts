@@ -5,7 +5,6 @@
  * pipe, runtime prompts and their list_changed news, and pagination.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
   LoggingMessageNotificationSchema,
@@ -19,24 +18,21 @@ import type { ClientSession as McpSession } from '../../src/session/client-sessi
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import {
   AIRPORT_CITIES,
-  FailingPrompts,
   FORECAST_TEMPLATE,
-  ForecastTemplates,
+  NamedTemplates,
   PagedCatalogue,
   PAGED_PROMPTS,
   PNG_SIGNATURE,
   PROMPT_SECRET,
-  PromptEnvelopeInterceptor,
   PromptJournal,
-  PromptRoleGuard,
-  ShoutPipe,
+  promptsApp,
   stationName,
   STATION_COUNT,
-  TravelPrompts,
 } from '../fixtures/prompts.fixture.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 import { mcpErrorOf } from '../utils/thrown.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 const CLIENT_INFO = { name: 'sdk-prompts-e2e', version: '1.0.0' };
 
@@ -53,41 +49,17 @@ function expectRpcError(error: McpError, code: number, message: string): void {
 const promptRef = (name: string): CompleteRequest['params']['ref'] => ({ type: 'ref/prompt', name });
 
 describe('prompts and completion with the official SDK client (e2e)', () => {
-  const connections: { client: Client; transport: StreamableHTTPClientTransport }[] = [];
+  const sdk = useSdkClients();
 
-  async function connect(running: RunningApp, token: Token = 'reader-token', prepare?: (client: Client) => void) {
-    const client = new Client(CLIENT_INFO);
-    prepare?.(client);
-    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    });
-    await client.connect(transport);
-    const connection = { client, transport };
-    connections.push(connection);
-    return connection;
-  }
-
-  afterEach(async () => {
-    await Promise.all(connections.splice(0).map(({ client }) => client.close()));
-  });
+  const connect = (running: RunningApp, token: Token = 'reader-token', prepare?: (client: Client) => void) =>
+    sdk.connect(running.mcpUrl, { info: CLIENT_INFO, headers: { authorization: `Bearer ${token}` }, prepare });
 
   describe('the prompts app', () => {
     let running: RunningApp;
     let journal: PromptJournal;
 
     beforeAll(async () => {
-      running = await startApp({
-        imports: [McpModule.forRoot({ name: 'sdk-prompts-e2e', version: '1.0.0', guards: [FixtureBearerGuard] })],
-        providers: [
-          PromptJournal,
-          PromptRoleGuard,
-          ShoutPipe,
-          PromptEnvelopeInterceptor,
-          TravelPrompts,
-          FailingPrompts,
-          ForecastTemplates,
-        ],
-      });
+      running = await startApp(promptsApp('sdk-prompts-e2e'));
       journal = running.app.get(PromptJournal);
     });
 
@@ -603,6 +575,35 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
         ).toEqual({ completion: { values: ['Red-light', 'Red-dark'], total: 2, hasMore: false } });
         expect(asked).toEqual([{ argument: 'shade', value: 'x', arguments: { colour: 'Red' } }]);
       });
+    });
+  });
+
+  describe('the context of a template variable’s completer', () => {
+    let running: RunningApp;
+
+    beforeAll(async () => {
+      running = await startApp({
+        imports: [McpModule.forRoot({ name: 'sdk-prompts-named-templates', version: '1.0.0' })],
+        providers: [NamedTemplates],
+      });
+    });
+
+    afterAll(async () => {
+      await running.close();
+    });
+
+    // A completer of a template variable gets the template's name as ctx.toolName, not the URI
+    // template the client referred to (McpCompletionService renames the context once admitted).
+    it.each([
+      ['a complete option function', 'named://city/{name}', 'named_city'],
+      ['an @McpCompletion() method', 'named://town/{name}', 'named_town'],
+    ])("%s sees the template's name as ctx.toolName", async (_label, uri, name) => {
+      const { client } = await connect(running);
+      const result = await client.complete({
+        ref: { type: 'ref/resource', uri },
+        argument: { name: 'name', value: '' },
+      });
+      expect(result.completion).toEqual({ values: [name], total: 1, hasMore: false });
     });
   });
 

@@ -32,6 +32,7 @@ import {
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, until } from '../utils/wait.js';
 import { mcpErrorOf } from '../utils/thrown.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 const CLIENT_INFO = { name: 'sdk-resources-e2e', version: '1.0.0' };
 const MARKER = 'notifications/test/marker';
@@ -53,11 +54,10 @@ interface Connection {
 }
 
 describe('resources with the official SDK client (e2e)', () => {
-  const clients: Client[] = [];
+  const sdk = useSdkClients();
   const usedApps = new Set<RunningApp>();
 
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
+  afterEach(() => {
     // Closing an SDK client leaves its session alive: end them, or their subscriptions skew later counts.
     for (const running of usedApps)
       for (const session of running.app.get(McpSessionRegistry).all()) session.end('deleted');
@@ -65,26 +65,26 @@ describe('resources with the official SDK client (e2e)', () => {
   });
 
   async function connect(running: RunningApp, token = 'reader-token'): Promise<Connection> {
-    const client = new Client(CLIENT_INFO);
     const updated: string[] = [];
     const listChanged = { count: 0 };
     const markers: number[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-      updated.push(notification.params.uri);
-    });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      listChanged.count++;
-    });
-    client.fallbackNotificationHandler = (notification: Notification) => {
-      if (notification.method === MARKER) markers.push(notification.params?.n as number);
-      return Promise.resolve();
-    };
-    clients.push(client);
     usedApps.add(running);
-    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    const { client, transport } = await sdk.connect(running.mcpUrl, {
+      info: CLIENT_INFO,
+      headers: { authorization: `Bearer ${token}` },
+      prepare: (client) => {
+        client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+          updated.push(notification.params.uri);
+        });
+        client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+          listChanged.count++;
+        });
+        client.fallbackNotificationHandler = (notification: Notification) => {
+          if (notification.method === MARKER) markers.push(notification.params?.n as number);
+          return Promise.resolve();
+        };
+      },
     });
-    await client.connect(transport);
     const sessions = running.app.get(McpSessionRegistry);
     const session = (): McpSession => {
       const found = sessions.get(transport.sessionId!);

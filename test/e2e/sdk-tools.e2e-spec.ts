@@ -5,7 +5,6 @@
  * hidden tools on no page).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpModule, type McpModuleExtras, type McpModuleOptions } from '../../src/index.js';
 import {
@@ -19,6 +18,7 @@ import {
 } from '../fixtures/pipeline.tools.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { mcpErrorOf } from '../utils/thrown.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 const CLIENT_INFO = { name: 'sdk-tools-e2e', version: '1.0.0' };
 
@@ -61,22 +61,10 @@ function unknownTool(name: string): object {
 }
 
 describe('tool visibility and pagination with the official SDK client (e2e)', () => {
-  const clients: Client[] = [];
+  const sdk = useSdkClients();
 
-  async function connect(running: RunningApp, token: string): Promise<Client> {
-    const client = new Client(CLIENT_INFO);
-    clients.push(client);
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
-    return client;
-  }
-
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-  });
+  const connect = async (running: RunningApp, token: string): Promise<Client> =>
+    (await sdk.connect(running.mcpUrl, { info: CLIENT_INFO, headers: { authorization: `Bearer ${token}` } })).client;
 
   describe('scopes, @McpPublic and a role guard, pageSize 3', () => {
     let running: RunningApp;

@@ -1,8 +1,10 @@
 /**
- * What the resources, resource templates, prompts and completion of this change send,
- * held against the MCP specification (2025-06-18 and 2025-11-25: `server/resources.mdx`,
- * `server/prompts.mdx`, `server/utilities/completion.mdx`, `schema/<version>/schema.ts`) and against
- * what a strict client accepts (the official SDK's zod schemas, `@modelcontextprotocol/sdk/types.js`).
+ * What resources, resource templates, prompts and completion send, held against the MCP
+ * specification (2025-06-18 and 2025-11-25: `server/resources.mdx`, `server/prompts.mdx`,
+ * `server/utilities/completion.mdx`, `schema/<version>/schema.ts`) and against what a strict client
+ * accepts (the official SDK's zod schemas, `@modelcontextprotocol/sdk/types.js`): URIs a client
+ * builds from a template, prompt results, completion errors, every protocol version, and
+ * definitions added at run time.
  *
  * The tests that first failed say, above them, which line of the specification they hold the
  * server to; the plain tests next to them are the controls that show they are about the case
@@ -10,7 +12,6 @@
  */
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UriTemplate as SdkUriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   GetPromptResultSchema,
@@ -25,13 +26,13 @@ import {
   McpPromptRegistry,
   McpResourceRegistry,
   McpResourceTemplate,
-  McpSessionRegistry,
   type McpRuntimePromptOptions,
   type McpRuntimeResourceOptions,
   type McpRuntimeResourceTemplateOptions,
 } from '../../src/index.js';
-import { HttpStream, type RpcMessage } from '../utils/sse-reader.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
+import type { RpcMessage } from '../utils/sse-reader.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
 
 // ---------------------------------------------------------------------------------------------
 // Fixture
@@ -107,72 +108,23 @@ class ReviewPrompts {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Raw sessions: the exact answer, before any client parses it
-// ---------------------------------------------------------------------------------------------
-
-interface RawSession {
-  readonly id: string;
-  readonly protocolVersion: string;
-}
-
 describe('resources, templates, prompts and completion against the specification (e2e)', () => {
-  let running: RunningApp;
-  const opened: HttpStream[] = [];
-  const clients: Client[] = [];
-
-  beforeAll(async () => {
-    running = await startApp({
-      imports: [McpModule.forRoot({ name: 'review-spec-e2e', version: '1.0.0' })],
-      providers: [ReviewResources, ReviewPrompts],
-    });
+  // Raw sessions see the exact answer, before any client parses it.
+  const app = useRawApp({
+    imports: [McpModule.forRoot({ name: 'spec-compliance-e2e', version: '1.0.0' })],
+    providers: [ReviewResources, ReviewPrompts],
   });
+  const sdk = useSdkClients();
 
-  afterEach(async () => {
-    for (const stream of opened.splice(0)) stream.close();
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-    for (const session of running.app.get(McpSessionRegistry).all()) session.end('deleted');
-  });
-
-  afterAll(async () => {
-    await running?.close();
-  });
-
-  async function exchange(headers: Record<string, string>, body: unknown): Promise<HttpStream> {
-    const stream = await HttpStream.open(running.mcpUrl, 'POST', headers, JSON.stringify(body));
-    opened.push(stream);
-    await stream.untilEnd();
-    return stream;
-  }
-
-  async function initialize(protocolVersion = '2025-11-25'): Promise<RawSession> {
-    const init = await exchange({ ...MCP_POST_HEADERS }, initializeRequest(protocolVersion));
-    expect(init.status).toBe(200);
-    const session = { id: init.headers['mcp-session-id'] as string, protocolVersion };
-    const ack = await exchange(headersOf(session), { jsonrpc: '2.0', method: 'notifications/initialized' });
-    expect(ack.status).toBe(202);
-    return session;
-  }
-
-  const headersOf = (session: RawSession): Record<string, string> => ({
-    ...MCP_POST_HEADERS,
-    'mcp-session-id': session.id,
-    'mcp-protocol-version': session.protocolVersion,
-  });
+  const initialize = (protocolVersion = '2025-11-25'): Promise<RawSession> =>
+    app.client.initialize({ protocolVersion });
 
   /** The one answer to a request. */
-  async function call(session: RawSession, method: string, params: Record<string, unknown>): Promise<RpcMessage> {
-    const res = await exchange(headersOf(session), { jsonrpc: '2.0', id: 1, method, params });
-    expect(res.status).toBe(200);
-    expect(res.messages).toHaveLength(1);
-    return res.messages[0]!;
-  }
+  const call = (session: RawSession, method: string, params: Record<string, unknown>): Promise<RpcMessage> =>
+    app.client.request(session, method, params);
 
   async function connect(): Promise<Client> {
-    const client = new Client({ name: 'review-spec-e2e', version: '1.0.0' });
-    clients.push(client);
-    await client.connect(new StreamableHTTPClientTransport(new URL(running.mcpUrl)));
-    return client;
+    return (await sdk.connect(app.running.mcpUrl, { info: { name: 'spec-compliance-e2e', version: '1.0.0' } })).client;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -396,10 +348,10 @@ describe('resources, templates, prompts and completion against the specification
     ];
 
     afterEach(() => {
-      const resources = running.app.get(McpResourceRegistry);
+      const resources = app.get(McpResourceRegistry);
       for (let n = 1; n <= 5; n++) resources.removeResource(`review://db/${n}`);
       resources.removeResourceTemplate('review://row/{id}');
-      running.app.get(McpPromptRegistry).removePrompt('row_prompt');
+      app.get(McpPromptRegistry).removePrompt('row_prompt');
     });
 
     // schema.ts (2025-06-18, 2025-11-25): Resource/ResourceTemplate/Prompt `title?: string`,
@@ -411,10 +363,9 @@ describe('resources, templates, prompts and completion against the specification
     // src alone. Annotations, by contrast, are checked exactly for this reason (checkAnnotations).
     test.each(cases)('%s', async (_label, item) => {
       const add = (): void => {
-        if (item.what === 'resource') running.app.get(McpResourceRegistry).addResource(item.options, () => 'row');
-        else if (item.what === 'template')
-          running.app.get(McpResourceRegistry).addResourceTemplate(item.options, () => 'row');
-        else running.app.get(McpPromptRegistry).addPrompt(item.options, () => 'row');
+        if (item.what === 'resource') app.get(McpResourceRegistry).addResource(item.options, () => 'row');
+        else if (item.what === 'template') app.get(McpResourceRegistry).addResourceTemplate(item.options, () => 'row');
+        else app.get(McpPromptRegistry).addPrompt(item.options, () => 'row');
       };
       let refused: unknown;
       try {
@@ -438,7 +389,7 @@ describe('resources, templates, prompts and completion against the specification
     });
 
     test('control: the SDK client lists a well-formed runtime resource', async () => {
-      running.app
+      app
         .get(McpResourceRegistry)
         .addResource({ uri: 'review://db/1', name: 'row_1', description: 'a row' }, () => 'row');
       const client = await connect();

@@ -1,3 +1,4 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import http from 'node:http';
 import request from 'supertest';
 import { EchoTools } from '../../sample-app/echo.tools.js';
@@ -8,6 +9,8 @@ import {
   type McpModuleOptions,
   type McpSessionState as McpSession,
 } from '../../src/index.js';
+import { HttpMcpClient } from '../utils/http-mcp-client.js';
+import { HttpExchange, type Finish } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { delay, within } from '../utils/wait.js';
@@ -15,65 +18,24 @@ import { delay, within } from '../utils/wait.js';
 /**
  * The standalone GET stream (SSE) and the session lifecycle around it: one stream per session,
  * delivery exactly once, backlog, keep-alive, and every way a session ends (DELETE, outbox overflow,
- * idle timeout, application shutdown), plus the session cap.
+ * idle timeout, application shutdown), plus the session cap, and a GET whose client gave up while
+ * an async endpoint guard still ran.
  */
 
+/** An SSE event as these tests look at it: its type and its data. */
 interface SseEvent {
   readonly event: string | undefined;
   readonly data: string;
 }
 
 /** A GET stream read with Node's http client; everything it received is kept for inspection. */
-class SseStream {
-  private buffer = '';
-  private readonly listeners = new Set<() => void>();
-  /** How the response finished: `end` when the server ended it cleanly. */
-  readonly finished: Promise<'end' | 'aborted' | 'error'>;
-  private finishedAs: 'end' | 'aborted' | 'error' | undefined;
-
-  private constructor(
-    private readonly req: http.ClientRequest,
-    readonly res: http.IncomingMessage,
-  ) {
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      for (const listener of this.listeners) listener();
-    });
-    this.finished = new Promise((resolve) => {
-      const done = (how: 'end' | 'aborted' | 'error'): void => {
-        this.finishedAs ??= how;
-        resolve(this.finishedAs);
-        for (const listener of this.listeners) listener();
-      };
-      res.on('end', () => done('end'));
-      res.on('aborted', () => done('aborted'));
-      res.on('error', () => done('error'));
-      res.on('close', () => done(res.complete ? 'end' : 'aborted'));
-    });
+class SseStream extends HttpExchange<Finish> {
+  private constructor(req: http.ClientRequest, res: http.IncomingMessage) {
+    super(req, res, (how) => how, 2000);
   }
 
   static open(url: string, headers: Record<string, string>): Promise<SseStream> {
-    return new Promise((resolve, reject) => {
-      const req = http.request(url, { method: 'GET', headers, agent: false }, (res) =>
-        resolve(new SseStream(req, res)),
-      );
-      req.on('error', reject);
-      req.setTimeout(3000, () => req.destroy(new Error('GET stream did not answer')));
-      req.end();
-    });
-  }
-
-  get status(): number {
-    return this.res.statusCode ?? 0;
-  }
-
-  get headers(): http.IncomingHttpHeaders {
-    return this.res.headers;
-  }
-
-  get text(): string {
-    return this.buffer;
+    return HttpExchange.send((req, res) => new SseStream(req, res), url, 'GET', headers, undefined, false, 3000);
   }
 
   get ended(): boolean {
@@ -82,21 +44,7 @@ class SseStream {
 
   /** Complete events received so far (comments excluded). */
   events(): SseEvent[] {
-    const blocks = this.buffer.split('\n\n').slice(0, -1);
-    const events: SseEvent[] = [];
-    for (const block of blocks) {
-      let event: string | undefined;
-      const data: string[] = [];
-      let isEvent = false;
-      for (const line of block.split('\n')) {
-        if (line.startsWith(':')) continue;
-        isEvent = true;
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (isEvent) events.push({ event, data: data.join('\n') });
-    }
-    return events;
+    return this.parser.events.map((event) => ({ event: event.event, data: event.data ?? '' }));
   }
 
   /** Parsed `data` of every `message` event. */
@@ -106,35 +54,30 @@ class SseStream {
       .map((event) => JSON.parse(event.data) as unknown);
   }
 
-  /** Resolves once `predicate` holds for what was received; rejects after `timeoutMs`. */
-  waitFor(predicate: (stream: SseStream) => boolean, timeoutMs = 2000): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (!predicate(this)) return;
-        cleanup();
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`condition not met within ${timeoutMs} ms; received:\n${this.buffer}`));
-      }, timeoutMs);
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        this.listeners.delete(check);
-      };
-      this.listeners.add(check);
-      check();
-    });
-  }
-
   /** Reads the (short) non-SSE body of a refused GET. */
   async json(): Promise<unknown> {
     await this.finished;
-    return JSON.parse(this.buffer) as unknown;
+    return JSON.parse(this.raw) as unknown;
+  }
+}
+
+/** Takes ~300 ms on GET, like a guard that checks a token remotely; tells when each GET check is over. */
+@Injectable()
+class SlowGetGuard implements CanActivate {
+  static readonly delayMs = 300;
+  private static finishListeners: (() => void)[] = [];
+
+  /** Resolves when the next slow (GET) check has let its request through. */
+  static nextFinish(): Promise<void> {
+    return new Promise((resolve) => SlowGetGuard.finishListeners.push(resolve));
   }
 
-  close(): void {
-    this.req.destroy();
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<http.IncomingMessage>();
+    if (request.method !== 'GET') return true;
+    await delay(SlowGetGuard.delayMs);
+    for (const listener of SlowGetGuard.finishListeners.splice(0)) listener();
+    return true;
   }
 }
 
@@ -464,5 +407,67 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     ]);
     expect(await within(closing, 2000, 'app.close()')).toBeUndefined();
     running = undefined;
+  });
+});
+
+describe('a GET abandoned while an async guard runs', () => {
+  const idleMs = 5_000;
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await startApp({
+      imports: [
+        McpModule.forRoot({
+          name: 'slow-guard-e2e',
+          version: '1.0.0',
+          guards: [SlowGetGuard],
+          sessionIdleTimeoutMs: idleMs,
+        }),
+      ],
+      providers: [EchoTools],
+    });
+  });
+
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  /** Opens a GET and aborts it after 50 ms; resolves once the guard has let it through (too late). */
+  async function abandonedGet(sessionId: string): Promise<void> {
+    const finished = SlowGetGuard.nextFinish();
+    const req = http.request(running.mcpUrl, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId },
+      agent: false,
+    });
+    req.on('error', () => undefined);
+    req.end();
+    await delay(50);
+    req.destroy();
+    await finished;
+    await delay(30); // the handler runs right after the guard
+  }
+
+  it('leaves no stream attached: a new GET on the session gets 200, not 409', async () => {
+    const client = new HttpMcpClient(running.mcpUrl);
+    const sessionId = await client.initialize();
+    await abandonedGet(sessionId);
+
+    expect(running.app.get(McpSessionRegistry).get(sessionId)?.hasStream).toBe(false);
+    const again = await client.get();
+    expect(again.status).toBe(200);
+    expect(again.headers['content-type']).toMatch(/^text\/event-stream\b/);
+  });
+
+  it('lets the session be swept as idle, after which it answers 404', async () => {
+    const registry = running.app.get(McpSessionRegistry);
+    const client = new HttpMcpClient(running.mcpUrl);
+    const sessionId = await client.initialize();
+    await abandonedGet(sessionId);
+
+    expect(registry.sweep(Date.now() + 10 * idleMs)).toBeGreaterThanOrEqual(1);
+    expect(registry.get(sessionId)).toBeUndefined();
+    const reply = await client.post({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(reply.status).toBe(404);
   });
 });

@@ -4,10 +4,9 @@
  * arguments (2020-12 and draft-07), title, annotations, icons and `_meta`, and the content helpers.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { Logger } from '@nestjs/common';
 import { McpModule } from '../../src/index.js';
 import {
@@ -25,43 +24,21 @@ import {
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { onlyText } from '../utils/tool-results.js';
-
-/** One structured result the SDK client checked against an output schema, and its verdict. */
-interface Verdict {
-  readonly input: unknown;
-  readonly valid: boolean;
-}
-
-/** The SDK's own Ajv validator, recording every value it checks: proof the client did check. */
-class RecordingValidator implements jsonSchemaValidator {
-  private readonly ajv = new AjvJsonSchemaValidator();
-  readonly verdicts: Verdict[] = [];
-
-  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    const validate = this.ajv.getValidator<T>(schema);
-    return (input) => {
-      const result = validate(input);
-      this.verdicts.push({ input, valid: result.valid });
-      return result;
-    };
-  }
-}
+import { RecordingValidator, useSdkClients } from '../utils/sdk-clients.js';
 
 describe('structured output, raw schemas, tool metadata and content (SDK client, e2e)', () => {
   let running: RunningApp;
   let tools: StructuredOutputTools;
   const logger = new RecordingLogger();
-  const clients: Client[] = [];
+  const sdk = useSdkClients();
 
-  async function connect(validator?: jsonSchemaValidator): Promise<Client> {
-    const client = new Client(
-      { name: 'structured-e2e', version: '1.0.0' },
-      validator ? { jsonSchemaValidator: validator } : {},
-    );
-    clients.push(client);
-    await client.connect(new StreamableHTTPClientTransport(new URL(running.mcpUrl)));
-    return client;
-  }
+  const connect = async (validator?: jsonSchemaValidator): Promise<Client> =>
+    (
+      await sdk.connect(running.mcpUrl, {
+        info: { name: 'structured-e2e', version: '1.0.0' },
+        jsonSchemaValidator: validator,
+      })
+    ).client;
 
   /** A client that has listed the tools, as a host does: only then does it know their output schemas. */
   async function listed(validator?: jsonSchemaValidator): Promise<{ client: Client; byName: Map<string, Tool> }> {
@@ -83,8 +60,7 @@ describe('structured output, raw schemas, tool metadata and content (SDK client,
     logger.entries.length = 0;
   });
 
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
+  afterEach(() => {
     logger.entries.length = 0;
     tools.brokenValue = { city: 42, temperatureC: 'hot', conditions: 'sunny' };
   });

@@ -4,19 +4,26 @@ import request from 'supertest';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
 import { WeatherTools } from '../../sample-app/weather.tools.js';
-import { LATEST_PROTOCOL_VERSION, McpModule, McpTool, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/index.js';
+import {
+  LATEST_PROTOCOL_VERSION,
+  McpModule,
+  McpSessionRegistry,
+  McpTool,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../../src/index.js';
 import {
   ECHO_TOOL_DEFINITION,
   WEATHER_FORECAST_TOOL_DEFINITION,
   WEATHER_SUMMARY_TOOL_DEFINITION,
 } from '../fixtures/sample-tool-definitions.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
+import { bodyOf, exchange, HttpMcpClient } from '../utils/http-mcp-client.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 
 /**
  * The Streamable HTTP header contract, proven on the real HTTP endpoint: session ids, status codes,
- * Accept and Content-Type negotiation, body limits, JSON-RPC decoding errors and the shape of every
- * error body.
+ * Accept and Content-Type negotiation, body limits, bounded initialize params, the version header
+ * on initialize, JSON-RPC decoding errors, empty 202 answers and the shape of every error body.
  */
 
 const MAX_BODY_BYTES = 1024;
@@ -655,6 +662,92 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         expect(body.error.message.length).toBeGreaterThan(0);
         expectNoInternals(res.text);
       }
+    });
+  });
+});
+
+describe('Streamable HTTP transport: initialize params, the version header on initialize, empty 202 answers (e2e)', () => {
+  let running: RunningApp;
+  let registry: McpSessionRegistry;
+  let client: HttpMcpClient;
+
+  beforeAll(async () => {
+    running = await startApp({
+      imports: [McpModule.forRoot({ name: 'transport-initialize-e2e', version: '1.0.0' })],
+      providers: [EchoTools],
+    });
+    registry = running.app.get(McpSessionRegistry);
+    client = new HttpMcpClient(running.mcpUrl);
+    await client.initialize();
+  });
+
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  describe('initialize params', () => {
+    it('larger than 64 KiB are refused with -32602 and create no session; a normal initialize still works', async () => {
+      const before = registry.size;
+      const huge = initializeRequest('2025-06-18', 'huge') as { params: { capabilities: object } };
+      huge.params.capabilities = { experimental: { blob: { data: 'x'.repeat(65 * 1024) } } };
+
+      const reply = await exchange(running.mcpUrl, { headers: { ...MCP_POST_HEADERS }, body: huge });
+
+      expect(reply.status).toBe(200);
+      expect(reply.headers['mcp-session-id']).toBeUndefined();
+      const body = bodyOf(reply);
+      expect(body.id).toBe('huge');
+      expect(body.error?.code).toBe(-32602);
+      expect(body.result).toBeUndefined();
+      expect(registry.size).toBe(before);
+
+      await new HttpMcpClient(running.mcpUrl).initialize();
+      expect(registry.size).toBe(before + 1);
+    });
+
+    it('ignore an unsupported MCP-Protocol-Version header on initialize, but not on later requests', async () => {
+      const fresh = new HttpMcpClient(running.mcpUrl, { 'mcp-protocol-version': '1999-01-01' });
+      const reply = await fresh.post(initializeRequest('2025-06-18', 'init'));
+      expect(reply.status).toBe(200);
+      expect(bodyOf(reply).result?.protocolVersion).toBe('2025-06-18');
+      fresh.sessionId = reply.headers['mcp-session-id'] as string;
+      expect(registry.get(fresh.sessionId)).toBeDefined();
+
+      const list = await fresh.post({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      expect(list.status).toBe(400);
+      const ok = await fresh.post(
+        { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+        { 'mcp-protocol-version': '2025-06-18' },
+      );
+      expect(ok.status).toBe(200);
+    });
+  });
+
+  describe('202 Accepted', () => {
+    function expectEmpty202(reply: HttpResult): void {
+      expect(reply.status).toBe(202);
+      expect(reply.text).toBe('');
+      expect(reply.headers['content-length']).toBe('0');
+      expect(reply.headers['transfer-encoding']).toBeUndefined();
+    }
+
+    it('a notification has content-length: 0 and is not chunked', async () => {
+      expectEmpty202(await client.post({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    });
+
+    it('a response from the client has content-length: 0 and is not chunked', async () => {
+      expectEmpty202(await client.post({ jsonrpc: '2.0', id: 'srv-1', result: {} }));
+    });
+
+    it('a 2025-03-26 batch of notifications has content-length: 0 and is not chunked', async () => {
+      const old = new HttpMcpClient(running.mcpUrl);
+      await old.initialize('2025-03-26');
+      expectEmpty202(
+        await old.post([
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+        ]),
+      );
     });
   });
 });

@@ -1,5 +1,7 @@
+import { Logger, type ModuleMetadata, type Type } from '@nestjs/common';
+import { McpSessionRegistry } from '../../src/index.js';
 import { HttpStream, type RpcMessage } from './sse-reader.js';
-import { initializeRequest, MCP_POST_HEADERS } from './start-app.js';
+import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp, type StartAppOptions } from './start-app.js';
 
 /** A session a {@link RawHttpClient} opened. */
 export interface RawSession {
@@ -113,6 +115,84 @@ export class RawHttpClient {
   closeAll(): void {
     for (const stream of this.opened.splice(0)) stream.close();
   }
+}
+
+/** A session as the server holds it. */
+export type ServerSession = NonNullable<ReturnType<McpSessionRegistry['get']>>;
+
+/** A notification tests send on a GET stream to learn that everything sent on it before has arrived. */
+export const MARKER = 'notifications/test/marker';
+
+/** The messages of a GET stream other than {@link MARKER}s. */
+export const unmarked = (stream: HttpStream): RpcMessage[] => stream.messages.filter((m) => m.method !== MARKER);
+
+/** What {@link useRawApp} gives the tests of a describe. */
+export interface RawApp {
+  /** The application, once the describe's `beforeAll` has run. */
+  readonly running: RunningApp;
+  readonly client: RawHttpClient;
+  /** The application's session registry. */
+  readonly sessions: McpSessionRegistry;
+  /** A provider of the application. */
+  get<T>(type: Type<T>): T;
+  /** The server's side of `session`; fails the test if the server no longer holds it. */
+  live(session: RawSession): ServerSession;
+  /**
+   * Sends {@link MARKER} `n` on the session's GET `stream` and waits for it: everything sent on that
+   * stream before it has arrived, so what the stream lacks then was never sent.
+   */
+  syncGet(session: RawSession, stream: HttpStream, n: number): Promise<void>;
+}
+
+export interface UseRawAppOptions extends StartAppOptions {
+  /** Runs after each test, before its connections are dropped and its sessions ended: release what it held. */
+  readonly afterEach?: (app: RawApp) => void;
+}
+
+/**
+ * An application of `metadata` listening from before the first test of the enclosing `describe`
+ * until after its last, with a {@link RawHttpClient} on it. After each test every connection the
+ * client opened is dropped and every session ended, which aborts whatever a failed test left waiting.
+ */
+export function useRawApp(metadata: ModuleMetadata, options: UseRawAppOptions = {}): RawApp {
+  let running: RunningApp | undefined;
+  const app: RawApp = {
+    get running(): RunningApp {
+      if (running === undefined) throw new Error('the application starts in beforeAll');
+      return running;
+    },
+    client: new RawHttpClient(() => app.running.mcpUrl),
+    get sessions(): McpSessionRegistry {
+      return app.running.app.get(McpSessionRegistry);
+    },
+    get: (type) => app.running.app.get(type),
+    live: (session) => {
+      const found = app.sessions.get(session.id);
+      expect(found).toBeDefined();
+      return found!;
+    },
+    syncGet: async (session, stream, n) => {
+      expect(app.live(session).notify(MARKER, { n })).toBe(true);
+      await stream.nextMessage((message) => message.method === MARKER && message.params?.n === n);
+    },
+  };
+
+  beforeAll(async () => {
+    running = await startApp(metadata, options);
+  });
+
+  afterEach(() => {
+    options.afterEach?.(app);
+    app.client.closeAll();
+    for (const session of app.sessions.all()) session.end('deleted');
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    Logger.overrideLogger(false);
+  });
+
+  return app;
 }
 
 /** `resources/read` (or subscribe) of a URI nothing serves: -32002 with the URI. */

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { Changes } from './wait.js';
 
 /** One Server-Sent Event as it was written: every field it carried (comments are not events). */
 export interface SseEvent {
@@ -106,7 +107,7 @@ export abstract class HttpExchange<End extends string> {
   protected raw = '';
   protected finishedAs: End | undefined;
   protected readonly parser = new SseParser();
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Changes();
 
   protected constructor(
     protected readonly req: http.ClientRequest,
@@ -119,13 +120,13 @@ export abstract class HttpExchange<End extends string> {
     res.on('data', (chunk: string) => {
       this.raw += chunk;
       if (sse) this.parser.push(chunk);
-      this.notify();
+      this.changes.changed();
     });
     this.finished = new Promise((resolve) => {
       const done = (how: Finish): void => {
         this.finishedAs ??= ending(how);
         resolve(this.finishedAs);
-        this.notify();
+        this.changes.changed();
       };
       res.on('end', () => done('end'));
       res.on('aborted', () => done('aborted'));
@@ -177,41 +178,17 @@ export abstract class HttpExchange<End extends string> {
   }
 
   /** Resolves once `predicate` holds; rejects after `timeoutMs`, showing what arrived. */
-  waitFor(predicate: (exchange: this) => boolean, timeoutMs = this.waitTimeoutMs): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        let holds: boolean;
-        try {
-          holds = predicate(this);
-        } catch (error) {
-          cleanup();
-          reject(error as Error);
-          return;
-        }
-        if (!holds) return;
-        cleanup();
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`condition not met within ${timeoutMs} ms; received:\n${this.raw.slice(0, 4000)}`));
-      }, timeoutMs);
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        this.listeners.delete(check);
-      };
-      this.listeners.add(check);
-      check();
-    });
+  async waitFor(predicate: (exchange: this) => boolean, timeoutMs = this.waitTimeoutMs): Promise<void> {
+    await this.changes.when(
+      () => (predicate(this) ? true : undefined),
+      timeoutMs,
+      () => `condition not met within ${timeoutMs} ms; received:\n${this.raw.slice(0, 4000)}`,
+    );
   }
 
   /** Drops the connection. */
   close(): void {
     this.req.destroy();
-  }
-
-  private notify(): void {
-    for (const listener of [...this.listeners]) listener();
   }
 }
 

@@ -59,3 +59,45 @@ export function orTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'time
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Waits on something that changes (a response receiving, a probe recording): each wait is checked
+ * at once and again at every {@link changed}, and ends when its `find` returns something other
+ * than `undefined`, when `find` throws, or with `failure()`'s message once `timeoutMs` passed.
+ */
+export class Changes {
+  private readonly checks = new Set<() => void>();
+
+  /** Checks every wait again: call it whenever what they look at changed. */
+  changed(): void {
+    for (const check of [...this.checks]) check();
+  }
+
+  when<T>(find: () => T | undefined, timeoutMs: number, failure: () => string): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        let found: T | undefined;
+        try {
+          found = find();
+        } catch (error) {
+          cleanup();
+          reject(error as Error);
+          return;
+        }
+        if (found === undefined) return;
+        cleanup();
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(failure()));
+      }, timeoutMs);
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        this.checks.delete(check);
+      };
+      this.checks.add(check);
+      check();
+    });
+  }
+}

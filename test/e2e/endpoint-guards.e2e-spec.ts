@@ -1,3 +1,9 @@
+/**
+ * Guards on the MCP endpoint, which judge each HTTP request rather than an item: the sample app's
+ * bearer guard, a global `APP_GUARD`, and guard classes passed to `McpModule.forRoot({ guards })`.
+ * Every request is checked, not only `initialize`. Guards on tools, resources and prompts are in
+ * hidden-items, guard-arguments and cancellation-while-guarded.
+ */
 import {
   Global,
   Inject,
@@ -15,11 +21,6 @@ import { EchoTools } from '../../sample-app/echo.tools.js';
 import { McpModule, McpTool, type McpContext } from '../../src/index.js';
 import { httpExchange } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
-
-/**
- * Guards on the MCP endpoint: the sample app's bearer guard, a global `APP_GUARD`, and guard classes
- * passed to `McpModule.forRoot({ guards })`. Every request is checked, not only `initialize`.
- */
 
 type RequestWithUser = http.IncomingMessage & { user?: unknown };
 
