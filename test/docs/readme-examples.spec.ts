@@ -22,6 +22,7 @@ import {
   McpResourceRegistry,
   McpSessionRegistry,
 } from '../../src/index.js';
+import { McpResourceTemplateRegistry } from '../../src/index.js';
 import { bootstrapFailure } from '../utils/bootstrap-failure.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { rpcError } from '../utils/thrown.js';
@@ -655,8 +656,8 @@ describe('README: the resources, prompts and completion example, served (officia
       const resources = running.app.get(McpResourceRegistry);
       const prompts = running.app.get(McpPromptRegistry);
       RecordingGuard.deny = () => true;
-      resources.addResource({ uri: 'weather://alerts', name: 'alerts' }, () => 'none');
-      prompts.addPrompt({ name: 'alerts_summary', description: 'Summarise the alerts' }, () => 'Any alerts?');
+      resources.add({ uri: 'weather://alerts', name: 'alerts' }, () => 'none');
+      prompts.add({ name: 'alerts_summary', description: 'Summarise the alerts' }, () => 'Any alerts?');
       try {
         expect(await client.readResource({ uri: 'weather://alerts' })).toEqual({
           contents: [{ uri: 'weather://alerts', text: 'none' }],
@@ -667,21 +668,22 @@ describe('README: the resources, prompts and completion example, served (officia
         });
         expect(RecordingGuard.seen).toEqual([]);
       } finally {
-        resources.removeResource('weather://alerts');
-        prompts.removePrompt('alerts_summary');
+        resources.remove('weather://alerts');
+        prompts.remove('alerts_summary');
       }
     });
 
     it('disable() hides the example template (-32002) until enable()', async () => {
       const client = await connect();
-      const resources = running.app.get(McpResourceRegistry);
+      const templates = running.app.get(McpResourceTemplateRegistry);
 
-      expect(resources.disable(FORECAST_TEMPLATE)).toBe(true);
+      expect(templates.disable(FORECAST_TEMPLATE)).toBe(true);
       try {
         expect((await rpcError(client.readResource({ uri: 'weather://forecast/Oslo' }))).code).toBe(-32002);
-        expect(resources.hasResourceTemplate(FORECAST_TEMPLATE)).toBe(false);
+        expect(templates.isEnabled(FORECAST_TEMPLATE)).toBe(false);
+        expect(templates.has(FORECAST_TEMPLATE)).toBe(true);
       } finally {
-        expect(resources.enable(FORECAST_TEMPLATE)).toBe(true);
+        expect(templates.enable(FORECAST_TEMPLATE)).toBe(true);
       }
       expect(await client.readResource({ uri: 'weather://forecast/Oslo' })).toEqual({
         contents: [{ uri: 'weather://forecast/Oslo', text: 'Oslo: light rain, 9 °C' }],

@@ -1,10 +1,10 @@
-import { McpCallAbortedError, McpModule, McpSessionRegistry } from '../../src/index.js';
-import type { ClientSession as McpSession } from '../../src/session/client-session.js';
+import { McpCallAbortedError, McpModule } from '../../src/index.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { ConnectionTracker, McpHttpSession, StalledRequest, type SseRecord } from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { nextTurn, until } from '../utils/wait.js';
+import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
 
 /**
  * Backpressure over real sockets: a client that stops reading its GET or POST SSE stream makes the
@@ -21,7 +21,7 @@ const FLOOD_COUNT = 3000;
 interface Started {
   readonly app: RunningApp;
   readonly gates: ResumableGates;
-  readonly registry: McpSessionRegistry;
+  readonly registry: SessionStore;
   readonly logger: RecordingLogger;
 }
 
@@ -70,7 +70,7 @@ describe('Backpressure (e2e)', () => {
     return {
       app: running,
       gates: running.app.get(ResumableGates),
-      registry: running.app.get(McpSessionRegistry),
+      registry: running.app.get(SessionStore),
       logger,
     };
   }

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { EchoTools } from '../../sample-app/echo.tools.js';
-import { McpModule, McpSessionRegistry } from '../../src/index.js';
+import { McpModule } from '../../src/index.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { SessionStore } from '../internals/index.js';
 
 /**
  * JSON-RPC batches over the real endpoint: processed only on sessions negotiated at 2025-03-26,
@@ -17,14 +18,14 @@ interface JsonRpcReply {
 
 describe('Streamable HTTP transport: batches (e2e)', () => {
   let running: RunningApp;
-  let registry: McpSessionRegistry;
+  let registry: SessionStore;
 
   beforeAll(async () => {
     running = await startApp({
       imports: [McpModule.forRoot({ name: 'batch-e2e', version: '1.0.0' })],
       providers: [EchoTools],
     });
-    registry = running.app.get(McpSessionRegistry);
+    registry = running.app.get(SessionStore);
   });
 
   afterAll(async () => {

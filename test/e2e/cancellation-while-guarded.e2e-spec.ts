@@ -9,7 +9,6 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Logger } from '@nestjs/common';
-import { McpSessionRegistry } from '../../src/index.js';
 import { Gate } from '../fixtures/gate.js';
 import {
   ADMIN,
@@ -25,6 +24,7 @@ import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { nextTurn, until } from '../utils/wait.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
+import { SessionStore } from '../internals/index.js';
 
 /** Lets the work a cancelled request left running go on: the guard's answer, then whatever follows it. */
 async function settle(done: () => boolean): Promise<void> {
@@ -225,10 +225,10 @@ describe('a tool call whose guard never settles (e2e)', () => {
 
   it('lets a client cancel a call whose guard never settles, leaving no call running', async () => {
     const client = await connect(running);
-    const registry = running.app.get(McpSessionRegistry);
+    const registry = running.app.get(SessionStore);
     const controller = new AbortController();
     const pending = client.callTool({ name: 'hung_guard', arguments: {} }, undefined, { signal: controller.signal });
-    const session = (): ReturnType<McpSessionRegistry['all']>[number] | undefined =>
+    const session = (): ReturnType<SessionStore['all']>[number] | undefined =>
       registry.all().find((candidate) => candidate.runningCalls > 0);
     await until(() => session() !== undefined, 'the call runs');
     const running_ = session()!;

@@ -198,7 +198,7 @@ describe('tools a guard hides (e2e)', () => {
       const refusal = {
         jsonrpc: '2.0',
         id: 'dup',
-        error: { code: -32600, message: 'Invalid Request: request id "dup" is already in use by a running call' },
+        error: { code: -32600, message: 'Invalid Request: request id "dup" is already in use by a running request' },
       };
       expect(withUnknown).toContainEqual(refusal);
       expect(withHidden).toContainEqual(refusal);

@@ -4,12 +4,12 @@
  * sampling, roots), which stream carries what, and the runtime tool registry's list_changed news.
  */
 import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
-import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { InteractionProbe, InteractionTools, RuntimeEchoArgs } from '../fixtures/interaction.tools.js';
 import { unmarked, useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
 import { onlyText } from '../utils/tool-results.js';
 import { delay, nextTurn } from '../utils/wait.js';
+import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
 
 const CLIENT_REQUEST_TIMEOUT_MS = 300;
 
@@ -31,11 +31,14 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
   });
   const { client, syncGet } = app;
   let probe: InteractionProbe;
-  let sessions: McpSessionRegistry;
+  let sessions: SessionStore;
+  /** The public registry, as host code reaches sessions. */
+  let registry: McpSessionRegistry;
 
   beforeAll(() => {
     probe = app.get(InteractionProbe);
     sessions = app.sessions;
+    registry = app.get(McpSessionRegistry);
   });
 
   afterEach(() => {
@@ -709,11 +712,20 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
       expect(resultText(res.responses[0])).toBe('action=accept content={"name":"Ada"}');
     });
 
-    it('accepts notifications/roots/list_changed with 202, and the session goes on', async () => {
+    it('accepts notifications/roots/list_changed with 202, tells host code through rootsChanged, and the session goes on', async () => {
       const session = await initialize({ roots: { listChanged: true } });
-      const ack = await send(session, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
-      expect(ack.status).toBe(202);
-      expect(ack.text).toBe('');
+      const told: string[] = [];
+      const subscription = registry.rootsChanged.subscribe((handle) => told.push(handle.id));
+      try {
+        const ack = await send(session, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+        expect(ack.status).toBe(202);
+        expect(ack.text).toBe('');
+        expect(told).toEqual([session.id]);
+        expect(registry.get(session.id)?.id).toBe(session.id);
+        expect(registry.list().map((handle) => handle.id)).toContain(session.id);
+      } finally {
+        subscription.unsubscribe();
+      }
       expect((await ping(session)).status).toBe(200);
     });
 
@@ -745,8 +757,8 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
         'notifications/message',
       ]);
 
-      expect(sessions.notifyAll('notifications/resources/list_changed')).toBe(1);
-      expect(sessions.logAll('warning', { from: 'host' }, 'host')).toBe(1);
+      expect(registry.notifyAll('notifications/resources/list_changed')).toBe(1);
+      expect(registry.logAll('warning', { from: 'host' }, 'host')).toBe(1);
       expect(live(session).log('error', 'from the session')).toBe(true);
       // Below the session's level: not sent anywhere.
       expect(live(session).log('debug', 'too chatty')).toBe(false);

@@ -4,18 +4,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
-import {
-  McpModule,
-  McpSessionRegistry,
-  type McpModuleOptions,
-  type McpSessionState as McpSession,
-} from '../../src/index.js';
+import { McpModule, type McpModuleOptions } from '../../src/index.js';
 import { LifecycleProbeTools, type CallTrace } from '../fixtures/lifecycle-probe.tools.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, within } from '../utils/wait.js';
 import { replyOf } from '../utils/http-mcp-client.js';
+import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
 
 /** Creates a session; sends `notifications/initialized` unless told not to. */
 async function initialize(app: RunningApp, sendInitialized = true): Promise<string> {
@@ -73,8 +69,8 @@ describe('session lifecycle (e2e)', () => {
     return running;
   }
 
-  function registryOf(app: RunningApp): McpSessionRegistry {
-    return app.app.get(McpSessionRegistry);
+  function registryOf(app: RunningApp): SessionStore {
+    return app.app.get(SessionStore);
   }
 
   /**
@@ -270,7 +266,7 @@ describe('a session ended while its GET stream is stalled (client not reading)',
   /** Opens a GET stream on a raw socket that never reads what the server sends. */
   async function openStalledStream(): Promise<StalledStream> {
     const sessionId = await initialize(app);
-    const session = app.app.get(McpSessionRegistry).get(sessionId)!;
+    const session = app.app.get(SessionStore).get(sessionId)!;
     const { port } = new URL(app.mcpUrl);
     const client = net.connect(Number(port), '127.0.0.1');
     clients.push(client);

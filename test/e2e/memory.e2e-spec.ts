@@ -1,12 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { getEventListeners } from 'node:events';
 import { Agent, type Server } from 'node:http';
-import { InMemoryEventStore, McpCallAbortedError, McpModule, McpSessionRegistry } from '../../src/index.js';
-import type { ClientSession as McpSession } from '../../src/session/client-session.js';
+import { InMemoryEventStore, McpCallAbortedError, McpModule } from '../../src/index.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { ConnectionTracker, openConnections, McpHttpSession, type SseConnection } from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
+import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
 
 /**
  * Memory hygiene under churn (issue: "a test that opens and drops 1,000 SSE connections and cancels
@@ -94,7 +94,7 @@ describe('Memory hygiene under churn (e2e)', () => {
   const tracker = new ConnectionTracker();
   let running: RunningApp | undefined;
   let store: InMemoryEventStore;
-  let registry: McpSessionRegistry;
+  let registry: SessionStore;
   let gates: ResumableGates;
 
   beforeAll(() => census.install());
@@ -115,7 +115,7 @@ describe('Memory hygiene under churn (e2e)', () => {
       ],
       providers: [ResumableGates, ResumableTools],
     });
-    registry = running.app.get(McpSessionRegistry);
+    registry = running.app.get(SessionStore);
     gates = running.app.get(ResumableGates);
   });
 

@@ -11,7 +11,6 @@ import {
   McpModule,
   McpPrompt,
   McpResourceTemplate,
-  McpSessionRegistry,
   type McpPromptOptions,
 } from '../../src/index.js';
 import { PromptJournal, promptsApp, PROMPT_SECRET, TripArgs } from '../fixtures/prompts.fixture.js';
@@ -19,6 +18,7 @@ import { initError } from '../utils/bootstrap-failure.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
+import { SessionStore } from '../internals/index.js';
 
 describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures (e2e)', () => {
   const logger = new RecordingLogger();
@@ -26,7 +26,7 @@ describe('prompts over raw HTTP: exact errors, cancellation, bootstrap failures 
   const app = useRawApp(promptsApp('prompts-e2e'), { logger });
   const { client } = app;
   let journal: PromptJournal;
-  let sessions: McpSessionRegistry;
+  let sessions: SessionStore;
 
   beforeAll(() => {
     journal = app.get(PromptJournal);

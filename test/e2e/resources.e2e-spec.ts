@@ -10,13 +10,13 @@ import {
   McpModule,
   McpResourceRegistry,
 } from '../../src/index.js';
-import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import { AdminResources, RESOURCE_SECRET, ResourceJournal, WeatherResources } from '../fixtures/resources.fixture.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { resourceNotFound as notFound, unmarked, useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
 import { nextTurn, until } from '../utils/wait.js';
+import { type ClientSession as McpSession } from '../internals/index.js';
 
 const invalidParams = (id: string | number, message: string): RpcMessage => ({
   jsonrpc: '2.0',

@@ -2,12 +2,10 @@ import type { Server } from 'node:http';
 import {
   InMemoryEventStore,
   McpModule,
-  McpSessionRegistry,
   type McpEventStore,
   type McpModuleOptions,
   type McpStoredEvent,
 } from '../../src/index.js';
-import type { ClientSession as McpSession } from '../../src/session/client-session.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import {
@@ -19,6 +17,7 @@ import {
 } from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, until } from '../utils/wait.js';
+import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
 
 /**
  * Resumable SSE streams over real HTTP: event ids, priming events and `retry` (2025-11-25 SSE
@@ -32,7 +31,7 @@ const EVENT_ID = /^(g|p[1-9]\d*)-(\d+)$/;
 interface Started {
   readonly app: RunningApp;
   readonly gates: ResumableGates;
-  readonly registry: McpSessionRegistry;
+  readonly registry: SessionStore;
 }
 
 const serverConnections = (started: Started): Promise<number> =>
@@ -207,7 +206,7 @@ describe('Resumable SSE streams (e2e)', () => {
       },
       { logger },
     );
-    return { app: running, gates: running.app.get(ResumableGates), registry: running.app.get(McpSessionRegistry) };
+    return { app: running, gates: running.app.get(ResumableGates), registry: running.app.get(SessionStore) };
   }
 
   const open = (started: Started, version = '2025-11-25', capabilities?: Record<string, unknown>) =>

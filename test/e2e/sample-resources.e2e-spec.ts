@@ -8,11 +8,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AppModule } from '../../sample-app/app.module.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
-import { McpResourceRegistry, McpSessionRegistry, type McpSessionState } from '../../src/index.js';
+import { McpResourceRegistry } from '../../src/index.js';
+import type { ClientSession } from '../internals/index.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 import { rpcError } from '../utils/thrown.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
+import { SessionStore } from '../internals/index.js';
 
 const TOKEN = 'reader';
 const CITIES = ['Lisbon', 'Oslo', 'Nairobi', 'Lima', 'Osaka', 'Toronto', 'Cairo', 'Sydney'];
@@ -33,14 +35,14 @@ function onlyTextContents(result: { contents: object[] }): { uri: string; mimeTy
 describe('the sample resources, prompt and completions through the official MCP SDK client (e2e)', () => {
   let running: RunningApp;
   let weather: WeatherService;
-  let sessions: McpSessionRegistry;
+  let sessions: SessionStore;
   // Ended, not just left: a session left open would still be subscribed while the next test counts updates.
   const sdk = useSdkClients({ terminate: true });
 
   beforeAll(async () => {
     running = await startApp(AppModule.register({ bearerToken: TOKEN }));
     weather = running.app.get(WeatherService);
-    sessions = running.app.get(McpSessionRegistry);
+    sessions = running.app.get(SessionStore);
   });
 
   beforeEach(() => {
@@ -55,7 +57,7 @@ describe('the sample resources, prompt and completions through the official MCP 
     await running?.close();
   });
 
-  async function connect(prepare?: (client: Client) => void): Promise<{ client: Client; session: McpSessionState }> {
+  async function connect(prepare?: (client: Client) => void): Promise<{ client: Client; session: ClientSession }> {
     const { client, transport } = await sdk.connect(running.mcpUrl, {
       info: { name: 'sample-resources-e2e', version: '1.0.0' },
       headers: { Authorization: `Bearer ${TOKEN}` },

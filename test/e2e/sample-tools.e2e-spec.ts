@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AppModule } from '../../sample-app/app.module.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
-import { McpCallAbortedError, McpSessionRegistry } from '../../src/index.js';
+import { McpCallAbortedError } from '../../src/index.js';
 import {
   CLEAR_FORECAST_CACHE_TOOL_DEFINITION,
   SAMPLE_TOOL_NAMES,
@@ -25,6 +25,7 @@ import { startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, until } from '../utils/wait.js';
 import { onlyText } from '../utils/tool-results.js';
 import { RecordingValidator, useSdkClients, type SdkConnection, type SdkConnectOptions } from '../utils/sdk-clients.js';
+import { SessionStore } from '../internals/index.js';
 
 const READER_TOKEN = 'reader';
 const ADMIN_TOKEN = 'admin';
@@ -32,13 +33,13 @@ const ADMIN_TOKEN = 'admin';
 describe('the sample tools through the official MCP SDK client (e2e)', () => {
   let running: RunningApp;
   let weather: WeatherService;
-  let sessions: McpSessionRegistry;
+  let sessions: SessionStore;
   const sdk = useSdkClients();
 
   beforeAll(async () => {
     running = await startApp(AppModule.register({ bearerToken: READER_TOKEN, adminToken: ADMIN_TOKEN }));
     weather = running.app.get(WeatherService);
-    sessions = running.app.get(McpSessionRegistry);
+    sessions = running.app.get(SessionStore);
   });
 
   beforeEach(() => {

@@ -14,19 +14,19 @@ import {
   type ClientCapabilities,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpModule, McpSessionRegistry, McpToolRegistry } from '../../src/index.js';
-import type { ClientSession as McpSession } from '../../src/session/client-session.js';
+import { McpModule, McpToolRegistry } from '../../src/index.js';
 import { InteractionProbe, InteractionTools } from '../fixtures/interaction.tools.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 import { onlyText } from '../utils/tool-results.js';
 import { thrown } from '../utils/thrown.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
+import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
 
 describe('official MCP SDK client: server → client interaction (e2e)', () => {
   let running: RunningApp;
   let probe: InteractionProbe;
-  let sessions: McpSessionRegistry;
+  let sessions: SessionStore;
   const sdk = useSdkClients();
 
   beforeAll(async () => {
@@ -35,7 +35,7 @@ describe('official MCP SDK client: server → client interaction (e2e)', () => {
       providers: [InteractionTools, InteractionProbe],
     });
     probe = running.app.get(InteractionProbe);
-    sessions = running.app.get(McpSessionRegistry);
+    sessions = running.app.get(SessionStore);
   });
 
   afterEach(() => {

@@ -13,8 +13,7 @@ import {
   type CompleteRequest,
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpDefinitionError, McpModule, McpPromptRegistry, McpSessionRegistry } from '../../src/index.js';
-import type { ClientSession as McpSession } from '../../src/session/client-session.js';
+import { McpDefinitionError, McpModule, McpPromptRegistry } from '../../src/index.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import {
   AIRPORT_CITIES,
@@ -33,6 +32,7 @@ import { startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 import { mcpErrorOf } from '../utils/thrown.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
+import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
 
 const CLIENT_INFO = { name: 'sdk-prompts-e2e', version: '1.0.0' };
 
@@ -469,11 +469,11 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
 
     describe('runtime prompts', () => {
       let prompts: McpPromptRegistry;
-      let sessions: McpSessionRegistry;
+      let sessions: SessionStore;
 
       beforeAll(() => {
         prompts = running.app.get(McpPromptRegistry);
-        sessions = running.app.get(McpSessionRegistry);
+        sessions = running.app.get(SessionStore);
       });
 
       afterEach(() => {

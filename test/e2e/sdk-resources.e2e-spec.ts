@@ -13,14 +13,7 @@ import {
   type Notification,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  McpModule,
-  McpResourceRegistry,
-  McpSessionRegistry,
-  type McpModuleExtras,
-  type McpModuleOptions,
-} from '../../src/index.js';
-import type { ClientSession as McpSession } from '../../src/session/client-session.js';
+import { McpModule, McpResourceRegistry, type McpModuleExtras, type McpModuleOptions } from '../../src/index.js';
 import { FixtureBearerGuard, fillerTools } from '../fixtures/pipeline.tools.js';
 import {
   AdminResources,
@@ -33,6 +26,7 @@ import { startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, until } from '../utils/wait.js';
 import { mcpErrorOf } from '../utils/thrown.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
+import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
 
 const CLIENT_INFO = { name: 'sdk-resources-e2e', version: '1.0.0' };
 const MARKER = 'notifications/test/marker';
@@ -59,8 +53,7 @@ describe('resources with the official SDK client (e2e)', () => {
 
   afterEach(() => {
     // Closing an SDK client leaves its session alive: end them, or their subscriptions skew later counts.
-    for (const running of usedApps)
-      for (const session of running.app.get(McpSessionRegistry).all()) session.end('deleted');
+    for (const running of usedApps) for (const session of running.app.get(SessionStore).all()) session.end('deleted');
     usedApps.clear();
   });
 
@@ -85,7 +78,7 @@ describe('resources with the official SDK client (e2e)', () => {
         };
       },
     });
-    const sessions = running.app.get(McpSessionRegistry);
+    const sessions = running.app.get(SessionStore);
     const session = (): McpSession => {
       const found = sessions.get(transport.sessionId!);
       expect(found).toBeDefined();

@@ -2,18 +2,13 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import http from 'node:http';
 import request from 'supertest';
 import { EchoTools } from '../../sample-app/echo.tools.js';
-import {
-  McpModule,
-  McpSessionRegistry,
-  type JsonRpcNotification,
-  type McpModuleOptions,
-  type McpSessionState as McpSession,
-} from '../../src/index.js';
+import { McpModule, type McpModuleOptions } from '../../src/index.js';
 import { HttpMcpClient } from '../utils/http-mcp-client.js';
 import { HttpExchange, type Finish } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { delay, within } from '../utils/wait.js';
+import { type ClientSession as McpSession, type JsonRpcNotification, SessionStore } from '../internals/index.js';
 
 /**
  * The standalone GET stream (SSE) and the session lifecycle around it: one stream per session,
@@ -124,7 +119,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
   }
 
   function sessionOf(app: RunningApp, sessionId: string): McpSession {
-    const session = app.app.get(McpSessionRegistry).get(sessionId);
+    const session = app.app.get(SessionStore).get(sessionId);
     expect(session).toBeDefined();
     return session!;
   }
@@ -285,7 +280,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     expect(after.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
     const again = await openStream(app, sessionId);
     expect(again.status).toBe(404);
-    expect(app.app.get(McpSessionRegistry).get(sessionId)).toBeUndefined();
+    expect(app.app.get(SessionStore).get(sessionId)).toBeUndefined();
   });
 
   it('keeps the newest outboxLimit messages for a session without a stream, dropping the oldest; the session lives', async () => {
@@ -328,7 +323,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
 
   it('ends idle sessions on sweep (sessionIdleTimeoutMs), then answers 404', async () => {
     const app = await start({ sessionIdleTimeoutMs: 60_000 });
-    const registry = app.app.get(McpSessionRegistry);
+    const registry = app.app.get(SessionStore);
     const idle = await initialize(app);
     const streaming = await initialize(app);
     const stream = await openStream(app, streaming);
@@ -353,7 +348,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     let status = 200;
     for (let i = 0; i < 30 && status === 200; i++) {
       await delay(100);
-      status = app.app.get(McpSessionRegistry).get(sessionId) ? 200 : 404;
+      status = app.app.get(SessionStore).get(sessionId) ? 200 : 404;
     }
     expect(status).toBe(404);
     expect((await ping(app, sessionId)).status).toBe(404);
@@ -373,7 +368,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     expect(third.headers['mcp-session-id']).toBeUndefined();
     expect(third.body).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32000 } });
     expect(typeof third.body.error.message).toBe('string');
-    expect(app.app.get(McpSessionRegistry).size).toBe(2);
+    expect(app.app.get(SessionStore).size).toBe(2);
 
     // Ending a session makes room again.
     expect((await request(app.baseUrl).delete('/mcp').set('Mcp-Session-Id', first)).status).toBe(204);
@@ -391,7 +386,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     expect(third.status).toBe(200);
     expect((await ping(app, first)).status).toBe(404);
     expect((await ping(app, second)).status).toBe(404);
-    expect(app.app.get(McpSessionRegistry).size).toBe(1);
+    expect(app.app.get(SessionStore).size).toBe(1);
   });
 
   it('app.close() ends open SSE streams promptly', async () => {
@@ -453,14 +448,14 @@ describe('a GET abandoned while an async guard runs', () => {
     const sessionId = await client.initialize();
     await abandonedGet(sessionId);
 
-    expect(running.app.get(McpSessionRegistry).get(sessionId)?.hasStream).toBe(false);
+    expect(running.app.get(SessionStore).get(sessionId)?.hasStream).toBe(false);
     const again = await client.get();
     expect(again.status).toBe(200);
     expect(again.headers['content-type']).toMatch(/^text\/event-stream\b/);
   });
 
   it('lets the session be swept as idle, after which it answers 404', async () => {
-    const registry = running.app.get(McpSessionRegistry);
+    const registry = running.app.get(SessionStore);
     const client = new HttpMcpClient(running.mcpUrl);
     const sessionId = await client.initialize();
     await abandonedGet(sessionId);

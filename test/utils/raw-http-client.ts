@@ -1,7 +1,7 @@
 import { Logger, type ModuleMetadata, type Type } from '@nestjs/common';
-import { McpSessionRegistry } from '../../src/index.js';
 import { HttpStream, type RpcMessage } from './sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp, type StartAppOptions } from './start-app.js';
+import { SessionStore } from '../internals/index.js';
 
 /** A session a {@link RawHttpClient} opened. */
 export interface RawSession {
@@ -118,7 +118,7 @@ export class RawHttpClient {
 }
 
 /** A session as the server holds it. */
-export type ServerSession = NonNullable<ReturnType<McpSessionRegistry['get']>>;
+export type ServerSession = NonNullable<ReturnType<SessionStore['get']>>;
 
 /** A notification tests send on a GET stream to learn that everything sent on it before has arrived. */
 export const MARKER = 'notifications/test/marker';
@@ -132,7 +132,7 @@ export interface RawApp {
   readonly running: RunningApp;
   readonly client: RawHttpClient;
   /** The application's session registry. */
-  readonly sessions: McpSessionRegistry;
+  readonly sessions: SessionStore;
   /** A provider of the application. */
   get<T>(type: Type<T>): T;
   /** The server's side of `session`; fails the test if the server no longer holds it. */
@@ -162,8 +162,8 @@ export function useRawApp(metadata: ModuleMetadata, options: UseRawAppOptions = 
       return running;
     },
     client: new RawHttpClient(() => app.running.mcpUrl),
-    get sessions(): McpSessionRegistry {
-      return app.running.app.get(McpSessionRegistry);
+    get sessions(): SessionStore {
+      return app.running.app.get(SessionStore);
     },
     get: (type) => app.running.app.get(type),
     live: (session) => {
