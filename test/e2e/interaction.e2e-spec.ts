@@ -9,7 +9,7 @@ import { unmarked, useRawApp, type RawSession } from '../utils/raw-http-client.j
 import type { HttpStream, RpcMessage } from '../utils/sse-reader.js';
 import { onlyText } from '../utils/tool-results.js';
 import { delay, nextTurn } from '../utils/wait.js';
-import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
+import { type ClientSession as McpSession } from '../internals/index.js';
 
 const CLIENT_REQUEST_TIMEOUT_MS = 300;
 
@@ -31,13 +31,11 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
   });
   const { client, syncGet } = app;
   let probe: InteractionProbe;
-  let sessions: SessionStore;
   /** The public registry, as host code reaches sessions. */
   let registry: McpSessionRegistry;
 
   beforeAll(() => {
     probe = app.get(InteractionProbe);
-    sessions = app.sessions;
     registry = app.get(McpSessionRegistry);
   });
 
