@@ -88,10 +88,10 @@ describe('resources, prompts and completion cancelled while a slow guard decides
     expect(handle.isSubscribed('r3://watched')).toBe(false);
   });
 
-  // Was a bug, fixed (src/execution/mcp-request.runner.ts:230, execute(): a request aborted while its guards
-  // decided returns { denied: false, value: undefined } once they admit; src/prompts/prompt.renderer.ts:38
-  // maps that undefined as the prompt's value, toGetPromptResult() throws a TypeError, and
-  // McpRequestRunner.failure() logs "Prompt r3_gated (SlowlyGuardedItems.gated) failed; answered with an internal
+  // Was a bug of 0.3, fixed (its request runner's execute(): a request aborted while its guards
+  // decided returned { denied: false, value: undefined } once they admitted; the prompt renderer
+  // mapped that undefined as the prompt's value, toGetPromptResult() threw a TypeError, and
+  // the runner's failure() logged "Prompt r3_gated (SlowlyGuardedItems.gated) failed; answered with an internal
   // error" with its stack at ERROR level): every cancelled prompts/get whose guard was slow looks like a
   // broken prompt in the logs, though the prompt never ran.
   // Fix: let execute() report the abort (e.g. return { denied: true } or throw the signal's reason) so
@@ -185,7 +185,7 @@ describe('completion/complete while its prompt’s slow guard decides (e2e)', ()
     ]);
   });
 
-  // Was a bug, fixed (src/completion/completion.service.ts:41 isVisible() runs before McpRequestRunner.run, with no
+  // Was a bug of 0.3, fixed (the completion service's isVisible() ran before the request runner's run(), with no
   // deadline): while the prompt's (or template's) guards decide, the request is no running call of the
   // session: notifications/cancelled finds nothing, the session's end does not stop it, and a guard that
   // never settles holds the POST forever. Cancellation must mean no answer at all. Fix: move the visibility

@@ -24,7 +24,7 @@ describe('what guards see in the call phase (e2e)', () => {
     expect(probed).toEqual([{ kind: 'tool', arguments: {} }]);
   });
 
-  // Was a bug, fixed (src/execution/mcp-request.runner.ts:223, execute(): the invocation given to the guards is built
+  // Was a bug of 0.3, fixed (its request runner's execute(): the invocation given to the guards was built
   // with `undefined` arguments; only target.execute() gets them): a prompt's guards see no arguments and a
   // template's no variables, where a tool's guards see the arguments as sent (README: "Guards in a call
   // see the arguments as sent"). A guard that authorises by a template variable (the tenant in

@@ -349,7 +349,7 @@ describe('resources, templates and prompts a guard hides (e2e)', () => {
       });
     });
 
-    // Was a bug, fixed (src/resources/resource.registry.ts:244 resolve(), used by resource.reader.ts read() and
+    // Was a bug of 0.3, fixed (the resource registry's resolve(), used by the reader's read() and
     // isReadable()): a URI is resolved to the first candidate regardless of the caller, and a denial of
     // that candidate is -32002. A visitor sees only `review://{name}`, which matches `review://admin`, so
     // "Resource not found" there (and a page anywhere else) tells them a hidden resource has that exact
@@ -394,7 +394,7 @@ describe('resources, templates and prompts a guard hides (e2e)', () => {
       ]);
     });
 
-    // Was a bug, fixed (src/execution/mcp-request.runner.ts:176 execute(): `await handler.target(...)` outside any
+    // Was a bug of 0.3, fixed (its request runner's execute(): `await handler.target(...)` outside any
     // catch): listing hides the item (isVisible catches the failure), but reading it answers -32603 where
     // an unknown URI is -32002, and getting the prompt -32603 where an unknown prompt is "Unknown prompt".
     // Fix: in execute(), a target that cannot be built is logged and answered { denied: true }, as
@@ -433,8 +433,8 @@ describe('resources, templates and prompts a guard hides (e2e)', () => {
   // Not a hidden item: the catch-all's own completer fails (spec-compliance.e2e-spec.ts holds another
   // template's completer to the same answer).
   describe('completing the visible catch-all template', () => {
-    // Was a bug, fixed (src/completion/completion.service.ts:56 puts the template's uri in the completion item, and
-    // src/execution/mcp-request.runner.ts:196 maps any 404 of an item with a uri to -32002): a completer of a
+    // Was a bug of 0.3, fixed (the completion service put the template's uri in the completion item, and
+    // the request runner mapped any 404 of an item with a uri to -32002): a completer of a
     // template throwing NotFoundException answers completion/complete with -32002 "Resource not found" and
     // the URI *template* as data. The documented mapping is -32602 with the message. Fix: map 404 to -32002
     // only for kinds 'resource' and 'resourceTemplate'.
@@ -476,12 +476,12 @@ describe('a tool whose request-scoped provider cannot be built for the caller (e
     ]);
   });
 
-  // Was a bug, fixed (src/tools/tool.invoker.ts:124, run(): `await tool.target(call.httpRequest)` outside any catch):
-  // tools/list hides the tool (McpRequestRunner.isVisible catches the failure), but tools/call answers
+  // Was a bug of 0.3, fixed (the tool invoker's run(): `await tool.target(call.httpRequest)` outside any catch):
+  // tools/list hides the tool (the runner's isVisible catches the failure), but tools/call answers
   // the JSON-RPC error -32603 where an unknown tool gets the result "Unknown tool: <name>", so a caller
   // learns which hidden tool names exist. The earlier fix of the same bug for resources and prompts
-  // (McpRequestRunner.execute returns { denied: true }) was not carried over to tools.
-  // Fix: in run(), catch a failing tool.target(), log it as execute() does, and return unknownTool(name).
+  // (the runner's execute returned { denied: true }) was not carried over to tools. Tools now share the
+  // one call lifecycle, which answers a target that cannot be built as an item that does not exist.
   it('tools/call answers it exactly as an unknown tool', async () => {
     const session = await client.initialize();
     const unknown = await client.request(session, 'tools/call', { name: 'no_such_tool', arguments: {} }, 1, VISITOR);

@@ -232,8 +232,8 @@ describe('resources, templates, prompts and completion against the specification
 
     // completion.mdx "Error Handling" lists -32601, -32602 and -32603; -32002 is the resources/read
     // "Resource not found" code (resources.mdx), and its data.uri here is a URI template, not a
-    // resource. src/execution/mcp-request.runner.ts failure() maps any 404 to -32002 whenever the
-    // item has a uri, and src/completion/completion.service.ts gives completion items the template as uri.
+    // resource. In 0.3 the request runner mapped any 404 to -32002 whenever the item had a uri, and the
+    // completion service gave completion items the template as uri; now only resource reads map 404.
     test('a template completer throwing NotFoundException is -32602 as for a prompt, not -32002', async () => {
       const session = await initialize();
       const answer = await call(session, 'completion/complete', {
