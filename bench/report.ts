@@ -223,7 +223,7 @@ export function formatItemsResults({ settings, figures }: ItemsResults): string 
     '  one server process per count, under the same load as above',
     '  in-process medians, no HTTP: compile = new UriTemplate() for every template (uri-template-router builds a state',
     '  machine per template); register = McpResourceTemplateRegistry.add of every template in a fresh registry',
-    '  (compile + definition + variables schema and validator); resolve = one McpResourceRegistry.resolve of that URI',
+    '  (compile + definition + variables schema and validator); resolve = one ResourceStore.resolve of that URI',
     '',
     `${pad('templates', 10)}${'boot CPU s'.padStart(11)}${'compile ms'.padStart(12)}${'register ms'.padStart(13)}` +
       `${'resolve µs'.padStart(12)}${loadColumns}  errors`,

@@ -141,7 +141,7 @@ export type ItemsReport =
   | { readonly type: 'usage'; readonly cpuMicros: number }
   /**
    * In the process of a template server, without HTTP (medians): `resolveMicros` for one
-   * McpResourceRegistry.resolve of lastTemplateUri(count); `compileMs` to compile every template
+   * ResourceStore.resolve of lastTemplateUri(count); `compileMs` to compile every template
    * (new UriTemplate); `registerMs` to register every template in a fresh registry (McpResourceTemplateRegistry.add).
    */
   | {

@@ -12,6 +12,7 @@ import { McpCompletionService } from './completion/completion.service.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { McpCallLifecycle } from './execution/call-lifecycle.js';
+import { GuardClock } from './execution/guard-clock.js';
 import { ItemVisibility } from './execution/item-visibility.js';
 import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
 import { MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS, MCP_SESSION } from './mcp.constants.js';
@@ -80,6 +81,7 @@ const REGISTRIES = [
     SessionStore,
     // The one call lifecycle, and what each kind adds to it.
     McpPipelineFactory,
+    GuardClock,
     ItemVisibility,
     McpCallLifecycle,
     McpToolCaller,

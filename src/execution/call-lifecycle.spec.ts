@@ -7,12 +7,10 @@ import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { CallAnswers, CallStand } from './call-answers.js';
 import { McpCallLifecycle } from './call-lifecycle.js';
-import { GUARD_DEADLINE_MS } from './guard-deadline.js';
-import { ItemVisibility } from './item-visibility.js';
+import { GUARD_DEADLINE_MS } from './guard-clock.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import type { McpExecutionArgs, McpInvocation } from './mcp-invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';
@@ -20,6 +18,7 @@ import { DENIED, type CallCandidate, type RunningCall } from './running-call.js'
 import type { ItemRequest } from './item-request.js';
 import type { ServedHandler } from './served-handler.js';
 import { nextTurn } from '../../test/utils/wait.js';
+import { testLifecycle } from '../../test/internals/lifecycle.js';
 
 /** What the test's kind answers: the answers record what they were asked, so the test reads them. */
 type Answer =
@@ -93,7 +92,7 @@ function setup(): Fixture {
   jest.spyOn(Logger.prototype, 'error').mockImplementation(errors);
   jest.spyOn(Logger.prototype, 'debug').mockImplementation(debugs);
   const options = resolveMcpOptions({ name: 'lifecycle-test', version: '1.0.0', scopesOf: () => ['read'] });
-  const lifecycle = new McpCallLifecycle(options, new McpSchemas(), new ItemVisibility(options));
+  const { lifecycle } = testLifecycle(options);
   const session = testSession();
   const call: McpCallContext = { session, httpRequest: { user: { sub: 'alice' } }, headers: {} };
   return {
@@ -519,6 +518,9 @@ describe('RunningCall.serve: deadlines and timeouts', () => {
       (running) => running.serve([candidate(handlerOf(fakeTarget(), 3_600_000), PROMPT)]) as Promise<Answer>,
     );
     expect(answer).toEqual({ value: 'value of p' });
+    // The guard clock's one timer of the application is all that is left, and it goes by itself.
+    expect(jest.getTimerCount()).toBeLessThanOrEqual(1);
+    jest.advanceTimersByTime(GUARD_DEADLINE_MS);
     expect(jest.getTimerCount()).toBe(0);
   });
 
@@ -538,6 +540,7 @@ describe('RunningCall.serve: deadlines and timeouts', () => {
     await expect(answer).rejects.toBeInstanceOf(RequestCancelledError);
     admit(true);
     await flush();
+    jest.advanceTimersByTime(GUARD_DEADLINE_MS);
     expect(jest.getTimerCount()).toBe(0);
     expect(target.executed).toEqual([]);
   });

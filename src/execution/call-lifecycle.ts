@@ -5,6 +5,7 @@ import { invalidRequest } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import type { CallAnswers } from './call-answers.js';
+import { GuardClock } from './guard-clock.js';
 import { ItemVisibility } from './item-visibility.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import { RunningCall, type RequestItem, type RunningCallSettings } from './running-call.js';
@@ -33,12 +34,14 @@ export class McpCallLifecycle {
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
     schemas: McpSchemas,
     visibility: ItemVisibility,
+    clock: GuardClock,
   ) {
     this.settings = {
       scopesOf: options.scopesOf,
       clientRequestTimeoutMs: options.clientRequestTimeoutMs,
       validators: schemas.validators,
       visibility,
+      clock,
     };
   }
 

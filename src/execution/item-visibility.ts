@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
-import { guardDeadline, verdictWithin } from './guard-deadline.js';
+import { GuardClock, GUARD_DEADLINE_MS } from './guard-clock.js';
 import { kindLoggers } from './kind-loggers.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import { buildInvocation, executionArgs } from './mcp-invocation.js';
@@ -19,48 +19,32 @@ export class ItemVisibility {
   private readonly loggers = kindLoggers();
   private readonly scopesOf: ResolvedMcpOptions['scopesOf'];
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    private readonly clock: GuardClock,
+  ) {
     this.scopesOf = options.scopesOf;
   }
 
   /**
-   * Whether the caller of `call` may see `handler`'s item.
-   * @param deadline settles when the listing has waited long enough: one timer per listing, not per item.
+   * Whether the caller of `call` may see `handler`'s item: its guards, within the guard deadline
+   * (a guard that never settles hides its item instead of hanging the list or the request).
    */
-  async isVisible(
-    handler: ServedHandler,
-    item: ItemRequest,
-    call: McpCallContext,
-    deadline?: Promise<void>,
-  ): Promise<boolean> {
+  async isVisible(handler: ServedHandler, item: ItemRequest, call: McpCallContext): Promise<boolean> {
     const logger = this.loggers[item.kind];
     try {
       const target = await handler.target(call.httpRequest);
       const invocation = buildInvocation('list', item, call, undefined, undefined, this.scopesOf);
-      const verdict = target.canActivate(executionArgs(invocation));
-      if (!deadline) return await verdict;
-      return await verdictWithin(
-        verdict,
-        deadline,
-        logger,
-        `The guards of ${describeItem(item)} did not answer in time; it is left out`,
+      return await this.clock.within(target.canActivate(executionArgs(invocation)), GUARD_DEADLINE_MS, () =>
+        logger.error(`The guards of ${describeItem(item)} did not answer in time; it is left out`),
       );
     } catch (error) {
+      // A request-scoped provider that cannot be built for this caller hides its item; the rest is served.
       logger.error(
         `${describeItem(item)} (${handler.owner}) could not be prepared for listing; it is left out`,
         error instanceof Error ? error.stack : String(error),
       );
       return false;
-    }
-  }
-
-  /** Whether the guards of one item admit the caller, within their own deadline. */
-  async isAdmitted(handler: ServedHandler, item: ItemRequest, call: McpCallContext): Promise<boolean> {
-    const deadline = guardDeadline();
-    try {
-      return await this.isVisible(handler, item, call, deadline.passed);
-    } finally {
-      deadline.cancel();
     }
   }
 }

@@ -7,7 +7,7 @@ import type { Meta } from '../protocol/mcp.types.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 import type { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import type { CallAnswers, CallStand } from './call-answers.js';
-import { guardDeadline, verdictWithin } from './guard-deadline.js';
+import { GUARD_DEADLINE_MS, type GuardClock } from './guard-clock.js';
 import { HandlerContext } from './handler-context.js';
 import type { ItemVisibility } from './item-visibility.js';
 import type { McpCallContext } from './mcp-call-context.js';
@@ -45,6 +45,7 @@ export interface RunningCallSettings {
   readonly clientRequestTimeoutMs: number;
   readonly validators: JsonSchemaValidatorFactory;
   readonly visibility: ItemVisibility;
+  readonly clock: GuardClock;
 }
 
 /** What the request is, as its kind knows it on arrival. */
@@ -112,12 +113,16 @@ export class RunningCall<R> {
       }
       this.stopIfAborted();
       this.admit(candidate);
-      const checked = await this.arguments(candidate);
-      if ('answer' in checked) return checked.answer;
+      let args = candidate.raw;
+      if (candidate.arguments) {
+        const checked = await this.check(candidate, candidate.arguments);
+        if (!checked.ok) return candidate.arguments.invalid(checked.problems);
+        args = checked.value;
+      }
       this.stopIfAborted();
       let value: unknown;
       try {
-        value = await target.execute(executionArgs({ ...invocation, arguments: checked.value }));
+        value = await target.execute(executionArgs({ ...invocation, arguments: args }));
       } catch (error) {
         throw new HandlerFailure(error, target.reportsErrors);
       }
@@ -135,7 +140,7 @@ export class RunningCall<R> {
    * item rather than served by it (a subscription, a completion of a prompt's argument).
    */
   admitsToSee(handler: ServedHandler, item: ItemRequest): Promise<boolean> {
-    return this.settings.visibility.isAdmitted(handler, item, this.call);
+    return this.settings.visibility.isVisible(handler, item, this.call);
   }
 
   /** The answer when the signal aborted; throws for a request the client cancelled (never answered). */
@@ -183,7 +188,9 @@ export class RunningCall<R> {
   /** The candidate's pipeline for this caller, or nothing when its request-scoped provider cannot be built. */
   private async prepare({ handler, item }: CallCandidate<R>): Promise<PipelineTarget | undefined> {
     try {
-      return await handler.target(this.call.httpRequest);
+      const target = handler.target(this.call.httpRequest);
+      // Static providers answer at once: no turn of the event loop for them.
+      return target instanceof Promise ? await target : target;
     } catch (error) {
       // As in listings: a request-scoped provider that cannot be built for this caller hides its item.
       this.answers.logger.error(
@@ -199,22 +206,13 @@ export class RunningCall<R> {
    * shorter: guards that take longer deny, so the timeout of an item the caller may not see is
    * answered as for an item that does not exist.
    */
-  private async admits(
-    target: PipelineTarget,
-    invocation: McpInvocation,
-    candidate: CallCandidate<R>,
-  ): Promise<boolean> {
-    const deadline = guardDeadline(candidate.handler.timeoutMs);
-    try {
-      return await verdictWithin(
-        target.canActivate(executionArgs(invocation)),
-        deadline.passed,
-        this.answers.logger,
-        `The guards of ${describeItem(candidate.item)} did not answer in time`,
-      );
-    } finally {
-      deadline.cancel();
-    }
+  private admits(target: PipelineTarget, invocation: McpInvocation, candidate: CallCandidate<R>): Promise<boolean> {
+    const { timeoutMs } = candidate.handler;
+    return this.settings.clock.within(
+      target.canActivate(executionArgs(invocation)),
+      timeoutMs === undefined ? GUARD_DEADLINE_MS : Math.min(GUARD_DEADLINE_MS, timeoutMs),
+      () => this.answers.logger.error(`The guards of ${describeItem(candidate.item)} did not answer in time`),
+    );
   }
 
   /**
@@ -235,21 +233,20 @@ export class RunningCall<R> {
     this.timer.unref();
   }
 
-  private async arguments(candidate: CallCandidate<R>): Promise<{ value: object } | { answer: R }> {
-    const { arguments: args, raw } = candidate;
-    if (!args) return { value: raw };
-    let problems: readonly string[] | undefined;
+  /** The candidate's arguments checked; a check that throws means they could not be read at all. */
+  private async check(
+    candidate: CallCandidate<R>,
+    { check }: CandidateArguments<R>,
+  ): Promise<{ ok: true; value: object } | { ok: false; problems: readonly string[] | undefined }> {
     try {
-      const checked = await args.check(raw as Record<string, unknown>);
-      if (checked.ok) return { value: checked.value };
-      problems = checked.problems;
+      return await check(candidate.raw as Record<string, unknown>);
     } catch (error) {
       // class-transformer recurses: absurdly nested arguments overflow its stack. The client's fault, not ours.
       this.answers.logger.debug(
         `Arguments of ${describeItem(candidate.item)} could not be validated: ${String(error)}`,
       );
+      return { ok: false, problems: undefined };
     }
-    return { answer: args.invalid(problems) };
   }
 
   /**

@@ -22,7 +22,6 @@ import type {
 } from '../protocol/mcp.types.js';
 import type { Page } from '../protocol/pagination.js';
 import { McpCompletionService } from '../completion/completion.service.js';
-import { guardDeadline } from '../execution/guard-deadline.js';
 import { ItemVisibility } from '../execution/item-visibility.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import type { ItemRequest } from '../execution/item-request.js';
@@ -122,8 +121,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
 
   /**
    * One page of a list method, its cursors sealed to the session and to the list they belong to.
-   * One guard deadline for the whole listing: a guard that never settles leaves its item out,
-   * rather than the page hanging.
+   * A guard that never settles leaves its item out (the guard deadline), rather than the page hanging.
    */
   private async list<T>(
     list: string,
@@ -136,10 +134,9 @@ export class McpServer implements McpServerPort<McpCallContext> {
   ): Promise<{ items: T[]; nextCursor: { nextCursor?: string } }> {
     const scope = `${list}\0${context.session.id}`;
     const after = cursor === undefined ? undefined : this.cursors.open(cursor, scope);
-    const deadline = guardDeadline();
     const visible = (handler: ServedHandler, item: ItemRequest): Promise<boolean> =>
-      this.visibility.isVisible(handler, item, context, deadline.passed);
-    const result = await page(after, visible).finally(() => deadline.cancel());
+      this.visibility.isVisible(handler, item, context);
+    const result = await page(after, visible);
     return {
       items: result.page,
       nextCursor: result.nextCursor === undefined ? {} : { nextCursor: this.cursors.seal(result.nextCursor, scope) },

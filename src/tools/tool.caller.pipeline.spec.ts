@@ -22,12 +22,11 @@ import { ClientSession } from '../session/client-session.js';
 import { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
-import { McpCallLifecycle } from '../execution/call-lifecycle.js';
-import { ItemVisibility } from '../execution/item-visibility.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import { McpToolCaller } from './tool.caller.js';
 import { ToolStore } from './tool.store.js';
 import { testSession } from '../../test/internals/client-session.js';
+import { testLifecycle } from '../../test/internals/lifecycle.js';
 
 type Execute = (args: McpExecutionArgs) => Promise<unknown>;
 
@@ -55,7 +54,6 @@ const FORECAST_OUTPUT = outputs.compile({
 
 interface Fixture {
   readonly caller: McpToolCaller;
-  readonly visibility: ItemVisibility;
   readonly store: ToolStore;
   readonly session: ClientSession;
   readonly call: McpCallContext;
@@ -77,14 +75,13 @@ function setup(): Fixture {
   const options = resolveMcpOptions({ name: 'pipeline-test', version: '1.0.0' });
   const schemas = new McpSchemas();
   const store = new ToolStore(schemas);
-  const visibility = new ItemVisibility(options);
-  const caller = new McpToolCaller(store, new McpCallLifecycle(options, schemas, visibility));
+  const { lifecycle } = testLifecycle(options, schemas);
+  const caller = new McpToolCaller(store, lifecycle);
   const session = testSession();
   const request = { user: { sub: 'alice' } };
   const call: McpCallContext = { session, httpRequest: request, headers: {} };
   return {
     caller,
-    visibility,
     store,
     session,
     call,
@@ -456,32 +453,5 @@ describe('McpToolCaller: the pipeline', () => {
         content: [{ type: 'text', text: '{"celsius":"warm"}' }],
       });
     });
-  });
-});
-
-describe('ItemVisibility.isVisible of tools: the listing deadline', () => {
-  afterEach(() => jest.restoreAllMocks());
-
-  it('leaves out, with an error line, a tool whose guards have not answered by the deadline', async () => {
-    const f = setup();
-    const hung = fakeTarget(() => Promise.resolve('x'));
-    hung.canActivate.mockImplementation(() => new Promise<boolean>(() => undefined));
-    const tool = f.add('hung', hung);
-    expect(await f.visibility.isVisible(tool, { kind: 'tool', name: 'hung' }, f.call, Promise.resolve())).toBe(false);
-    expect(f.errors().map(([line]) => String(line))).toEqual([expect.stringContaining('hung did not answer in time')]);
-  });
-
-  it('keeps the verdict of guards that answered, and logs nothing when the deadline passes later', async () => {
-    const f = setup();
-    const tool = f.add(
-      'quick',
-      fakeTarget(() => Promise.resolve('x')),
-    );
-    let release: () => void = () => undefined;
-    const deadline = new Promise<void>((resolve) => (release = resolve));
-    expect(await f.visibility.isVisible(tool, { kind: 'tool', name: 'quick' }, f.call, deadline)).toBe(true);
-    release();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(f.errors()).toEqual([]);
   });
 });

@@ -12,14 +12,13 @@ import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { ClientSession } from '../session/client-session.js';
-import { McpCallLifecycle } from '../execution/call-lifecycle.js';
-import { ItemVisibility } from '../execution/item-visibility.js';
 import { McpToolRegistry, type McpToolHandler } from '../registries/tool.registry.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import { McpToolCaller } from './tool.caller.js';
 import { ToolStore } from './tool.store.js';
 import { delay, until } from '../../test/utils/wait.js';
 import { testSession } from '../../test/internals/client-session.js';
+import { testLifecycle } from '../../test/internals/lifecycle.js';
 
 /** A promise the test settles by hand. */
 function deferred<T = unknown>(): {
@@ -59,7 +58,7 @@ function setup(): Fixture {
   const schemas = new McpSchemas();
   const store = new ToolStore(schemas);
   const registry = new McpToolRegistry(store);
-  const caller = new McpToolCaller(store, new McpCallLifecycle(options, schemas, new ItemVisibility(options)));
+  const caller = new McpToolCaller(store, testLifecycle(options, schemas).lifecycle);
   const session = testSession({ logLevel: 'debug' });
   const controllers = new Map<RequestId, AbortController>();
   const ended: Array<{ id: RequestId; own: boolean }> = [];

@@ -1,0 +1,15 @@
+import { McpCallLifecycle } from '../../src/execution/call-lifecycle.js';
+import { GuardClock } from '../../src/execution/guard-clock.js';
+import { ItemVisibility } from '../../src/execution/item-visibility.js';
+import type { ResolvedMcpOptions } from '../../src/interfaces/resolved-mcp-options.interface.js';
+import { McpSchemas } from '../../src/schemas/mcp-schemas.js';
+
+/** The call lifecycle and item visibility of one application, wired as the module wires them. */
+export function testLifecycle(
+  options: ResolvedMcpOptions,
+  schemas = new McpSchemas(),
+): { lifecycle: McpCallLifecycle; visibility: ItemVisibility } {
+  const clock = new GuardClock();
+  const visibility = new ItemVisibility(options, clock);
+  return { lifecycle: new McpCallLifecycle(options, schemas, visibility, clock), visibility };
+}
