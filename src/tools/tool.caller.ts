@@ -1,13 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpCallLifecycle } from '../execution/call-lifecycle.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
-import { DENIED } from '../execution/running-call.js';
+import { DENIED, type CallCandidate } from '../execution/running-call.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolParams, CallToolResult } from '../protocol/mcp.types.js';
 import { invalidToolArguments, toolAnswers, unknownTool } from './tool-answers.js';
 import { isMalformedCallToolResult, textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import { ToolStore } from './tool.store.js';
+
+/** A tool's candidate, but for the arguments of one call. */
+type ToolPlan = Omit<CallCandidate<CallToolResult>, 'raw'>;
 
 /**
  * Serves `tools/call` on the one call lifecycle. What tools add to it: the tool is found by name;
@@ -20,6 +23,7 @@ import { ToolStore } from './tool.store.js';
 export class McpToolCaller {
   private readonly logger = new Logger('McpTools');
   private readonly answers = toolAnswers(this.logger);
+  private readonly plans = new WeakMap<RegisteredTool, ToolPlan>();
 
   constructor(
     private readonly tools: ToolStore,
@@ -36,18 +40,26 @@ export class McpToolCaller {
       async (running) => {
         const tool = this.tools.get(name);
         if (!tool) return unknownTool(name);
-        const served = await running.serve([
-          {
-            handler: tool,
-            item: { kind: 'tool', name },
-            raw: params.arguments ?? {},
-            arguments: { check: tool.checkArguments, invalid: (problems) => invalidToolArguments(name, problems) },
-            map: (value) => this.toResult(tool, value),
-          },
-        ]);
+        const served = await running.serve([{ ...this.planOf(tool), raw: params.arguments ?? {} }]);
         return served === DENIED ? unknownTool(name) : served;
       },
     );
+  }
+
+  /** What serving a tool takes beside its arguments: built once per tool, not per call. */
+  private planOf(tool: RegisteredTool): ToolPlan {
+    let plan = this.plans.get(tool);
+    if (!plan) {
+      const { name } = tool.definition;
+      plan = {
+        handler: tool,
+        item: { kind: 'tool', name },
+        arguments: { check: tool.checkArguments, invalid: (problems) => invalidToolArguments(name, problems) },
+        map: (value) => this.toResult(tool, value),
+      };
+      this.plans.set(tool, plan);
+    }
+    return plan;
   }
 
   private toResult(tool: RegisteredTool, value: unknown): CallToolResult {
