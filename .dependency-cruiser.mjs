@@ -143,6 +143,29 @@ export default {
       to: { circular: true },
     },
     {
+      name: 'src-not-to-dev-dependencies',
+      comment:
+        'What src/ imports ships to users: a package only in devDependencies would be missing there. Runtime ' +
+        'dependencies and peers only.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['npm', 'npm-peer', 'npm-optional'] },
+    },
+    {
+      name: 'src-not-to-tests',
+      comment: 'The library never reaches into the tests, the sample app or the benchmarks.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|sample-app|bench)/' },
+    },
+    {
+      name: 'test-internals-for-tests-only',
+      comment: "test/internals/ opens the library's internals to tests; nothing else may go through it.",
+      severity: 'error',
+      from: { pathNot: '^(test|src)/' },
+      to: { path: '^test/internals/' },
+    },
+    {
       name: 'public-api-only',
       comment:
         'The sample app and the tests use mcp42 as users do: through src/index.ts. Unit specs beside the source, and ' +
@@ -155,7 +178,7 @@ export default {
   options: {
     doNotFollow: { path: 'node_modules' },
     // Unit specs beside the source test internals by design; they are not part of its architecture.
-    exclude: { path: ['^(dist|node_modules|coverage|docs-api)/', '^src/.*\\.spec\\.ts$'] },
+    exclude: { path: ['^(dist|coverage|docs-api)/', '^src/.*\\.spec\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

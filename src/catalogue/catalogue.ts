@@ -4,7 +4,7 @@ import { PagedList, type Page } from '../protocol/pagination.js';
 
 /**
  * The items of one kind an application serves (tools, resources, resource templates, prompts), by
- * key, in registration order: what every registry shares. Items can be added, removed, disabled and
+ * key, in registration order: what every store of items shares. Items can be added, removed, disabled and
  * enabled while the application runs; each burst of changes to the served set emits once on
  * {@link changes}, after the burst, so a feature flag flipping ten items is one `list_changed`.
  */

@@ -145,13 +145,17 @@ describe('McpCallLifecycle.run: a running call of the session', () => {
 
   it('gives the work a handler context for the request: its id, the name it arrived with, its _meta and signal', async () => {
     const f = setup();
-    await f.run(async (running) => {
-      expect(running.context.requestId).toBe(1);
-      expect(running.context.name).toBe('p');
-      expect(running.context.meta).toEqual({ progressToken: 't' });
-      expect(running.context.signal).toBe(running.signal);
+    let seen: RunningCall<Answer> | undefined;
+    const answer = await f.run(async (running) => {
+      seen = running;
       return { value: null };
     });
+    // Asserted out here: inside the work, a failing expect would be answered as a failure, and lost.
+    expect(answer).toEqual({ value: null });
+    expect(seen!.context.requestId).toBe(1);
+    expect(seen!.context.name).toBe('p');
+    expect(seen!.context.meta).toEqual({ progressToken: 't' });
+    expect(seen!.context.signal).toBe(seen!.signal);
   });
 
   it('answers a cancelled request with nothing at all, at once, whatever its work does later', async () => {
@@ -214,17 +218,20 @@ describe('McpCallLifecycle.run: a running call of the session', () => {
     };
     const call: McpCallContext = { ...f.call, channel };
     let context!: RunningCall<Answer>['context'];
-    await f.lifecycle.run(
+    let sentWhileRunning: boolean | undefined;
+    const answer = await f.lifecycle.run(
       answers,
       call,
       1,
       { kind: 'prompt', name: 'p', meta: { progressToken: 't' } },
       async (running) => {
         context = running.context;
-        expect(context.reportProgress({ progress: 1 })).toBe(true);
+        sentWhileRunning = context.reportProgress({ progress: 1 });
         return { value: 'x' };
       },
     );
+    expect(answer).toEqual({ value: 'x' });
+    expect(sentWhileRunning).toBe(true);
     expect(context.reportProgress({ progress: 2 })).toBe(false);
     expect(channel.sent).toHaveLength(1);
   });
@@ -522,6 +529,36 @@ describe('RunningCall.serve: deadlines and timeouts', () => {
     expect(jest.getTimerCount()).toBeLessThanOrEqual(1);
     jest.advanceTimersByTime(GUARD_DEADLINE_MS);
     expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('logs neither the abort itself nor a cancelled request’s hung guard as an error', async () => {
+    const f = setup();
+    const hung = fakeTarget({ guard: () => new Promise<boolean>(() => undefined) });
+    let late!: () => void;
+    const check = new Promise<void>((resolve) => (late = resolve));
+    const answer = f.run(
+      (running) =>
+        running.serve([
+          candidate(handlerOf(hung), PROMPT),
+          candidate(handlerOf(fakeTarget()), PROMPT, {
+            arguments: {
+              check: async (raw) => (await check, { ok: true, value: raw }),
+              invalid: () => ({ invalid: [] }),
+            },
+          }),
+        ]) as Promise<Answer>,
+      'quiet',
+    );
+    await flush();
+    f.session.cancelCall('quiet');
+    await expect(answer).rejects.toBeInstanceOf(RequestCancelledError);
+    jest.advanceTimersByTime(GUARD_DEADLINE_MS);
+    late();
+    await flush();
+    expect(f.errors).not.toHaveBeenCalled();
+    const debugs = f.debugs.mock.calls.map(([line]) => String(line));
+    expect(debugs).toContain('The guards of Prompt p did not answer in time');
+    expect(debugs).not.toContainEqual(expect.stringContaining('failed after its request was aborted'));
   });
 
   // A request cancelled while its guards decide is answered at once, but its work goes on: when the

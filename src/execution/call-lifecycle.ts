@@ -83,8 +83,9 @@ export class McpCallLifecycle {
       running.finish();
       session.endCall(requestId, controller);
     }
-    // A handler that stops (or fails) because its signal aborted did what it was asked: not a failure.
-    if (outcome === ABORTED || signal.aborted) return running.abortedAnswer();
+    // The race reports an abort first, whatever the work does after it: a handler that stops (or
+    // fails) because its signal aborted did what it was asked, and is answered as aborted.
+    if (outcome === ABORTED) return running.abortedAnswer();
     if (failure) return running.failureAnswer(failure.error);
     return outcome as R;
   }

@@ -1,7 +1,6 @@
 import { jest } from '@jest/globals';
 import { BadRequestException, InternalServerErrorException, Logger, NotFoundException } from '@nestjs/common';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
-import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { CallStand } from './call-answers.js';
 import { httpExceptionMessage, jsonRpcAnswers } from './failure-mapping.js';
@@ -28,11 +27,10 @@ describe('jsonRpcAnswers.failed', () => {
     expect(error).toMatchObject({ code: -32602, message: `Invalid params: ${described}: bad station` });
   });
 
-  it('passes JSON-RPC errors, cancellations and aborts on as they are', () => {
+  it('passes JSON-RPC errors and aborts on as they are', () => {
     const stand: CallStand = { item: { kind: 'prompt', name: 'p' } };
     for (const failure of [
       new JsonRpcError(-32002, 'Resource not found', { uri: 'x://y' }),
-      new RequestCancelledError(3),
       new McpCallAbortedError('timeout', 'late'),
     ]) {
       expect(thrownBy(() => answers.failed(failure, stand, false))).toBe(failure);

@@ -1,6 +1,5 @@
 import { HttpException, IntrinsicException } from '@nestjs/common';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
-import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { ErrorCode, internalError, invalidParams, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { CallAnswers, CallStand } from './call-answers.js';
 import type { Logger } from '@nestjs/common';
@@ -42,8 +41,7 @@ export function jsonRpcAnswers(logger: Logger): CallAnswers<never> {
   return {
     logger,
     failed(error, stand, reported) {
-      if (error instanceof JsonRpcError || error instanceof RequestCancelledError) throw error;
-      if (error instanceof McpCallAbortedError) throw error;
+      if (error instanceof JsonRpcError || error instanceof McpCallAbortedError) throw error;
       if (isClientError(error)) throw invalidParams(`${describeItem(stand.item)}: ${httpExceptionMessage(error)}`);
       logInternalFailure(logger, stand, error, reported);
       throw internalError();

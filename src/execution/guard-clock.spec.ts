@@ -69,4 +69,43 @@ describe('GuardClock.within', () => {
     // Nothing was pending: the timer fired once and is not armed again.
     expect(jest.getTimerCount()).toBe(0);
   });
+
+  it('still denies, and expires the rest, when telling of a late guard throws', async () => {
+    const clock = new GuardClock();
+    const first = clock.within(never(), 100, () => {
+      throw new Error('the logger broke');
+    });
+    const second = clock.within(never(), 100, () => undefined);
+    jest.advanceTimersByTime(100);
+    expect(await first).toBe(false);
+    expect(await second).toBe(false);
+  });
+});
+
+describe('GuardClock.deadline', () => {
+  beforeEach(() => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  });
+
+  afterEach(() => {
+    jest.clearAllTimers();
+    jest.useRealTimers();
+  });
+
+  it('passes once its time is up, and never once cancelled', async () => {
+    const clock = new GuardClock();
+    const passed = jest.fn();
+    const cancelledOne = jest.fn();
+    void clock.deadline(100).passed.then(passed);
+    const cancelled = clock.deadline(100);
+    void cancelled.passed.then(cancelledOne);
+    cancelled.cancel();
+    jest.advanceTimersByTime(99);
+    await Promise.resolve();
+    expect(passed).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    for (let turn = 0; turn < 3; turn++) await Promise.resolve();
+    expect(passed).toHaveBeenCalledTimes(1);
+    expect(cancelledOne).not.toHaveBeenCalled();
+  });
 });

@@ -35,8 +35,12 @@ export class GuardClock {
         at: performance.now() + ms,
         expire: () => {
           done = true;
-          onLate();
           resolve(false);
+          try {
+            onLate();
+          } catch {
+            // Telling is best effort (a logger may throw): the verdict stands, and the clock goes on.
+          }
         },
       };
       pending.add(watch);
@@ -56,6 +60,20 @@ export class GuardClock {
         },
       );
     });
+  }
+
+  /**
+   * A deadline `ms` from now, for what waits on many guards at once (a listing): it passes then,
+   * unless cancelled first. Kept on the same clock, so a listing costs no timer either.
+   */
+  deadline(ms: number): { readonly passed: Promise<void>; cancel(): void } {
+    let cancel!: () => void;
+    const cancelled = new Promise<boolean>((resolve) => (cancel = () => resolve(true)));
+    // Cancelled, it never passes: what raced it has settled already.
+    const passed = this.within(cancelled, ms, () => undefined).then((wasCancelled) =>
+      wasCancelled ? new Promise<void>(() => undefined) : undefined,
+    );
+    return { passed, cancel };
   }
 
   private arm(at: number): void {

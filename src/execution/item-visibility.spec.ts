@@ -81,4 +81,25 @@ describe('ItemVisibility.isVisible', () => {
       ['Prompt p (Scoped.item) could not be prepared for listing; it is left out', failure.stack],
     ]);
   });
+
+  it('gives the items of one listing one deadline in all, however late each is asked', async () => {
+    const clock = new GuardClock();
+    visibility = new ItemVisibility(resolveMcpOptions({ name: 'visibility', version: '1.0.0' }), clock);
+    const hung = handler(() => new Promise<boolean>(() => undefined));
+    const listing = clock.deadline(GUARD_DEADLINE_MS);
+    const first = visibility.isVisible(hung, { kind: 'tool', name: 'first' }, call, listing.passed);
+    await Promise.resolve();
+    jest.advanceTimersByTime(GUARD_DEADLINE_MS - 1_000);
+    // Asked in a later turn of the page, 9 s into the listing: it gets what is left, 1 s.
+    const second = visibility.isVisible(hung, { kind: 'tool', name: 'second' }, call, listing.passed);
+    await Promise.resolve();
+    jest.advanceTimersByTime(1_000);
+    expect(await first).toBe(false);
+    expect(await second).toBe(false);
+    expect(errors.mock.calls.map(([line]) => String(line))).toEqual([
+      'The guards of Tool first did not answer in time; it is left out',
+      'The guards of Tool second did not answer in time; it is left out',
+    ]);
+    listing.cancel();
+  });
 });

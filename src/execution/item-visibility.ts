@@ -29,15 +29,23 @@ export class ItemVisibility {
   /**
    * Whether the caller of `call` may see `handler`'s item: its guards, within the guard deadline
    * (a guard that never settles hides its item instead of hanging the list or the request).
+   * @param listing the deadline of the whole listing this item is part of: the items of a page are
+   *   asked in turns, and a listing waits `GUARD_DEADLINE_MS` in all, not per item.
    */
-  async isVisible(handler: ServedHandler, item: ItemRequest, call: McpCallContext): Promise<boolean> {
+  async isVisible(
+    handler: ServedHandler,
+    item: ItemRequest,
+    call: McpCallContext,
+    listing?: Promise<void>,
+  ): Promise<boolean> {
     const logger = this.loggers[item.kind];
+    const late = (): void => logger.error(`The guards of ${describeItem(item)} did not answer in time; it is left out`);
     try {
       const target = await handler.target(call.httpRequest);
       const invocation = buildInvocation('list', item, call, undefined, undefined, this.scopesOf);
-      return await this.clock.within(target.canActivate(executionArgs(invocation)), GUARD_DEADLINE_MS, () =>
-        logger.error(`The guards of ${describeItem(item)} did not answer in time; it is left out`),
-      );
+      const verdict = target.canActivate(executionArgs(invocation));
+      if (listing) return await withinListing(verdict, listing, late);
+      return await this.clock.within(verdict, GUARD_DEADLINE_MS, late);
     } catch (error) {
       // A request-scoped provider that cannot be built for this caller hides its item; the rest is served.
       logger.error(
@@ -47,4 +55,16 @@ export class ItemVisibility {
       return false;
     }
   }
+}
+
+/** The verdict, or `false` once the listing's deadline passed first. */
+function withinListing(verdict: Promise<boolean>, listing: Promise<void>, late: () => void): Promise<boolean> {
+  let answered = false;
+  return Promise.race([
+    verdict.finally(() => (answered = true)),
+    listing.then(() => {
+      if (!answered) late();
+      return false;
+    }),
+  ]);
 }

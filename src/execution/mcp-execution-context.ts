@@ -14,7 +14,7 @@ import type { McpInvocation, McpItemKind } from './mcp-invocation.js';
  * canActivate(context: ExecutionContext): boolean {
  *   if (context.getType<McpContextType>() !== 'mcp') return true;
  *   const mcp = McpExecutionContext.of(context);
- *   return mcp.toolName !== 'delete_everything' || isAdmin(mcp.request);
+ *   return mcp.name !== 'delete_everything' || isAdmin(mcp.request);
  * }
  * ```
  * @category Context
@@ -61,7 +61,7 @@ export class McpExecutionContext {
     return this.invocation.name;
   }
 
-  /** The tool's name; for other kinds, their {@link name}. Kept for guards written for tools. */
+  /** @deprecated Use {@link name}: the same value, under its tool-only name of 0.1. */
   get toolName(): string {
     return this.invocation.name;
   }

@@ -20,17 +20,18 @@ type GlobalEnhancerWrapper =
 const GLOBAL_ENHANCER_TOKEN = /^APP_(GUARD|INTERCEPTOR|PIPE|FILTER) \(UUID: /;
 
 /**
- * Puts tool methods behind Nest's own pipeline, with Nest's `ExternalContextCreator` (as GraphQL
- * resolvers and microservice handlers are): guards, interceptors, pipes and exception filters
- * declared on the method, its class or globally apply, in an execution context of type `'mcp'`.
+ * Puts the methods of items (tools, resources, templates, prompts, completers) behind Nest's own
+ * pipeline, with Nest's `ExternalContextCreator` (as GraphQL resolvers and microservice handlers
+ * are): guards, interceptors, pipes and exception filters declared on the method, its class or
+ * globally apply, in an execution context of type `'mcp'`.
  *
- * Guards run on their own, before argument validation and the rest of the pipeline, so that
- * `tools/list` can ask them whether a caller may see a tool without calling it, and a denied call
- * is indistinguishable from a call to a tool that does not exist.
+ * Guards run on their own, before argument validation and the rest of the pipeline, so that a
+ * listing can ask them whether a caller may see an item without calling it, and a denied request
+ * is indistinguishable from one for an item that does not exist.
  */
 @Injectable()
 export class McpPipelineFactory {
-  private readonly logger = new Logger('McpTools');
+  private readonly logger = new Logger('McpPipelines');
   private readonly params = new McpParamsFactory();
   private readonly contexts: ExternalContextCreator;
 
@@ -154,9 +155,9 @@ export class McpPipelineFactory {
           return (await guard(...args)) === true;
         } catch (error) {
           // A guard that throws denies, as it does for HTTP routes. An HttpException is a refusal; anything
-          // else is a broken guard (or one written for HTTP only), which would hide tools without a word.
+          // else is a broken guard (or one written for HTTP only), which would hide items without a word.
           if (error instanceof HttpException) this.logger.debug(`A guard of ${methodName} refused: ${error.message}`);
-          else this.logger.error(`A guard of ${methodName} failed; the tool is denied`, errorText(error));
+          else this.logger.error(`A guard of ${methodName} failed; its item is denied`, errorText(error));
           return false;
         }
       },

@@ -163,7 +163,8 @@ export class RunningCall<R> {
   /** A failure after the request was answered: worth a line, since nobody else hears of it. */
   reportLate(failure: unknown): void {
     const error = failure instanceof HandlerFailure ? failure.error : failure;
-    if (error instanceof McpToolError) return;
+    // The work stopping on the abort itself, and failures meant for the model, are no news.
+    if (error === this.signal.reason || error instanceof McpToolError) return;
     this.answers.logger.debug(
       `${describeItem(this.stand().item)} failed after its request was aborted: ${String(error)}`,
     );
@@ -211,7 +212,12 @@ export class RunningCall<R> {
     return this.settings.clock.within(
       target.canActivate(executionArgs(invocation)),
       timeoutMs === undefined ? GUARD_DEADLINE_MS : Math.min(GUARD_DEADLINE_MS, timeoutMs),
-      () => this.answers.logger.error(`The guards of ${describeItem(candidate.item)} did not answer in time`),
+      () => {
+        const line = `The guards of ${describeItem(candidate.item)} did not answer in time`;
+        // Of a request answered already (cancelled, session ended), it is a detail, not an error.
+        if (this.signal.aborted) this.answers.logger.debug(line);
+        else this.answers.logger.error(line);
+      },
     );
   }
 

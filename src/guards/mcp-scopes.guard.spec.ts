@@ -46,7 +46,7 @@ type ScopesOf = (user: unknown) => readonly string[];
 const guard = (): McpScopesGuard => new McpScopesGuard(new Reflector());
 
 /**
- * The context of a tool call of `classRef.method` by `user`, as the invoker builds it: the granted
+ * The context of a tool call of `classRef.method` by `user`, as the call lifecycle builds it: the granted
  * scopes are `user` read with the module's `scopesOf`.
  */
 function contextOf(

@@ -48,8 +48,7 @@ export class McpPromptRenderer {
             item: { kind: 'prompt', name },
             raw,
             arguments: {
-              // A copy: the arguments DTO is built from it, and guards saw the object as sent.
-              check: (args) => prompt.checkArguments({ ...args }),
+              check: prompt.checkArguments,
               invalid: (problems) => {
                 throw problems === undefined
                   ? invalidParams(`the arguments of prompt ${name} could not be read`)

@@ -23,7 +23,15 @@ interface ItemStore<D> {
  */
 export abstract class McpItemRegistry<D> {
   /** @internal */
-  protected constructor(private readonly items: ItemStore<D>) {}
+  protected constructor(private readonly items: ItemStore<D>) {
+    // The constructor is not in the published types: `new McpToolRegistry()` type-checks, and would
+    // fail on first use without saying why.
+    if (!items) {
+      throw new TypeError(
+        `${new.target.name} is made by McpModule: inject it, or get it with app.get(${new.target.name})`,
+      );
+    }
+  }
 
   /** Emits once per burst of changes to the served items, after the burst. */
   get changes(): Observable<void> {

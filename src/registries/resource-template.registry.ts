@@ -38,7 +38,7 @@ export type McpRuntimeResourceTemplateOptions = McpResourceTemplateOptions & { r
 export class McpResourceTemplateRegistry extends McpItemRegistry<ResourceTemplateDefinition> {
   /** @internal */
   constructor(private readonly store: ResourceStore) {
-    super(store.templates);
+    super(store?.templates);
   }
 
   /**

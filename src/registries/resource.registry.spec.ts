@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpInvocation } from '../execution/mcp-invocation.js';
@@ -400,7 +401,7 @@ describe('McpResourceRegistry.notifyUpdated', () => {
     expect(items.resources.notifyUpdated('users://42')).toBe(1);
   });
 
-  it('notifies whether or not the URI is still served (the items does not check it)', () => {
+  it('notifies whether or not the URI is still served (the registry does not check it)', () => {
     const items = resourcesWith(sessions);
     const session = sessions.create(handshake);
     session.subscribe('docs://gone');
@@ -488,7 +489,6 @@ describe('McpResourceRegistry and McpResourceTemplateRegistry: the shared verbs'
     // Each registry answers for its own kind only.
     expect(items.resources.has('docs://t/{id}')).toBe(false);
     expect(items.templates.has('docs://a')).toBe(false);
-    expect(items.resources.disable('docs://t/{id}')).toBe(false);
     expect(items.templates.enable('docs://a')).toBe(false);
     expect(items.resources.size).toBe(1);
     expect(items.templates.size).toBe(1);
@@ -496,6 +496,25 @@ describe('McpResourceRegistry and McpResourceTemplateRegistry: the shared verbs'
 });
 
 describe('McpResourceRegistry: the names of 0.3, deprecated', () => {
+  it('disable and enable given a URI template still reach the template, with one warning', () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const items = registryWithoutSessions();
+    items.templates.add({ uriTemplate: 'docs://t/{id}', name: 't' }, () => 't');
+    expect(items.resources.disable('docs://t/{id}')).toBe(true);
+    expect(items.templates.isEnabled('docs://t/{id}')).toBe(false);
+    expect(items.resources.enable('docs://t/{id}')).toBe(true);
+    expect(items.templates.isEnabled('docs://t/{id}')).toBe(true);
+    expect(items.resources.disable('docs://none')).toBe(false);
+    expect(warn.mock.calls.map(([line]) => String(line))).toEqual([
+      expect.stringContaining('McpResourceRegistry.disable(docs://t/{id}) names a resource template'),
+    ]);
+  });
+
+  it('cannot be made by hand: it says where a registry comes from', () => {
+    const construct = McpResourceRegistry as unknown as new () => McpResourceRegistry;
+    expect(() => new construct()).toThrow('McpResourceRegistry is made by McpModule: inject it');
+  });
+
   it('addResource, removeResource and hasResource do what add, remove and isEnabled do', () => {
     const { resources } = registryWithoutSessions();
     resources.addResource({ uri: 'docs://a', name: 'a' }, () => 'a');

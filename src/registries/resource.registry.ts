@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { plainTarget } from '../execution/plain-target.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
@@ -41,13 +41,16 @@ export type McpRuntimeResourceOptions = McpResourceOptions & { readonly name: st
  */
 @Injectable()
 export class McpResourceRegistry extends McpItemRegistry<ResourceDefinition> {
+  private readonly logger = new Logger('McpResources');
+  private warnedTemplateKey = false;
+
   /** @internal */
   constructor(
     private readonly store: ResourceStore,
     private readonly sessions: SessionStore,
     private readonly templateRegistry: McpResourceTemplateRegistry,
   ) {
-    super(store.resources);
+    super(store?.resources);
   }
 
   /**
@@ -60,6 +63,24 @@ export class McpResourceRegistry extends McpItemRegistry<ResourceDefinition> {
       handler(invocation.arguments as Record<string, never>, invocation.context!, invocation.uri!),
     );
     this.store.define(options, options.name, `runtime resource ${options.uri}`, () => target);
+  }
+
+  /**
+   * Hides a resource from `resources/list` and answers its reads as for an unknown one (-32002),
+   * until {@link enable}. Given the URI template of a template (as 0.3 took it), hides that template,
+   * with a warning: use {@link McpResourceTemplateRegistry.disable}.
+   * @returns whether it exists.
+   */
+  override disable(uri: string): boolean {
+    return this.templateKey(uri, 'disable') ? this.templateRegistry.disable(uri) : super.disable(uri);
+  }
+
+  /**
+   * Serves a disabled resource again (or, given a URI template, as 0.3 took it, that template).
+   * @returns whether it exists.
+   */
+  override enable(uri: string): boolean {
+    return this.templateKey(uri, 'enable') ? this.templateRegistry.enable(uri) : super.enable(uri);
   }
 
   /**
@@ -112,5 +133,21 @@ export class McpResourceRegistry extends McpItemRegistry<ResourceDefinition> {
   /** @deprecated Use {@link McpResourceTemplateRegistry.size}. */
   get templateCount(): number {
     return this.templateRegistry.size;
+  }
+
+  /**
+   * Whether `key` names a template rather than a resource: what 0.3's `disable` and `enable` took
+   * too. Failing quietly there would leave a template served that its caller meant to hide.
+   */
+  private templateKey(key: string, verb: string): boolean {
+    if (this.has(key) || !this.templateRegistry.has(key)) return false;
+    if (!this.warnedTemplateKey) {
+      this.warnedTemplateKey = true;
+      this.logger.warn(
+        `McpResourceRegistry.${verb}(${key}) names a resource template: use McpResourceTemplateRegistry.${verb}() ` +
+          '(McpResourceRegistry will take resource URIs only in a later release)',
+      );
+    }
+    return true;
   }
 }

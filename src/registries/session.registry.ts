@@ -22,7 +22,9 @@ import { SessionStore } from '../session/session.store.js';
 @Injectable()
 export class McpSessionRegistry {
   /** @internal */
-  constructor(private readonly store: SessionStore) {}
+  constructor(private readonly store: SessionStore) {
+    if (!store) throw new TypeError('McpSessionRegistry is made by McpModule: inject it, or get it with app.get()');
+  }
 
   /**
    * Emits the session whose client said its roots changed (`notifications/roots/list_changed`):

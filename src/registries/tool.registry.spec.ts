@@ -51,7 +51,7 @@ async function served(store: ToolStore): Promise<string[]> {
 }
 
 /**
- * Runs a registered tool's handler the way the invoker does, past its pipeline. A runtime tool's
+ * Runs a registered tool's handler the way the call lifecycle does, past its pipeline. A runtime tool's
  * pipeline is empty: it reads only the arguments and the context of the invocation.
  */
 async function runHandler(registered: RegisteredTool, args: object, context: McpContext): Promise<unknown> {

@@ -22,6 +22,7 @@ import type {
 } from '../protocol/mcp.types.js';
 import type { Page } from '../protocol/pagination.js';
 import { McpCompletionService } from '../completion/completion.service.js';
+import { GuardClock, GUARD_DEADLINE_MS } from '../execution/guard-clock.js';
 import { ItemVisibility } from '../execution/item-visibility.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import type { ItemRequest } from '../execution/item-request.js';
@@ -53,6 +54,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
     private readonly prompts: PromptStore,
     private readonly sessions: SessionStore,
     private readonly visibility: ItemVisibility,
+    private readonly clock: GuardClock,
     private readonly toolCaller: McpToolCaller,
     private readonly reader: McpResourceReader,
     private readonly renderer: McpPromptRenderer,
@@ -121,7 +123,8 @@ export class McpServer implements McpServerPort<McpCallContext> {
 
   /**
    * One page of a list method, its cursors sealed to the session and to the list they belong to.
-   * A guard that never settles leaves its item out (the guard deadline), rather than the page hanging.
+   * One guard deadline for the whole listing: a guard that never settles leaves its item out,
+   * rather than the page hanging, and a page of hung guards takes 10 s, not 10 s per turn of items.
    */
   private async list<T>(
     list: string,
@@ -134,9 +137,10 @@ export class McpServer implements McpServerPort<McpCallContext> {
   ): Promise<{ items: T[]; nextCursor: { nextCursor?: string } }> {
     const scope = `${list}\0${context.session.id}`;
     const after = cursor === undefined ? undefined : this.cursors.open(cursor, scope);
+    const deadline = this.clock.deadline(GUARD_DEADLINE_MS);
     const visible = (handler: ServedHandler, item: ItemRequest): Promise<boolean> =>
-      this.visibility.isVisible(handler, item, context);
-    const result = await page(after, visible);
+      this.visibility.isVisible(handler, item, context, deadline.passed);
+    const result = await page(after, visible).finally(() => deadline.cancel());
     return {
       items: result.page,
       nextCursor: result.nextCursor === undefined ? {} : { nextCursor: this.cursors.seal(result.nextCursor, scope) },

@@ -257,7 +257,7 @@ export class ClientSession implements McpSessionHandle {
     return this.clientRequests?.settle(response) ?? false;
   }
 
-  /** Ends the session: running calls are aborted, streams complete, the registry forgets it. */
+  /** Ends the session: running calls are aborted, streams complete, the session store forgets it. */
   end(reason: SessionEndReason): void {
     if (this.ended) return;
     this.endReason = reason;

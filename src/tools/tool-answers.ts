@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import type { Logger } from '@nestjs/common';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import type { CallAnswers } from '../execution/call-answers.js';
@@ -25,7 +25,7 @@ export function invalidToolArguments(name: string, problems: readonly string[] |
  * as a JSON-RPC internal error that reveals nothing. A call aborted before its guards admitted the
  * caller is answered as an unknown tool: its existence is nobody else's business.
  */
-export function toolAnswers(logger = new Logger('McpTools')): CallAnswers<CallToolResult> {
+export function toolAnswers(logger: Logger): CallAnswers<CallToolResult> {
   return {
     logger,
     failed(error, stand, reported) {

@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { McpCallLifecycle } from '../execution/call-lifecycle.js';
+import { kindLoggers } from '../execution/kind-loggers.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { DENIED, type CallCandidate } from '../execution/running-call.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
@@ -21,7 +22,7 @@ type ToolPlan = Omit<CallCandidate<CallToolResult>, 'raw'>;
  */
 @Injectable()
 export class McpToolCaller {
-  private readonly logger = new Logger('McpTools');
+  private readonly logger = kindLoggers().tool;
   private readonly answers = toolAnswers(this.logger);
   private readonly plans = new WeakMap<RegisteredTool, ToolPlan>();
 

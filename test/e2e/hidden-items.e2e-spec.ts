@@ -224,10 +224,10 @@ describe('tools a guard hides (e2e)', () => {
       });
       const lines = logger
         .at('error')
-        .filter((line) => line.includes('A guard of brokenGuard failed; the tool is denied'));
+        .filter((line) => line.includes('A guard of brokenGuard failed; its item is denied'));
       expect(lines.length).toBeGreaterThanOrEqual(2);
       expect(lines[0]).toContain('TypeError: guard bug');
-      expect(lines[0]).toContain('McpTools');
+      expect(lines[0]).toContain('McpPipelines');
     });
   });
 
