@@ -5,7 +5,6 @@ import { jsonRpcAnswers } from '../execution/failure-mapping.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { plainTarget } from '../execution/plain-target.js';
-import { DENIED } from '../execution/running-call.js';
 import type { ItemRequest } from '../execution/item-request.js';
 import type { ServedHandler } from '../execution/served-handler.js';
 import type { McpCompletionRequest } from '../interfaces/mcp-completion.interface.js';
@@ -67,15 +66,16 @@ export class McpCompletionService {
           value: params.argument.value,
           arguments: { ...(params.context?.arguments ?? {}) },
         };
-        const served = await running.serve([
+        // A completer method whose guards deny the caller offers nothing.
+        return running.serveOne(
           {
             handler: servedCompleter(completer),
             item: { kind: 'completion', name: target.item.name },
             raw: request,
             map: toCompleteResult,
           },
-        ]);
-        return served === DENIED ? NO_COMPLETIONS : served;
+          () => NO_COMPLETIONS,
+        );
       },
     );
   }

@@ -14,7 +14,7 @@ import { GUARD_DEADLINE_MS } from './guard-clock.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import type { McpExecutionArgs, McpInvocation } from './mcp-invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';
-import { DENIED, type CallCandidate, type RunningCall } from './running-call.js';
+import type { CallCandidate, RunningCall } from './running-call.js';
 import type { ItemRequest } from './item-request.js';
 import type { ServedHandler } from './served-handler.js';
 import { nextTurn } from '../../test/utils/wait.js';
@@ -25,7 +25,12 @@ type Answer =
   | { readonly value: unknown }
   | { readonly failed: unknown; readonly stand: CallStand; readonly reported: boolean }
   | { readonly aborted: unknown; readonly stand: CallStand }
-  | { readonly invalid: readonly string[] | undefined };
+  | { readonly invalid: readonly string[] | undefined }
+  | { readonly denied: true };
+
+/** What the test's kind answers when no candidate may serve. */
+const DENIED = { denied: true } as const;
+const denied = (): Answer => DENIED;
 
 const logger = new Logger('McpTest');
 const answers: CallAnswers<Answer> = {
@@ -36,7 +41,8 @@ const answers: CallAnswers<Answer> = {
 
 /** A pipeline standing in for Nest's, recording what reached it. */
 interface FakeTarget extends PipelineTarget {
-  readonly guarded: McpInvocation[];
+  /** The invocations its guards were asked with. */
+  readonly asked: McpInvocation[];
   readonly executed: McpInvocation[];
 }
 
@@ -47,13 +53,14 @@ function fakeTarget(
     reportsErrors?: boolean;
   } = {},
 ): FakeTarget {
-  const guarded: McpInvocation[] = [];
+  const asked: McpInvocation[] = [];
   const executed: McpInvocation[] = [];
   return {
-    guarded,
+    asked,
     executed,
+    guarded: true,
     canActivate: (args: McpExecutionArgs) => {
-      guarded.push(args[3]);
+      asked.push(args[3]);
       return options.guard ? options.guard(args[3]) : Promise.resolve(true);
     },
     execute: (args: McpExecutionArgs) => {
@@ -253,21 +260,24 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     });
     const answer = await f.run(
       (running) =>
-        running.serve([
-          candidate(handlerOf(target), PROMPT, {
-            arguments: {
-              check: async (raw) => {
-                order.push(`check ${JSON.stringify(raw)}`);
-                return { ok: true, value: { checked: true } };
+        running.serve(
+          [
+            candidate(handlerOf(target), PROMPT, {
+              arguments: {
+                check: async (raw) => {
+                  order.push(`check ${JSON.stringify(raw)}`);
+                  return { ok: true, value: { checked: true } };
+                },
+                invalid: (problems) => ({ invalid: problems }),
               },
-              invalid: (problems) => ({ invalid: problems }),
-            },
-            map: (value) => {
-              order.push(`map ${String(value)}`);
-              return { value };
-            },
-          }),
-        ]) as Promise<Answer>,
+              map: (value) => {
+                order.push(`map ${String(value)}`);
+                return { value };
+              },
+            }),
+          ],
+          denied,
+        ) as Promise<Answer>,
     );
     expect(answer).toEqual({ value: 'rendered' });
     expect(order).toEqual([
@@ -283,11 +293,12 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     const target = fakeTarget();
     await f.run(
       (running) =>
-        running.serve([
-          candidate(handlerOf(target), { kind: 'resource', name: 'readme', uri: 'docs://readme' }),
-        ]) as Promise<Answer>,
+        running.serve(
+          [candidate(handlerOf(target), { kind: 'resource', name: 'readme', uri: 'docs://readme' })],
+          denied,
+        ) as Promise<Answer>,
     );
-    const [guarded] = target.guarded;
+    const [guarded] = target.asked;
     expect(guarded).toMatchObject({ phase: 'call', kind: 'resource', name: 'readme', uri: 'docs://readme' });
     expect(guarded!.session).toBe(f.session);
     expect(guarded!.request).toBe(f.call.httpRequest);
@@ -296,22 +307,34 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     expect(target.executed[0]!.context).toBe(guarded!.context);
   });
 
+  it('asks no guard of an item that has none: it is admitted at once', async () => {
+    const f = setup();
+    const unguarded = { ...fakeTarget(), guarded: false };
+    const answer = await f.run((running) => running.serve([candidate(handlerOf(unguarded), PROMPT)], denied));
+    expect(answer).toEqual({ value: 'value of p' });
+    expect(unguarded.asked).toEqual([]);
+    expect(unguarded.executed).toHaveLength(1);
+  });
+
   it('serves with the first candidate whose guards admit; the denied ones before it are passed over', async () => {
     const f = setup();
-    const denied = fakeTarget({ guard: () => Promise.resolve(false) });
+    const refusing = fakeTarget({ guard: () => Promise.resolve(false) });
     const admitted = fakeTarget();
     const after = fakeTarget();
     const answer = await f.run(
       (running) =>
-        running.serve([
-          candidate(handlerOf(denied), { kind: 'resourceTemplate', name: 'hidden', uri: 'u://1' }),
-          candidate(handlerOf(admitted), { kind: 'resourceTemplate', name: 'open', uri: 'u://1' }),
-          candidate(handlerOf(after), { kind: 'resourceTemplate', name: 'later', uri: 'u://1' }),
-        ]) as Promise<Answer>,
+        running.serve(
+          [
+            candidate(handlerOf(refusing), { kind: 'resourceTemplate', name: 'hidden', uri: 'u://1' }),
+            candidate(handlerOf(admitted), { kind: 'resourceTemplate', name: 'open', uri: 'u://1' }),
+            candidate(handlerOf(after), { kind: 'resourceTemplate', name: 'later', uri: 'u://1' }),
+          ],
+          denied,
+        ) as Promise<Answer>,
     );
     expect(answer).toEqual({ value: 'value of open' });
-    expect(denied.executed).toEqual([]);
-    expect(after.guarded).toEqual([]);
+    expect(refusing.executed).toEqual([]);
+    expect(after.asked).toEqual([]);
     expect(f.debugs.mock.calls.map(([line]) => String(line))).toContain(
       'Resource template hidden denied by its guards',
     );
@@ -323,10 +346,13 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     const unbuildable: ServedHandler = { owner: 'Scoped.item', target: () => Promise.reject(broken) };
     let served: unknown;
     await f.run(async (running) => {
-      served = await running.serve([
-        candidate(unbuildable, PROMPT),
-        candidate(handlerOf(fakeTarget({ guard: () => Promise.resolve(false) })), PROMPT),
-      ]);
+      served = await running.serve(
+        [
+          candidate(unbuildable, PROMPT),
+          candidate(handlerOf(fakeTarget({ guard: () => Promise.resolve(false) })), PROMPT),
+        ],
+        denied,
+      );
       return { value: null };
     });
     expect(served).toBe(DENIED);
@@ -340,14 +366,17 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     const target = fakeTarget();
     const answer = await f.run(
       (running) =>
-        running.serve([
-          candidate(handlerOf(target), PROMPT, {
-            arguments: {
-              check: () => Promise.resolve({ ok: false, problems: ['city: must be a string'] }),
-              invalid: (problems) => ({ invalid: problems }),
-            },
-          }),
-        ]) as Promise<Answer>,
+        running.serve(
+          [
+            candidate(handlerOf(target), PROMPT, {
+              arguments: {
+                check: () => Promise.resolve({ ok: false, problems: ['city: must be a string'] }),
+                invalid: (problems) => ({ invalid: problems }),
+              },
+            }),
+          ],
+          denied,
+        ) as Promise<Answer>,
     );
     expect(answer).toEqual({ invalid: ['city: must be a string'] });
     expect(target.executed).toEqual([]);
@@ -357,14 +386,17 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     const f = setup();
     const answer = await f.run(
       (running) =>
-        running.serve([
-          candidate(handlerOf(fakeTarget()), PROMPT, {
-            arguments: {
-              check: () => Promise.reject(new RangeError('Maximum call stack size exceeded')),
-              invalid: (problems) => ({ invalid: problems }),
-            },
-          }),
-        ]) as Promise<Answer>,
+        running.serve(
+          [
+            candidate(handlerOf(fakeTarget()), PROMPT, {
+              arguments: {
+                check: () => Promise.reject(new RangeError('Maximum call stack size exceeded')),
+                invalid: (problems) => ({ invalid: problems }),
+              },
+            }),
+          ],
+          denied,
+        ) as Promise<Answer>,
     );
     expect(answer).toEqual({ invalid: undefined });
     expect(f.debugs.mock.calls.map(([line]) => String(line))).toContain(
@@ -376,7 +408,7 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     const f = setup();
     const failure = new Error('database down');
     const handler = handlerOf(fakeTarget({ execute: () => Promise.reject(failure), reportsErrors: true }));
-    const answer = await f.run((running) => running.serve([candidate(handler, PROMPT)]) as Promise<Answer>);
+    const answer = await f.run((running) => running.serve([candidate(handler, PROMPT)], denied) as Promise<Answer>);
     expect(answer).toEqual({ failed: failure, stand: { item: PROMPT, handler }, reported: true });
   });
 
@@ -386,13 +418,16 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     const handler = handlerOf(fakeTarget({ reportsErrors: true }));
     const answer = await f.run(
       (running) =>
-        running.serve([
-          candidate(handler, PROMPT, {
-            map: () => {
-              throw failure;
-            },
-          }),
-        ]) as Promise<Answer>,
+        running.serve(
+          [
+            candidate(handler, PROMPT, {
+              map: () => {
+                throw failure;
+              },
+            }),
+          ],
+          denied,
+        ) as Promise<Answer>,
     );
     expect(answer).toEqual({ failed: failure, stand: { item: PROMPT, handler }, reported: false });
   });
@@ -403,14 +438,17 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     const target = fakeTarget();
     const answer = f.run(
       (running) =>
-        running.serve([
-          candidate(handlerOf(target), PROMPT, {
-            arguments: {
-              check: (raw) => new Promise((resolve) => (checked = () => resolve({ ok: true, value: raw }))),
-              invalid: (problems) => ({ invalid: problems }),
-            },
-          }),
-        ]) as Promise<Answer>,
+        running.serve(
+          [
+            candidate(handlerOf(target), PROMPT, {
+              arguments: {
+                check: (raw) => new Promise((resolve) => (checked = () => resolve({ ok: true, value: raw }))),
+                invalid: (problems) => ({ invalid: problems }),
+              },
+            }),
+          ],
+          denied,
+        ) as Promise<Answer>,
       'mid-check',
     );
     await flush();
@@ -418,7 +456,7 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
     await expect(answer).rejects.toBeInstanceOf(RequestCancelledError);
     checked();
     await flush();
-    expect(target.guarded).toHaveLength(1);
+    expect(target.asked).toHaveLength(1);
     expect(target.executed).toEqual([]);
   });
 
@@ -432,10 +470,13 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
       },
     });
     await f.run(async (running) => {
-      await running.serve([
-        candidate(handlerOf(target), { kind: 'resourceTemplate', name: 'first', uri: 'u://x' }),
-        candidate(handlerOf(target), { kind: 'resourceTemplate', name: 'second', uri: 'u://x' }),
-      ]);
+      await running.serve(
+        [
+          candidate(handlerOf(target), { kind: 'resourceTemplate', name: 'first', uri: 'u://x' }),
+          candidate(handlerOf(target), { kind: 'resourceTemplate', name: 'second', uri: 'u://x' }),
+        ],
+        denied,
+      );
       return { value: null };
     });
     expect(names).toEqual(['first', 'second']);
@@ -450,7 +491,7 @@ describe('RunningCall.serve: admission, arguments, handler, mapping', () => {
       return { value: null };
     });
     expect(seen).toBe(true);
-    expect(target.guarded[0]).toMatchObject({ phase: 'list', arguments: undefined, context: undefined });
+    expect(target.asked[0]).toMatchObject({ phase: 'list', arguments: undefined, context: undefined });
   });
 });
 
@@ -468,7 +509,7 @@ describe('RunningCall.serve: deadlines and timeouts', () => {
     const hung = fakeTarget({ guard: () => new Promise<boolean>(() => undefined) });
     let served: unknown;
     const answer = f.run(async (running) => {
-      served = await running.serve([candidate(handlerOf(hung), PROMPT)]);
+      served = await running.serve([candidate(handlerOf(hung), PROMPT)], denied);
       return { value: null };
     });
     await flush();
@@ -485,7 +526,7 @@ describe('RunningCall.serve: deadlines and timeouts', () => {
     const slow = fakeTarget({ guard: () => new Promise<boolean>(() => undefined) });
     let served: unknown;
     const answer = f.run(async (running) => {
-      served = await running.serve([candidate(handlerOf(slow, 50), PROMPT)]);
+      served = await running.serve([candidate(handlerOf(slow, 50), PROMPT)], denied);
       return { value: null };
     });
     await flush();
@@ -503,7 +544,7 @@ describe('RunningCall.serve: deadlines and timeouts', () => {
       execute: () => new Promise(() => undefined),
     });
     const handler = handlerOf(target, 100);
-    const answer = f.run((running) => running.serve([candidate(handler, PROMPT)]) as Promise<Answer>);
+    const answer = f.run((running) => running.serve([candidate(handler, PROMPT)], denied) as Promise<Answer>);
     await flush();
     jest.advanceTimersByTime(90); // the guards' time is not the handler's
     admit(true);
@@ -522,7 +563,7 @@ describe('RunningCall.serve: deadlines and timeouts', () => {
   it('leaves no timer behind a request that is answered in time', async () => {
     const f = setup();
     const answer = await f.run(
-      (running) => running.serve([candidate(handlerOf(fakeTarget(), 3_600_000), PROMPT)]) as Promise<Answer>,
+      (running) => running.serve([candidate(handlerOf(fakeTarget(), 3_600_000), PROMPT)], denied) as Promise<Answer>,
     );
     expect(answer).toEqual({ value: 'value of p' });
     // The guard clock's one timer of the application is all that is left, and it goes by itself.
@@ -538,15 +579,18 @@ describe('RunningCall.serve: deadlines and timeouts', () => {
     const check = new Promise<void>((resolve) => (late = resolve));
     const answer = f.run(
       (running) =>
-        running.serve([
-          candidate(handlerOf(hung), PROMPT),
-          candidate(handlerOf(fakeTarget()), PROMPT, {
-            arguments: {
-              check: async (raw) => (await check, { ok: true, value: raw }),
-              invalid: () => ({ invalid: [] }),
-            },
-          }),
-        ]) as Promise<Answer>,
+        running.serve(
+          [
+            candidate(handlerOf(hung), PROMPT),
+            candidate(handlerOf(fakeTarget()), PROMPT, {
+              arguments: {
+                check: async (raw) => (await check, { ok: true, value: raw }),
+                invalid: () => ({ invalid: [] }),
+              },
+            }),
+          ],
+          denied,
+        ) as Promise<Answer>,
       'quiet',
     );
     await flush();
@@ -569,7 +613,7 @@ describe('RunningCall.serve: deadlines and timeouts', () => {
     let admit!: (verdict: boolean) => void;
     const target = fakeTarget({ guard: () => new Promise<boolean>((resolve) => (admit = resolve)) });
     const answer = f.run(
-      (running) => running.serve([candidate(handlerOf(target, 3_600_000), PROMPT)]) as Promise<Answer>,
+      (running) => running.serve([candidate(handlerOf(target, 3_600_000), PROMPT)], denied) as Promise<Answer>,
       'late',
     );
     await flush();

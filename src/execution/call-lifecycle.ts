@@ -5,6 +5,7 @@ import { invalidRequest } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import type { CallAnswers } from './call-answers.js';
+import type { HandlerContextSettings } from './handler-context.js';
 import { GuardClock } from './guard-clock.js';
 import { ItemVisibility } from './item-visibility.js';
 import type { McpCallContext } from './mcp-call-context.js';
@@ -29,6 +30,8 @@ import { ABORTED, untilAborted } from './until-aborted.js';
 @Injectable()
 export class McpCallLifecycle {
   private readonly settings: RunningCallSettings;
+  /** What the handler contexts of each kind share (its logger among them), made once per kind. */
+  private readonly contextSettings = new WeakMap<CallAnswers<unknown>, HandlerContextSettings>();
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -67,7 +70,15 @@ export class McpCallLifecycle {
       throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running request`);
     }
     const controller = session.beginCall(requestId);
-    const running = new RunningCall(this.settings, answers, call, requestId, request, controller);
+    const running = new RunningCall(
+      this.settings,
+      answers,
+      call,
+      requestId,
+      request,
+      controller,
+      this.contextSettingsOf(answers),
+    );
     const { signal } = controller;
     let outcome: unknown;
     let failure: { readonly error: unknown } | undefined;
@@ -88,5 +99,15 @@ export class McpCallLifecycle {
     if (outcome === ABORTED) return running.abortedAnswer();
     if (failure) return running.failureAnswer(failure.error);
     return outcome as R;
+  }
+
+  private contextSettingsOf(answers: CallAnswers<unknown>): HandlerContextSettings {
+    let settings = this.contextSettings.get(answers);
+    if (!settings) {
+      const { clientRequestTimeoutMs, validators } = this.settings;
+      settings = { clientRequestTimeoutMs, validators, logger: answers.logger };
+      this.contextSettings.set(answers, settings);
+    }
+    return settings;
   }
 }

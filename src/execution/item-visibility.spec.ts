@@ -12,6 +12,7 @@ function handler(verdict: (invocation: McpInvocation) => Promise<boolean>): Serv
   return {
     owner: 'Items.method',
     target: () => ({
+      guarded: true,
       canActivate: (args: McpExecutionArgs) => verdict(args[3]),
       execute: () => Promise.resolve('unused'),
       reportsErrors: true,

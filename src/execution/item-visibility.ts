@@ -42,6 +42,7 @@ export class ItemVisibility {
     const late = (): void => logger.error(`The guards of ${describeItem(item)} did not answer in time; it is left out`);
     try {
       const target = await handler.target(call.httpRequest);
+      if (!target.guarded) return true;
       const invocation = buildInvocation('list', item, call, undefined, undefined, this.scopesOf);
       const verdict = target.canActivate(executionArgs(invocation));
       if (listing) return await withinListing(verdict, listing, late);

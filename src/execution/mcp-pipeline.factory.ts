@@ -9,6 +9,11 @@ import type { PipelineTarget } from './pipeline-target.js';
 
 type Method = (...args: unknown[]) => unknown;
 
+/** The part of Nest's guards context creator read here: the guards a pipeline will run. */
+interface GuardsContextCreatorLike {
+  create(...args: unknown[]): readonly unknown[];
+}
+
 type GlobalEnhancerWrapper =
   ReturnType<ModulesContainer['values']> extends Iterable<infer M>
     ? M extends { injectables: Map<unknown, infer W> }
@@ -138,7 +143,8 @@ export class McpPipelineFactory {
         { guards: false, interceptors: true, filters: true },
         MCP_CONTEXT_TYPE,
       );
-    const guard = this.contexts.create(
+    let guards = 0;
+    const guard = this.countingGuards((count) => (guards = count)).create(
       instance,
       guardProbe(method),
       methodName,
@@ -150,6 +156,7 @@ export class McpPipelineFactory {
       MCP_CONTEXT_TYPE,
     );
     return {
+      guarded: guards > 0,
       canActivate: async (args: McpExecutionArgs) => {
         try {
           return (await guard(...args)) === true;
@@ -164,6 +171,28 @@ export class McpPipelineFactory {
       execute: (args: McpExecutionArgs) => (execute ??= createExecute())(...args),
       reportsErrors: true,
     };
+  }
+
+  /**
+   * The context creator, telling `seen` how many guards (global, class, method) the pipeline it
+   * creates runs: a method with none admits every caller, and is not asked at all. Nest keeps the
+   * guards of a pipeline to itself; its guards context creator is read here, and only here (a
+   * spec of this file breaks if Nest changes it).
+   */
+  private countingGuards(seen: (count: number) => void): ExternalContextCreator {
+    const guards = (this.contexts as unknown as { guardsContextCreator: GuardsContextCreatorLike })
+      .guardsContextCreator;
+    return Object.create(this.contexts, {
+      guardsContextCreator: {
+        value: {
+          create: (...args: unknown[]) => {
+            const created = guards.create(...args);
+            seen(created.length);
+            return created;
+          },
+        },
+      },
+    }) as ExternalContextCreator;
   }
 
   /**

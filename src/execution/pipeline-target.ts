@@ -1,10 +1,15 @@
 import type { McpExecutionArgs } from './mcp-invocation.js';
 
-/** A tool's handler behind its Nest pipeline, for one caller. */
+/** An item's handler behind its Nest pipeline, for one caller. */
 export interface PipelineTarget {
   /**
-   * Runs the tool's guards (global, class, method).
-   * @returns false when one denies or throws: the caller may neither see nor call the tool.
+   * Whether any guard (global, class or method) applies: without one, every caller is admitted
+   * at once, and nothing needs asking or bounding.
+   */
+  readonly guarded: boolean;
+  /**
+   * Runs the item's guards (global, class, method).
+   * @returns false when one denies or throws: the caller may neither see nor use the item.
    */
   canActivate(args: McpExecutionArgs): Promise<boolean>;
   /** Runs interceptors, pipes, the handler and, on failure, exception filters. */

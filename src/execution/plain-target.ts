@@ -7,6 +7,7 @@ import type { PipelineTarget } from './pipeline-target.js';
  */
 export function plainTarget(run: (invocation: McpInvocation) => unknown): PipelineTarget {
   return {
+    guarded: false,
     canActivate: () => Promise.resolve(true),
     execute: async ([, , , invocation]) => run(invocation),
     reportsErrors: false,

@@ -8,7 +8,7 @@ import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 import type { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import type { CallAnswers, CallStand } from './call-answers.js';
 import { GUARD_DEADLINE_MS, type GuardClock } from './guard-clock.js';
-import { HandlerContext } from './handler-context.js';
+import { HandlerContext, type HandlerContextSettings } from './handler-context.js';
 import type { ItemVisibility } from './item-visibility.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import { buildInvocation, executionArgs, type McpInvocation } from './mcp-invocation.js';
@@ -36,8 +36,8 @@ export interface CandidateArguments<R> {
   readonly invalid: (problems: readonly string[] | undefined) => R;
 }
 
-/** What {@link RunningCall.serve} answers when no candidate's guards admit the caller. */
-export const DENIED = Symbol('denied');
+/** A candidate that may not serve: its guards deny the caller, or it cannot be prepared for it. */
+const DENIED = Symbol('denied');
 
 /** What every running call shares: settings of the application, read once. */
 export interface RunningCallSettings {
@@ -79,12 +79,9 @@ export class RunningCall<R> {
     private readonly requestId: RequestId,
     private readonly request: RequestItem,
     private readonly controller: AbortController,
+    contextSettings: HandlerContextSettings,
   ) {
-    this.context = new HandlerContext(call, requestId, request.name, request.meta, controller.signal, {
-      clientRequestTimeoutMs: settings.clientRequestTimeoutMs,
-      validators: settings.validators,
-      logger: answers.logger,
-    });
+    this.context = new HandlerContext(call, requestId, request.name, request.meta, controller.signal, contextSettings);
   }
 
   get signal(): AbortSignal {
@@ -96,43 +93,55 @@ export class RunningCall<R> {
    * admission (guards, bounded by the guard deadline and the item's `timeoutMs`), then the item's
    * timeout starts, arguments (`check`), the handler behind its pipeline, and its value mapped.
    * An item the caller may not see neither answers nor stands in the way of one it may.
-   * @returns {@link DENIED} when none admits the caller (or none could be prepared for it).
+   * @param denied the answer when none admits the caller (or none could be prepared for it).
    */
-  async serve(candidates: Iterable<CallCandidate<R>>): Promise<R | typeof DENIED> {
+  async serve(candidates: Iterable<CallCandidate<R>>, denied: () => R): Promise<R> {
     for (const candidate of candidates) {
-      const target = await this.prepare(candidate);
-      if (!target) continue;
-      const { item } = candidate;
-      // Guards see the context of the item they guard (a resource read learns its item here).
-      this.context.rename(item.name);
-      // Guards see the arguments as sent, before validation.
-      const invocation = this.invocation(item, candidate.raw);
-      if (!(await this.admits(target, invocation, candidate))) {
-        this.answers.logger.debug(`${describeItem(item)} denied by its guards`);
-        continue;
-      }
-      this.stopIfAborted();
-      this.admit(candidate);
-      let args = candidate.raw;
-      if (candidate.arguments) {
-        const checked = await this.check(candidate, candidate.arguments);
-        if (!checked.ok) return candidate.arguments.invalid(checked.problems);
-        args = checked.value;
-      }
-      this.stopIfAborted();
-      let value: unknown;
-      try {
-        value = await target.execute(executionArgs({ ...invocation, arguments: args }));
-      } catch (error) {
-        throw new HandlerFailure(error, target.reportsErrors);
-      }
-      try {
-        return candidate.map(value);
-      } catch (error) {
-        throw new HandlerFailure(error, false);
-      }
+      const served = await this.attempt(candidate);
+      if (served !== DENIED) return served;
     }
-    return DENIED;
+    return denied();
+  }
+
+  /** {@link serve} with the one item a request names (a tool, a prompt, a completer). */
+  serveOne(candidate: CallCandidate<R>, denied: () => R): Promise<R> {
+    return this.attempt(candidate, denied) as Promise<R>;
+  }
+
+  /** One candidate through admission, arguments, handler and mapping; `denied` (or DENIED) if it may not serve. */
+  private async attempt(candidate: CallCandidate<R>, denied?: () => R): Promise<R | typeof DENIED> {
+    const target = this.prepare(candidate);
+    const ready = target instanceof Promise ? await target : target;
+    if (!ready) return denied ? denied() : DENIED;
+    const { item } = candidate;
+    // Guards see the context of the item they guard (a resource read learns its item here).
+    this.context.rename(item.name);
+    // Guards see the arguments as sent, before validation.
+    const invocation = this.invocation(item, candidate.raw);
+    if (ready.guarded && !(await this.admits(ready, invocation, candidate))) {
+      this.answers.logger.debug(`${describeItem(item)} denied by its guards`);
+      return denied ? denied() : DENIED;
+    }
+    this.stopIfAborted();
+    this.admit(candidate);
+    let args = candidate.raw;
+    if (candidate.arguments) {
+      const checked = await this.check(candidate, candidate.arguments);
+      if (!checked.ok) return candidate.arguments.invalid(checked.problems);
+      args = checked.value;
+    }
+    this.stopIfAborted();
+    let value: unknown;
+    try {
+      value = await ready.execute(executionArgs({ ...invocation, arguments: args }));
+    } catch (error) {
+      throw new HandlerFailure(error, ready.reportsErrors);
+    }
+    try {
+      return candidate.map(value);
+    } catch (error) {
+      throw new HandlerFailure(error, false);
+    }
   }
 
   /**
@@ -186,20 +195,31 @@ export class RunningCall<R> {
     return buildInvocation('call', item, this.call, raw, this.context, this.settings.scopesOf);
   }
 
-  /** The candidate's pipeline for this caller, or nothing when its request-scoped provider cannot be built. */
-  private async prepare({ handler, item }: CallCandidate<R>): Promise<PipelineTarget | undefined> {
+  /**
+   * The candidate's pipeline for this caller, or nothing when its request-scoped provider cannot be
+   * built for it. Static providers answer at once: no turn of the event loop for them.
+   */
+  private prepare({
+    handler,
+    item,
+  }: CallCandidate<R>): PipelineTarget | undefined | Promise<PipelineTarget | undefined> {
     try {
       const target = handler.target(this.call.httpRequest);
-      // Static providers answer at once: no turn of the event loop for them.
-      return target instanceof Promise ? await target : target;
+      return target instanceof Promise
+        ? target.catch((error: unknown) => this.unprepared(handler, item, error))
+        : target;
     } catch (error) {
-      // As in listings: a request-scoped provider that cannot be built for this caller hides its item.
-      this.answers.logger.error(
-        `${describeItem(item)} (${handler.owner}) could not be prepared; answered as if it did not exist`,
-        error instanceof Error ? error.stack : String(error),
-      );
-      return undefined;
+      return this.unprepared(handler, item, error);
     }
+  }
+
+  /** As in listings: a request-scoped provider that cannot be built for this caller hides its item. */
+  private unprepared(handler: ServedHandler, item: ItemRequest, error: unknown): undefined {
+    this.answers.logger.error(
+      `${describeItem(item)} (${handler.owner}) could not be prepared; answered as if it did not exist`,
+      error instanceof Error ? error.stack : String(error),
+    );
+    return undefined;
   }
 
   /**

@@ -3,7 +3,6 @@ import { McpCallLifecycle } from '../execution/call-lifecycle.js';
 import { jsonRpcAnswers } from '../execution/failure-mapping.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
-import { DENIED } from '../execution/running-call.js';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { GetPromptParams, GetPromptResult } from '../protocol/mcp.types.js';
@@ -42,7 +41,7 @@ export class McpPromptRenderer {
       async (running) => {
         const prompt = this.prompts.get(name);
         if (!prompt) throw unknownPrompt(name);
-        const served = await running.serve([
+        return running.serveOne(
           {
             handler: prompt,
             item: { kind: 'prompt', name },
@@ -57,9 +56,10 @@ export class McpPromptRenderer {
             },
             map: (value) => toGetPromptResult(value, prompt.definition.description),
           },
-        ]);
-        if (served === DENIED) throw unknownPrompt(name);
-        return served;
+          () => {
+            throw unknownPrompt(name);
+          },
+        );
       },
     );
   }

@@ -32,6 +32,7 @@ class SummaryArgs {
 }
 
 const noopTarget: PipelineTarget = {
+  guarded: false,
   canActivate: () => Promise.resolve(true),
   execute: () => Promise.resolve('prompt'),
   reportsErrors: false,

@@ -29,6 +29,7 @@ const handshake: Handshake = {
 };
 
 const noopTarget: PipelineTarget = {
+  guarded: false,
   canActivate: () => Promise.resolve(true),
   execute: () => Promise.resolve('content'),
   reportsErrors: false,

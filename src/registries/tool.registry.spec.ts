@@ -31,6 +31,7 @@ class SearchArgs {
 
 function tool(name: string, owner: string): RegisteredTool {
   const target: PipelineTarget = {
+    guarded: false,
     canActivate: () => Promise.resolve(true),
     execute: () => Promise.resolve(name),
     reportsErrors: false,

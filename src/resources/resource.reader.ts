@@ -4,7 +4,7 @@ import { McpCallLifecycle } from '../execution/call-lifecycle.js';
 import { jsonRpcAnswers } from '../execution/failure-mapping.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
-import { DENIED, type CallCandidate, type RunningCall } from '../execution/running-call.js';
+import type { CallCandidate, RunningCall } from '../execution/running-call.js';
 import type { ItemRequest } from '../execution/item-request.js';
 import { ErrorCode, invalidParams, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
@@ -53,11 +53,11 @@ export class McpResourceReader {
   read(params: ResourceUriParams, call: McpCallContext, requestId: RequestId): Promise<ReadResourceResult> {
     const { uri } = params;
     const request = { kind: 'resource' as const, name: uri, uri, meta: params._meta };
-    return this.lifecycle.run<ReadResourceResult>(this.answers, call, requestId, request, async (running) => {
-      const served = await running.serve(this.candidates(uri));
-      if (served === DENIED) throw resourceNotFound(uri);
-      return served;
-    });
+    return this.lifecycle.run<ReadResourceResult>(this.answers, call, requestId, request, (running) =>
+      running.serve(this.candidates(uri), () => {
+        throw resourceNotFound(uri);
+      }),
+    );
   }
 
   /**

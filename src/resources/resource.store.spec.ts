@@ -30,6 +30,7 @@ class ForecastVariables {
 }
 
 const noopTarget: PipelineTarget = {
+  guarded: false,
   canActivate: () => Promise.resolve(true),
   execute: () => Promise.resolve('content'),
   reportsErrors: false,

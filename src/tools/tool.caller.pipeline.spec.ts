@@ -38,6 +38,7 @@ interface FakeTarget extends PipelineTarget {
 
 function fakeTarget(execute: Execute, options: { allow?: boolean; reportsErrors?: boolean } = {}): FakeTarget {
   return {
+    guarded: true,
     canActivate: jest.fn((_args: McpExecutionArgs) => Promise.resolve(options.allow ?? true)),
     execute: jest.fn(execute),
     reportsErrors: options.reportsErrors ?? true,

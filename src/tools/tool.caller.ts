@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { McpCallLifecycle } from '../execution/call-lifecycle.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
-import { DENIED, type CallCandidate } from '../execution/running-call.js';
+import type { CallCandidate } from '../execution/running-call.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolParams, CallToolResult } from '../protocol/mcp.types.js';
 import { invalidToolArguments, toolAnswers, unknownTool } from './tool-answers.js';
@@ -33,18 +33,11 @@ export class McpToolCaller {
 
   call(params: CallToolParams, call: McpCallContext, requestId: RequestId): Promise<CallToolResult> {
     const { name } = params;
-    return this.lifecycle.run(
-      this.answers,
-      call,
-      requestId,
-      { kind: 'tool', name, meta: params._meta },
-      async (running) => {
-        const tool = this.tools.get(name);
-        if (!tool) return unknownTool(name);
-        const served = await running.serve([{ ...this.planOf(tool), raw: params.arguments ?? {} }]);
-        return served === DENIED ? unknownTool(name) : served;
-      },
-    );
+    return this.lifecycle.run(this.answers, call, requestId, { kind: 'tool', name, meta: params._meta }, (running) => {
+      const tool = this.tools.get(name);
+      if (!tool) return Promise.resolve(unknownTool(name));
+      return running.serveOne({ ...this.planOf(tool), raw: params.arguments ?? {} }, () => unknownTool(name));
+    });
   }
 
   /** What serving a tool takes beside its arguments: built once per tool, not per call. */

@@ -17,6 +17,7 @@ class CityArgs {
 }
 
 const target: PipelineTarget = {
+  guarded: false,
   canActivate: () => Promise.resolve(true),
   execute: () => Promise.resolve('done'),
   reportsErrors: true,
