@@ -21,9 +21,11 @@ const LAYERS = [
     why: 'Options, McpContext, the session handle, ports (the event store): types every service names.',
   },
   {
-    name: 'schemas and content',
-    paths: ['src/schemas/', 'src/content/'],
-    why: 'DTO -> JSON Schema and Ajv validation, compiled once; content-block builders and checks.',
+    name: 'schemas, content and sealing',
+    paths: ['src/schemas/', 'src/content/', 'src/sealing/'],
+    why:
+      'DTO -> JSON Schema and Ajv validation, compiled once; content-block builders and checks; sealing what ' +
+      'clients hand back (requestState, cursors) with one secret per deployment.',
   },
   {
     name: 'session',

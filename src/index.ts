@@ -5,7 +5,13 @@
 // Module and options
 export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
-export type { McpModuleOptions, McpModuleExtras, McpGuard } from './interfaces/mcp-module-options.interface.js';
+export type {
+  McpModuleOptions,
+  McpModuleExtras,
+  McpGuard,
+  McpCacheOptions,
+  McpCacheHintOptions,
+} from './interfaces/mcp-module-options.interface.js';
 export { defaultSessionOwner } from './session/session-owner.js';
 export { defaultScopesOf } from './guards/scopes-of.js';
 
@@ -62,6 +68,7 @@ export { McpSessionRegistry } from './registries/session.registry.js';
 export type { McpSessionHandle } from './interfaces/mcp-session-handle.interface.js';
 export { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from './session/session-subscriptions.js';
 export type { McpEventStore, McpStoredEvent } from './interfaces/mcp-event-store.interface.js';
+export type { McpChange, McpChangeBus } from './interfaces/mcp-change-bus.interface.js';
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from './session/in-memory-event-store.js';
 
 // Content helpers
@@ -78,9 +85,14 @@ export { ErrorCode, JsonRpcError } from './protocol/json-rpc.errors.js';
 // Protocol: versions, log levels, and the shapes handlers return and read
 export {
   SUPPORTED_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
+  LEGACY_PROTOCOL_VERSIONS,
   LATEST_PROTOCOL_VERSION,
   type ProtocolVersion,
+  type ModernProtocolVersion,
+  type LegacyProtocolVersion,
 } from './protocol/protocol-version.js';
+export type { McpEra, McpEras } from './protocol/era-classifier.js';
 export { LOGGING_LEVELS, type LoggingLevel } from './protocol/logging-level.js';
 export type { RequestId, JsonRpcParams, JsonRpcErrorObject } from './protocol/json-rpc.types.js';
 export type {
@@ -114,6 +126,7 @@ export type {
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListPromptsResult,
+  CacheScope,
   ElicitationSchema,
   ElicitRequestParams,
   ElicitResult,

@@ -25,6 +25,11 @@ export const MCP_OPTION_DEFAULTS = {
   maxStoredEvents: 1_000,
   storedEventMaxAgeMs: 5 * 60 * 1000,
   maxStoredEventChars: 4 * 1024 * 1024,
+  eras: 'dual',
+  requestStateTtlMs: 15 * 60 * 1000,
+  cache: {},
+  maxListenStreams: 1_000,
+  maxListenStreamsPerPrincipal: 10,
 } as const satisfies Partial<McpModuleOptions>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */

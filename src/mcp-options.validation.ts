@@ -1,6 +1,7 @@
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { MAX_TIMER_MS } from './mcp.constants.js';
 import { isLoggingLevel, LOGGING_LEVELS } from './protocol/logging-level.js';
+import { validateCacheHint } from './catalogue/cache-hints.js';
 
 const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'name',
@@ -24,6 +25,22 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'maxStoredEvents',
   'storedEventMaxAgeMs',
   'maxStoredEventChars',
+  'eras',
+  'stateSecret',
+  'requestStateTtlMs',
+  'cache',
+  'maxListenStreams',
+  'maxListenStreamsPerPrincipal',
+]);
+
+const ERAS: ReadonlySet<unknown> = new Set(['dual', 'modern', 'legacy']);
+const CACHE_KINDS: ReadonlySet<string> = new Set([
+  'discover',
+  'tools',
+  'prompts',
+  'resources',
+  'resourceTemplates',
+  'reads',
 ]);
 
 /** A host name as `allowedHosts` takes it: no scheme, no port, no path (IPv6 in brackets). */
@@ -34,7 +51,10 @@ const HOST_NAME = /^(\[[0-9a-f:.]+\]|[^\s:/[\]]+)$/i;
  * not under load as a request refused for no visible reason.
  * @throws TypeError naming the option.
  */
-export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'title' | 'instructions'>>): void {
+export function validateMcpOptions(
+  options: Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'stateSecret'>> &
+    Pick<McpModuleOptions, 'stateSecret'>,
+): void {
   const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.has(key));
   if (unknown.length > 0) {
     throw new TypeError(`McpModule: unknown option(s) ${unknown.join(', ')}; see McpModuleOptions`);
@@ -48,6 +68,8 @@ export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'tit
     'storedEventMaxAgeMs',
     'maxStoredEventChars',
     'pageSize',
+    'maxListenStreams',
+    'maxListenStreamsPerPrincipal',
   ] as const) {
     if (!Number.isFinite(options[key]) || options[key] <= 0) {
       throw new TypeError(`McpModule: options.${key} must be a positive number, got ${String(options[key])}`);
@@ -58,13 +80,18 @@ export function validateMcpOptions(options: Required<Omit<McpModuleOptions, 'tit
       `McpModule: options.keepAliveMs must be from 0 to ${MAX_TIMER_MS}, got ${String(options.keepAliveMs)}`,
     );
   }
-  for (const key of ['clientRequestTimeoutMs', 'sseRetryMs'] as const) {
+  for (const key of ['clientRequestTimeoutMs', 'sseRetryMs', 'requestStateTtlMs'] as const) {
     if (!Number.isInteger(options[key]) || options[key] <= 0 || options[key] > MAX_TIMER_MS) {
       throw new TypeError(
         `McpModule: options.${key} must be a whole number from 1 to ${MAX_TIMER_MS}, got ${String(options[key])}`,
       );
     }
   }
+  if (!ERAS.has(options.eras)) {
+    throw new TypeError(`McpModule: options.eras must be 'dual', 'modern' or 'legacy', got ${String(options.eras)}`);
+  }
+  validateStateSecret(options.stateSecret);
+  validateCache(options.cache);
   if (!isLoggingLevel(options.defaultLogLevel)) {
     throw new TypeError(
       `McpModule: options.defaultLogLevel must be one of ${LOGGING_LEVELS.join(', ')}, got ${String(options.defaultLogLevel)}`,
@@ -124,4 +151,23 @@ function isOriginEntry(entry: string): boolean {
   const exact = url.origin !== 'null' && url.origin.toLowerCase() === text.replace(/\/$/, '').toLowerCase();
   // Wildcards are for ports only (`:*`); `https://*.example.com` parses, but could never match.
   return exact && !url.hostname.includes('*') && (!anyPort || url.port === '');
+}
+
+function validateStateSecret(secret: unknown): void {
+  if (secret === undefined) return;
+  const length =
+    typeof secret === 'string' ? Buffer.byteLength(secret) : secret instanceof Uint8Array ? secret.length : -1;
+  if (length < 32) {
+    throw new TypeError('McpModule: options.stateSecret must be a string or bytes of at least 32 bytes');
+  }
+}
+
+function validateCache(cache: unknown): void {
+  if (typeof cache !== 'object' || cache === null) throw new TypeError('McpModule: options.cache must be an object');
+  for (const [kind, hint] of Object.entries(cache)) {
+    if (!CACHE_KINDS.has(kind)) {
+      throw new TypeError(`McpModule: options.cache.${kind} is unknown; see McpCacheOptions`);
+    }
+    validateCacheHint(`McpModule: options.cache.${kind}`, hint);
+  }
 }

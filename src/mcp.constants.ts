@@ -55,5 +55,8 @@ export const MCP_PUBLIC_METADATA = 'mcp:public';
  */
 export const MCP_SESSION = Symbol('mcp:session');
 
+/** Injection token of the change bus (`McpChangeBus`) that fans changes out to listening clients. */
+export const MCP_CHANGE_BUS = Symbol('mcp:change-bus');
+
 /** The longest delay Node's timers honour: a longer one fires after 1 ms, so every timeout option stops here. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

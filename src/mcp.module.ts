@@ -15,7 +15,8 @@ import { McpCallLifecycle } from './execution/call-lifecycle.js';
 import { GuardClock } from './execution/guard-clock.js';
 import { ItemVisibility } from './execution/item-visibility.js';
 import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
-import { MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS, MCP_SESSION } from './mcp.constants.js';
+import { MCP_CHANGE_BUS, MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS, MCP_SESSION } from './mcp.constants.js';
+import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
   MCP_MODULE_OPTIONS,
@@ -33,8 +34,14 @@ import { McpToolRegistry } from './registries/tool.registry.js';
 import { McpResourceReader } from './resources/resource.reader.js';
 import { ResourceStore } from './resources/resource.store.js';
 import { McpSchemas } from './schemas/mcp-schemas.js';
+import { Sealer } from './sealing/sealer.js';
+import { InProcessChangeBus } from './server/in-process-change-bus.js';
 import { ListChangedNotifier } from './server/list-changed.notifier.js';
+import { ListenStreams } from './server/listen-streams.js';
 import { McpServer } from './server/mcp.server.js';
+import { ServedCapabilities } from './server/served-capabilities.js';
+import { SessionFanout } from './server/session-fanout.js';
+import { StateSecretNotice } from './server/state-secret.notice.js';
 import { McpRequestSessions } from './session/request-sessions.js';
 import { SessionStore } from './session/session.store.js';
 import { McpToolCaller } from './tools/tool.caller.js';
@@ -42,6 +49,7 @@ import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './transport/body-parser.notice.js';
 import { DuplicateEndpointNotice } from './transport/duplicate-endpoint.notice.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
+import { StatelessPost } from './transport/stateless-post.js';
 import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
 
 /** The public facades users inject; everything else stays inside the module. */
@@ -71,6 +79,15 @@ const REGISTRIES = [
   imports: [DiscoveryModule],
   providers: [
     { provide: MCP_RESOLVED_OPTIONS, useFactory: resolveMcpOptions, inject: [MCP_MODULE_OPTIONS] },
+    // One secret seals what clients hand back (requestState, cursors); one bus fans changes out.
+    {
+      provide: Sealer,
+      useFactory: ({ stateSecret }: ResolvedMcpOptions) =>
+        stateSecret === undefined ? Sealer.ephemeral() : Sealer.fromSecret(stateSecret),
+      inject: [MCP_RESOLVED_OPTIONS],
+    },
+    { provide: MCP_CHANGE_BUS, useFactory: () => new InProcessChangeBus() },
+    StateSecretNotice,
     // Discovery, then the stores it fills.
     McpMetadataAccessor,
     McpExplorer,
@@ -97,10 +114,14 @@ const REGISTRIES = [
       useFactory: (request: unknown, sessions: McpRequestSessions) => sessions.of(request),
     },
     ListChangedNotifier,
+    SessionFanout,
+    ServedCapabilities,
+    ListenStreams,
     McpServer,
     McpOriginMiddleware,
     BodyParserNotice,
     DuplicateEndpointNotice,
+    StatelessPost,
     StreamableHttpTransport,
     ...REGISTRIES,
   ],

@@ -101,7 +101,7 @@ function setup(): Fixture {
   const options = resolveMcpOptions({ name: 'lifecycle-test', version: '1.0.0', scopesOf: () => ['read'] });
   const { lifecycle } = testLifecycle(options);
   const session = testSession();
-  const call: McpCallContext = { session, httpRequest: { user: { sub: 'alice' } }, headers: {} };
+  const call: McpCallContext = { caller: session, session, httpRequest: { user: { sub: 'alice' } }, headers: {} };
   return {
     lifecycle,
     session,

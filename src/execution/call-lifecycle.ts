@@ -1,13 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { invalidRequest } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
+import type { InputRequiredResult } from '../protocol/mcp.types.js';
+import { digestOf } from '../sealing/digest.js';
+import { Sealer } from '../sealing/sealer.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import type { CallAnswers } from './call-answers.js';
 import type { HandlerContextSettings } from './handler-context.js';
 import { GuardClock } from './guard-clock.js';
 import { ItemVisibility } from './item-visibility.js';
+import { InputRound, type InputRoundSettings } from './input-round.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import { RunningCall, type RequestItem, type RunningCallSettings } from './running-call.js';
 import { ABORTED, untilAborted } from './until-aborted.js';
@@ -26,19 +31,28 @@ import { ABORTED, untilAborted } from './until-aborted.js';
  *    back, and a cancelled request is never answered.
  * 4. What fails or stops is answered by the kind's {@link CallAnswers}: `isError` results for tools,
  *    JSON-RPC errors for the others.
+ *
+ * A stateless (2026-07-28) `tools/call`, `prompts/get` or `resources/read` runs as one round of a
+ * multi round-trip request: its `requestState` is opened first (a forged one goes no further), and
+ * a handler that asks the client for input ends the round with `input_required` (see {@link InputRound}).
  */
 @Injectable()
 export class McpCallLifecycle {
   private readonly settings: RunningCallSettings;
   /** What the handler contexts of each kind share (its logger among them), made once per kind. */
   private readonly contextSettings = new WeakMap<CallAnswers<unknown>, HandlerContextSettings>();
+  private readonly rounds: InputRoundSettings;
+  private readonly principalOf: ResolvedMcpOptions['sessionOwner'];
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
     schemas: McpSchemas,
     visibility: ItemVisibility,
     clock: GuardClock,
+    sealer: Sealer,
   ) {
+    this.rounds = { sealer, stateTtlMs: options.requestStateTtlMs };
+    this.principalOf = options.sessionOwner;
     this.settings = {
       scopesOf: options.scopesOf,
       clientRequestTimeoutMs: options.clientRequestTimeoutMs,
@@ -55,21 +69,40 @@ export class McpCallLifecycle {
    * @throws RequestCancelledError when the client cancelled it (no answer at all); the JSON-RPC
    *   errors `answers` throws; -32600 for a request id already running.
    */
+  run<R>(
+    answers: CallAnswers<R>,
+    call: McpCallContext,
+    requestId: RequestId,
+    request: RequestItem & { readonly input: NonNullable<RequestItem['input']> },
+    work: (running: RunningCall<R>) => Promise<R>,
+  ): Promise<R | InputRequiredResult>;
+  run<R>(
+    answers: CallAnswers<R>,
+    call: McpCallContext,
+    requestId: RequestId,
+    request: RequestItem & { readonly input?: undefined },
+    work: (running: RunningCall<R>) => Promise<R>,
+  ): Promise<R>;
   async run<R>(
     answers: CallAnswers<R>,
     call: McpCallContext,
     requestId: RequestId,
     request: RequestItem,
     work: (running: RunningCall<R>) => Promise<R>,
-  ): Promise<R> {
-    const { session } = call;
+  ): Promise<R | InputRequiredResult> {
+    const { caller } = call;
     // Checked before the item is even looked up, and before anything awaits: a second request with
     // the same id (say, in one batch) is refused alike for hidden and unknown items, and a
     // cancellation that arrives while guards or validation run finds the call.
-    if (session.isRunning(requestId)) {
+    if (caller.isRunning(requestId)) {
       throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running request`);
     }
-    const controller = session.beginCall(requestId);
+    const round = this.roundOf(call, request);
+    const controller = caller.beginCall(requestId);
+    if (round) {
+      round.onNeedsInput = () =>
+        controller.abort(new McpCallAbortedError('input-required', 'The request needs input from the client'));
+    }
     const running = new RunningCall(
       this.settings,
       answers,
@@ -78,6 +111,7 @@ export class McpCallLifecycle {
       request,
       controller,
       this.contextSettingsOf(answers),
+      round,
     );
     const { signal } = controller;
     let outcome: unknown;
@@ -92,13 +126,29 @@ export class McpCallLifecycle {
       failure = { error };
     } finally {
       running.finish();
-      session.endCall(requestId, controller);
+      caller.endCall(requestId, controller);
     }
     // The race reports an abort first, whatever the work does after it: a handler that stops (or
     // fails) because its signal aborted did what it was asked, and is answered as aborted.
     if (outcome === ABORTED) return running.abortedAnswer();
     if (failure) return running.failureAnswer(failure.error);
     return outcome as R;
+  }
+
+  /**
+   * The MRTR round of a stateless request that may ask for input, bound to who asks, the item and
+   * its arguments; none for 2025 sessions (they ask with requests of their own) and other requests.
+   * @throws JsonRpcError -32602 for a `requestState` that is not this request's.
+   */
+  private roundOf(call: McpCallContext, request: RequestItem): InputRound | undefined {
+    const { input } = request;
+    if (call.caller.era !== 'modern' || !input) return undefined;
+    const binding = {
+      principal: this.principalOf(call.httpRequest) ?? '',
+      item: `${input.method}\0${request.uri ?? request.name}`,
+      args: digestOf(input.arguments ?? {}),
+    };
+    return new InputRound(this.rounds, binding, input);
   }
 
   private contextSettingsOf(answers: CallAnswers<unknown>): HandlerContextSettings {

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { getEventListeners } from 'node:events';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.types.js';
-import type { ProtocolVersion } from '../protocol/protocol-version.js';
+import type { LegacyProtocolVersion as ProtocolVersion } from '../protocol/protocol-version.js';
 import type { ClientCapabilities, Meta } from '../protocol/mcp.types.js';
 import type { CallChannel } from './call-channel.js';
 import type { McpCallContext } from './mcp-call-context.js';
@@ -56,6 +56,7 @@ function makeContext(
   });
   const channel = options.channel === null ? undefined : (options.channel ?? new FakeChannel());
   const call: McpCallContext = {
+    caller: session,
     session,
     httpRequest: options.httpRequest ?? { user: { sub: 'alice' } },
     headers: { 'x-trace': 'abc' },

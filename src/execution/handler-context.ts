@@ -9,6 +9,7 @@ import type {
   McpProgress,
 } from '../interfaces/mcp-context.interface.js';
 import { missingClientCapability } from '../protocol/client-capabilities.js';
+import type { McpEra } from '../protocol/era-classifier.js';
 import { createMessageResultProblem, elicitResultProblem, listRootsResultProblem } from '../protocol/client-results.js';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import { ErrorCode } from '../protocol/json-rpc.errors.js';
@@ -28,6 +29,8 @@ import type {
 } from '../protocol/mcp.types.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import type { JsonSchemaValidatorFactory, SchemaValidator } from '../schemas/json-schema.validator.js';
+import { InputProtocolError } from './input-protocol.error.js';
+import type { InputRound } from './input-round.js';
 
 /** What a handler context needs beyond the call itself. */
 export interface HandlerContextSettings {
@@ -51,7 +54,10 @@ export class HandlerContext implements McpContext {
    */
   private answered: AbortController | undefined;
   private logFunction: McpLogFunction | undefined;
+  /** `once` values of a 2025 call, which has no rounds to carry them across. */
+  private onceValues: Map<string, Promise<unknown>> | undefined;
 
+  /** @param round the MRTR round of a stateless request that may ask the client for input. */
   constructor(
     private readonly call: McpCallContext,
     readonly requestId: RequestId,
@@ -59,6 +65,7 @@ export class HandlerContext implements McpContext {
     readonly meta: Meta | undefined,
     readonly signal: AbortSignal,
     private readonly settings: HandlerContextSettings,
+    private readonly round?: InputRound,
   ) {}
 
   get name(): string {
@@ -79,20 +86,24 @@ export class HandlerContext implements McpContext {
     this.itemName = name;
   }
 
-  get sessionId(): string {
-    return this.call.session.id;
+  get sessionId(): string | undefined {
+    return this.call.caller.session?.id;
+  }
+
+  get era(): McpEra {
+    return this.call.caller.era;
   }
 
   get protocolVersion(): string {
-    return this.call.session.protocolVersion;
+    return this.call.caller.protocolVersion;
   }
 
-  get clientInfo(): Implementation {
-    return this.call.session.clientInfo;
+  get clientInfo(): Implementation | undefined {
+    return this.call.caller.clientInfo;
   }
 
   get clientCapabilities(): ClientCapabilities {
-    return this.call.session.clientCapabilities;
+    return this.call.caller.clientCapabilities;
   }
 
   get request(): unknown {
@@ -171,6 +182,17 @@ export class HandlerContext implements McpContext {
     return this.requestClient(McpMethod.RootsList, {}, listRootsResultProblem, options) as Promise<ListRootsResult>;
   }
 
+  once<T>(key: string, work: () => T | Promise<T>): Promise<T> {
+    if (this.round) return this.round.once(key, work);
+    this.onceValues ??= new Map();
+    let value = this.onceValues.get(key);
+    if (!value) {
+      value = Promise.resolve().then(work);
+      this.onceValues.set(key, value);
+    }
+    return value as Promise<T>;
+  }
+
   closeConnection(retryMs?: number): boolean {
     if (this.finished || !this.call.channel) return false;
     return this.call.channel.closeConnection(retryMs);
@@ -207,20 +229,32 @@ export class HandlerContext implements McpContext {
     problemOf: (result: unknown) => string | undefined,
     options: McpClientRequestOptions,
   ): Promise<unknown> {
-    const { session, channel } = this.call;
-    const missing = missingClientCapability(method, params, session.clientCapabilities);
+    const { session, channel, caller } = this.call;
+    const missing = missingClientCapability(method, params, caller.clientCapabilities);
     if (missing !== undefined) {
-      throw new McpClientRequestError(
-        `The client cannot take ${method}: it did not declare the "${missing}" capability`,
-        ErrorCode.MethodNotFound,
-      );
+      const message = `The client cannot take ${method}: it did not declare the "${missing}" capability`;
+      if (caller.era === 'modern') {
+        throw new InputProtocolError(message, ErrorCode.MissingRequiredClientCapability, {
+          requiredCapabilities: capabilityObject(missing),
+        });
+      }
+      throw new McpClientRequestError(message, ErrorCode.MethodNotFound);
+    }
+    if (caller.era === 'modern') {
+      if (!this.round) {
+        throw new McpClientRequestError(
+          `${method} cannot be asked here: a stateless request asks for input only in tools/call, prompts/get and resources/read`,
+          ErrorCode.InvalidRequest,
+        );
+      }
+      return this.round.ask(method, params, options.key, problemOf);
     }
     const timeoutMs = options.timeoutMs ?? this.settings.clientRequestTimeoutMs;
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
       // Node runs a timer past 2^31 - 1 ms after 1 ms: such a request would time out at once.
       throw new RangeError(`timeoutMs must be a whole number from 1 to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`);
     }
-    if (this.finished || !channel) {
+    if (this.finished || !channel || !session) {
       throw new McpClientRequestError(
         `${method} cannot be sent: the call already has its result`,
         ErrorCode.InvalidRequest,
@@ -246,7 +280,7 @@ export class HandlerContext implements McpContext {
 
   private buildLog(): McpLogFunction {
     const log = ((level: LoggingLevel, data: unknown, logger?: string): boolean => {
-      if (!this.call.session.wantsLog(level)) return false;
+      if (!this.call.caller.wantsLog(level)) return false;
       return this.sendRelated(McpMethod.LogMessage, logger === undefined ? { level, data } : { level, logger, data });
     }) as McpLogFunction;
     for (const level of LOGGING_LEVELS) {
@@ -254,6 +288,11 @@ export class HandlerContext implements McpContext {
     }
     return log;
   }
+}
+
+/** `elicitation.url` as the `requiredCapabilities` object of a -32021 error: `{ elicitation: { url: {} } }`. */
+function capabilityObject(path: string): Record<string, unknown> {
+  return path.split('.').reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), {});
 }
 
 /** An accepted form must match the schema it was asked with (both sides SHOULD check, says the spec). */

@@ -23,7 +23,8 @@ function handler(verdict: (invocation: McpInvocation) => Promise<boolean>): Serv
 describe('ItemVisibility.isVisible', () => {
   let errors: jest.Mock<(...args: unknown[]) => void>;
   let visibility: ItemVisibility;
-  const call: McpCallContext = { session: testSession(), httpRequest: { user: { scope: 'a b' } }, headers: {} };
+  const session = testSession();
+  const call: McpCallContext = { caller: session, session, httpRequest: { user: { scope: 'a b' } }, headers: {} };
 
   beforeEach(() => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });

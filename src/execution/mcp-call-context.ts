@@ -1,4 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { McpCaller } from '../interfaces/mcp-caller.interface.js';
+import type { CacheHint } from '../protocol/mcp.types.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { CallChannel } from './call-channel.js';
 
@@ -7,10 +9,18 @@ import type { CallChannel } from './call-channel.js';
  * to the handlers.
  */
 export interface McpCallContext {
-  readonly session: ClientSession;
+  /** Who sent it: the 2025 session, or the stateless caller of this one 2026-07-28 request. */
+  readonly caller: McpCaller;
+  /** The 2025 session (the caller itself); absent on a stateless request. */
+  readonly session?: ClientSession;
   /** The HTTP request as the framework gives it (Express `Request`, Fastify `FastifyRequest`). */
   readonly httpRequest: unknown;
   readonly headers: IncomingHttpHeaders;
   /** Where messages about this POST's requests go; absent for a POST that carried no request. */
   readonly channel?: CallChannel;
+  /**
+   * The caching hints of the answer, set by what served a cacheable request (a list, a read): the
+   * modern era puts them on the result.
+   */
+  cacheHint?: CacheHint;
 }

@@ -85,8 +85,8 @@ export class McpExecutionContext {
     return this.invocation.context;
   }
 
-  /** The calling session. */
-  get session(): McpSessionHandle {
+  /** The calling session; `undefined` for a stateless (2026-07-28) request, which has none. */
+  get session(): McpSessionHandle | undefined {
     return this.invocation.session;
   }
 

@@ -26,8 +26,8 @@ export interface McpInvocation {
   readonly arguments: object | undefined;
   /** The call's context (`call` only). */
   readonly context: McpContext | undefined;
-  /** The calling session. */
-  readonly session: McpSessionHandle;
+  /** The calling session; `undefined` for a stateless (2026-07-28) request. */
+  readonly session: McpSessionHandle | undefined;
   /** The HTTP request that carried the MCP message. */
   readonly request: unknown;
   /** The scopes the caller holds: `request.user` read with the module's `scopesOf`. */
@@ -68,7 +68,7 @@ export function buildInvocation(
     ...(item.uri === undefined ? {} : { uri: item.uri }),
     arguments: args,
     context,
-    session: call.session,
+    session: call.caller.session,
     request,
     grantedScopes: () => scopesOf((request as { user?: unknown } | undefined)?.user),
   };

@@ -2,13 +2,16 @@ import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
+import { JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
-import type { Meta } from '../protocol/mcp.types.js';
+import type { InputRequiredResult, Meta } from '../protocol/mcp.types.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 import type { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import type { CallAnswers, CallStand } from './call-answers.js';
 import { GUARD_DEADLINE_MS, type GuardClock } from './guard-clock.js';
 import { HandlerContext, type HandlerContextSettings } from './handler-context.js';
+import { InputProtocolError } from './input-protocol.error.js';
+import type { InputRound, RoundInputs } from './input-round.js';
 import type { ItemVisibility } from './item-visibility.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import { buildInvocation, executionArgs, type McpInvocation } from './mcp-invocation.js';
@@ -26,6 +29,11 @@ export interface CallCandidate<R> {
   readonly arguments?: CandidateArguments<R>;
   /** The answer made of what the handler returned (return it, or throw a JSON-RPC error). */
   readonly map: (value: unknown) => R;
+  /**
+   * Checks the request further once the guards admitted the caller, before its arguments: a
+   * {@link JsonRpcError} it throws is the answer (a tool's `Mcp-Param-*` headers).
+   */
+  readonly admitted?: () => void;
 }
 
 /** How a candidate's arguments are checked, and what refused ones are answered with. */
@@ -51,6 +59,11 @@ export interface RunningCallSettings {
 /** What the request is, as its kind knows it on arrival. */
 export interface RequestItem extends ItemRequest {
   readonly meta?: Meta;
+  /**
+   * For a request that may ask the client for input (`tools/call`, `prompts/get`, `resources/read`):
+   * its method, its arguments, and the MRTR fields a stateless client's retry carries.
+   */
+  readonly input?: RoundInputs & { readonly method: string; readonly arguments?: unknown };
 }
 
 /** A failure of the pipeline or of mapping its value, with whether Nest logged it already. */
@@ -80,8 +93,17 @@ export class RunningCall<R> {
     private readonly request: RequestItem,
     private readonly controller: AbortController,
     contextSettings: HandlerContextSettings,
+    private readonly round?: InputRound,
   ) {
-    this.context = new HandlerContext(call, requestId, request.name, request.meta, controller.signal, contextSettings);
+    this.context = new HandlerContext(
+      call,
+      requestId,
+      request.name,
+      request.meta,
+      controller.signal,
+      contextSettings,
+      round,
+    );
   }
 
   get signal(): AbortSignal {
@@ -124,6 +146,7 @@ export class RunningCall<R> {
     }
     this.stopIfAborted();
     this.admit(candidate);
+    candidate.admitted?.();
     let args = candidate.raw;
     if (candidate.arguments) {
       const checked = await this.check(candidate, candidate.arguments);
@@ -152,9 +175,15 @@ export class RunningCall<R> {
     return this.settings.visibility.isVisible(handler, item, this.call);
   }
 
-  /** The answer when the signal aborted; throws for a request the client cancelled (never answered). */
-  abortedAnswer(): R {
+  /**
+   * The answer when the signal aborted; throws for a request the client cancelled (never answered).
+   * A round that ended to ask the client is answered with what it asks.
+   */
+  abortedAnswer(): R | InputRequiredResult {
     const reason: unknown = this.signal.reason;
+    if (this.round && reason instanceof McpCallAbortedError && reason.kind === 'input-required') {
+      return this.round.inputRequired();
+    }
     const stand = this.stand();
     this.answers.logger.debug(`${describeItem(stand.item)} stopped: ${String(reason)}`);
     if (reason instanceof McpCallAbortedError && reason.kind === 'cancelled') {
@@ -163,8 +192,15 @@ export class RunningCall<R> {
     return this.answers.aborted(reason, stand);
   }
 
-  /** The answer to a failure of the kind's work, the handler, its pipeline or its mapping. */
+  /**
+   * The answer to a failure of the kind's work, the handler, its pipeline or its mapping. What the
+   * protocol answers itself is answered so by every kind: a JSON-RPC error of the lifecycle's own
+   * checks, and a stateless client's missing capability or malformed input, even out of a handler.
+   */
   failureAnswer(failure: unknown): R {
+    if (failure instanceof JsonRpcError) throw failure;
+    const error = failure instanceof HandlerFailure ? failure.error : failure;
+    if (error instanceof InputProtocolError) throw new JsonRpcError(error.code, error.message, error.data);
     if (failure instanceof HandlerFailure) return this.answers.failed(failure.error, this.stand(), failure.reported);
     return this.answers.failed(failure, this.stand(), false);
   }
@@ -182,6 +218,9 @@ export class RunningCall<R> {
   /** The request has its answer: nothing more goes out for it, and no timer outlives it. */
   finish(): void {
     this.context.finish();
+    this.round?.close(
+      this.signal.aborted ? this.signal.reason : new McpCallAbortedError('cancelled', 'The request has its answer'),
+    );
     if (this.timer) clearTimeout(this.timer);
   }
 

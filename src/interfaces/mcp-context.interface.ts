@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { McpEra } from '../protocol/era-classifier.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { LoggingLevel } from '../protocol/logging-level.js';
 import type {
@@ -45,7 +46,8 @@ export interface McpLogFunction {
 }
 
 /**
- * How long a request to the client may wait, and what else may stop it.
+ * How long a request to the client may wait, what else may stop it, and how a stateless client's
+ * answer to it is found again.
  * @category Context
  */
 export interface McpClientRequestOptions {
@@ -53,6 +55,12 @@ export interface McpClientRequestOptions {
   readonly timeoutMs?: number;
   /** Withdraws the request when it aborts (the call's own `signal` always does). */
   readonly signal?: AbortSignal;
+  /**
+   * The request's key in `inputRequests` (2026-07-28): the client answers under it, and the
+   * handler, run again with the answers, finds its answer by it. Keys are unique within a request.
+   * @default its kind and its order among the handler's requests without a key (`elicitation-1`, `sampling-2`)
+   */
+  readonly key?: string;
 }
 
 /**
@@ -62,12 +70,19 @@ export interface McpClientRequestOptions {
  * Everything a handler sends through it (progress, log messages, requests to the client) travels
  * on the SSE stream of the POST that carried the call, never on the session's GET stream, and
  * stops once the call has its result.
+ *
+ * The same handler serves both eras. A 2025 client has a session, and `elicit`, `sample` and
+ * `listRoots` send it requests and wait for its answers. A stateless 2026-07-28 client has no
+ * session: there they end the round with an `input_required` result, and the handler runs again,
+ * from the start, when the client retries with the answers (see {@link McpContext.once}).
  * @category Context
  */
 export interface McpContext {
-  /** The `Mcp-Session-Id` of the calling session. */
-  readonly sessionId: string;
-  /** The protocol version negotiated for the session. */
+  /** The `Mcp-Session-Id` of the calling session; `undefined` for a stateless (2026-07-28) request. */
+  readonly sessionId: string | undefined;
+  /** Whether the request comes from a 2025 session (`legacy`) or is a stateless 2026-07-28 one (`modern`). */
+  readonly era: McpEra;
+  /** The protocol version negotiated for the session, or named by the stateless request. */
   readonly protocolVersion: string;
   /** The JSON-RPC id of the request (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`). */
   readonly requestId: RequestId;
@@ -78,9 +93,12 @@ export interface McpContext {
   readonly name: string;
   /** @deprecated Use {@link McpContext.name}: the same value, under its tool-only name of 0.1. */
   readonly toolName: string;
-  /** The client as it introduced itself in `initialize`. */
-  readonly clientInfo: Implementation;
-  /** The capabilities the client declared in `initialize`. */
+  /**
+   * The client as it introduced itself: in `initialize`, or in the stateless request's `_meta`
+   * (where it may not say, and this is `undefined`).
+   */
+  readonly clientInfo: Implementation | undefined;
+  /** The capabilities the client declared: in `initialize`, or for this stateless request alone. */
   readonly clientCapabilities: ClientCapabilities;
   /** `_meta` of the request, if the client sent one. */
   readonly meta: Meta | undefined;
@@ -91,9 +109,10 @@ export interface McpContext {
   /** `request.user`, as set by the authentication guard of the endpoint, if any. */
   readonly user: unknown;
   /**
-   * Aborts when the call must stop: the client cancelled it (`notifications/cancelled`), its
-   * item's `timeoutMs` passed, or its session ended (DELETE, idle timeout, outbox overflow,
-   * shutdown). Its `reason` is an `McpCallAbortedError` saying which. A cancelled call is not
+   * Aborts when the call must stop: the client cancelled it (`notifications/cancelled`, or on
+   * 2026-07-28 by closing the response stream), its item's `timeoutMs` passed, its session ended
+   * (DELETE, idle timeout, outbox overflow, shutdown), or (2026-07-28) the round ended to ask the
+   * client for input. Its `reason` is an `McpCallAbortedError` saying which. A cancelled call is not
    * answered, whatever the handler returns.
    */
   readonly signal: AbortSignal;
@@ -108,9 +127,14 @@ export interface McpContext {
   readonly log: McpLogFunction;
   /**
    * Asks the user for input through the client (`elicitation/create`): a form described by a flat
-   * JSON Schema of primitive properties, or (2025-11-25) a URL to open.
-   * @throws McpClientRequestError when the client did not declare `elicitation`, answered with an
-   *   error, or did not answer within the timeout (the request is then withdrawn).
+   * JSON Schema of primitive properties, or (2025-11-25 and later) a URL to open.
+   *
+   * On a stateless (2026-07-28) request the first call ends the round: the request is answered
+   * `input_required` and this promise rejects with the call's abort reason. When the client retries
+   * with its answer, the handler runs again and the same call returns the answer at once.
+   * @throws McpClientRequestError when the client did not declare `elicitation` (on 2026-07-28,
+   *   uncaught, the request is answered -32021), answered with an error or a malformed answer, or
+   *   did not answer within the timeout (the request is then withdrawn).
    */
   elicit(params: ElicitRequestParams, options?: McpClientRequestOptions): Promise<ElicitResult>;
   /**
@@ -124,11 +148,20 @@ export interface McpContext {
    */
   listRoots(options?: McpClientRequestOptions): Promise<ListRootsResult>;
   /**
+   * A value computed once per request, however many rounds it takes (2026-07-28 MRTR runs the
+   * handler again on every round): the first round runs `work`, the later ones get its value back
+   * from the sealed `requestState`, unseen by the client. Use it for side effects that must not
+   * repeat (creating an order before asking to confirm it) and for state of your own across rounds.
+   * On a 2025 session `work` simply runs (once per key per call). Values must be JSON.
+   */
+  once<T>(key: string, work: () => T | Promise<T>): Promise<T>;
+  /**
    * Closes the call's SSE connection now, asking the client to reconnect after `retryMs` (SSE
    * polling, 2025-11-25 clients): the call goes on, and what it sends meanwhile, its result
    * included, waits in the event store for the client's `Last-Event-ID` reconnection. Frees the
    * connection during long waits.
-   * @returns false when it did nothing: an older client, or the call has its result already.
+   * @returns false when it did nothing: an older client, a stateless request (its streams are not
+   *   resumable), or the call has its result already.
    */
   closeConnection(retryMs?: number): boolean;
 }

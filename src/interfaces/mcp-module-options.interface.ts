@@ -1,5 +1,7 @@
 import type { CanActivate, Type } from '@nestjs/common';
+import type { McpEras } from '../protocol/era-classifier.js';
 import type { LoggingLevel } from '../protocol/logging-level.js';
+import type { CacheScope } from '../protocol/mcp.types.js';
 import type { McpEventStore } from './mcp-event-store.interface.js';
 
 /**
@@ -102,6 +104,45 @@ export interface McpModuleOptions {
    */
   eventStore?: McpEventStore;
   /**
+   * Which protocol eras the endpoint serves: `dual` serves stateless 2026-07-28 requests (those
+   * whose `_meta` names a protocol version) beside 2025 sessions; `modern` answers 2025 traffic with
+   * the unsupported-version error; `legacy` serves everything as 2025 traffic (2026 clients then
+   * fall back to `initialize`).
+   * @default 'dual'
+   */
+  eras?: McpEras;
+  /**
+   * The secret that seals what 2026-07-28 clients hand back (`requestState`) and list cursors, at
+   * least 32 bytes. Give every instance of a deployment the same one, so any instance opens what
+   * another sealed; keep it out of source control.
+   * @default a random key of this process (seals then die with it; a note says so at bootstrap)
+   */
+  stateSecret?: string | Uint8Array;
+  /**
+   * How long the `requestState` of a round that asked the client for input stays valid: the time a
+   * user has to answer.
+   * @default 900000 (15 minutes)
+   */
+  requestStateTtlMs?: number;
+  /**
+   * Caching hints (`ttlMs`, `cacheScope`) of 2026-07-28 results, per list and for `server/discover`
+   * and resource reads; a resource or template may set its own with its `cache` option.
+   * @default `ttlMs` 0 everywhere (fresh every time); `cacheScope` `private` for reads, and for a list
+   *   some item of which has guards that could hide it from a caller, `public` otherwise
+   */
+  cache?: McpCacheOptions;
+  /**
+   * Open `subscriptions/listen` streams at most, in all; past it a new one is refused (HTTP 429).
+   * @default 1000
+   */
+  maxListenStreams?: number;
+  /**
+   * Open `subscriptions/listen` streams at most per principal (`sessionOwner`; anonymous callers
+   * share one count).
+   * @default 10
+   */
+  maxListenStreamsPerPrincipal?: number;
+  /**
    * Events the default event store keeps per session (ignored with a custom `eventStore`).
    * @default 1000
    */
@@ -117,6 +158,34 @@ export interface McpModuleOptions {
    * @default 300000 (5 minutes)
    */
   storedEventMaxAgeMs?: number;
+}
+
+/**
+ * The caching hints of one kind of result (2026-07-28, SEP-2549).
+ * @category Options
+ */
+export interface McpCacheHintOptions {
+  /** How long, in milliseconds, the client may treat the result as fresh (0: stale at once). */
+  ttlMs?: number;
+  /**
+   * Who may cache it: `public` for results that are the same for every caller (shared caches may
+   * serve them to anyone), `private` for results that may differ per caller.
+   */
+  scope?: CacheScope;
+}
+
+/**
+ * Caching hints per kind of 2026-07-28 result.
+ * @category Options
+ */
+export interface McpCacheOptions {
+  discover?: McpCacheHintOptions;
+  tools?: McpCacheHintOptions;
+  prompts?: McpCacheHintOptions;
+  resources?: McpCacheHintOptions;
+  resourceTemplates?: McpCacheHintOptions;
+  /** `resources/read`, unless the resource or template sets its own. */
+  reads?: McpCacheHintOptions;
 }
 
 /**

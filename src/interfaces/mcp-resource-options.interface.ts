@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { ContentAnnotations, Icon, JsonSchemaObject, Meta } from '../protocol/mcp.types.js';
 import type { McpCompleters } from './mcp-completion.interface.js';
+import type { McpCacheHintOptions } from './mcp-module-options.interface.js';
 
 /** What resources and resource templates share. */
 interface McpResourceCommonOptions {
@@ -27,6 +28,12 @@ interface McpResourceCommonOptions {
    * @default no limit
    */
   timeoutMs?: number;
+  /**
+   * Caching hints of its reads for 2026-07-28 clients (`ttlMs`, `cacheScope`). Say `scope: 'public'`
+   * only for contents that are the same for every caller.
+   * @default the module's `cache.reads`, else `ttlMs` 0 and `private`
+   */
+  cache?: McpCacheHintOptions;
 }
 
 /**

@@ -5,7 +5,8 @@ import { kindLoggers } from '../execution/kind-loggers.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
-import type { GetPromptParams, GetPromptResult } from '../protocol/mcp.types.js';
+import { McpMethod } from '../protocol/mcp.methods.js';
+import type { GetPromptParams, GetPromptResult, InputRequiredResult } from '../protocol/mcp.types.js';
 import { toGetPromptResult } from './prompt-result.mapper.js';
 import { PromptStore } from './prompt.store.js';
 
@@ -29,7 +30,11 @@ export class McpPromptRenderer {
     private readonly lifecycle: McpCallLifecycle,
   ) {}
 
-  get(params: GetPromptParams, call: McpCallContext, requestId: RequestId): Promise<GetPromptResult> {
+  get(
+    params: GetPromptParams,
+    call: McpCallContext,
+    requestId: RequestId,
+  ): Promise<GetPromptResult | InputRequiredResult> {
     const { name } = params;
     const raw = params.arguments ?? {};
     // An unknown prompt goes through the same steps as a hidden one (a reused request id included).
@@ -37,7 +42,7 @@ export class McpPromptRenderer {
       this.answers,
       call,
       requestId,
-      { kind: 'prompt', name, meta: params._meta },
+      { kind: 'prompt', name, meta: params._meta, input: { method: McpMethod.PromptsGet, ...params } },
       async (running) => {
         const prompt = this.prompts.get(name);
         if (!prompt) throw unknownPrompt(name);

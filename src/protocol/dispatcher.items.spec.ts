@@ -1,3 +1,4 @@
+import { LEGACY_ERA } from './legacy-era.js';
 import { McpDispatcher, RequestCancelledError, type McpServerPort } from './dispatcher.js';
 import type { ServerDescription } from './initialize.js';
 import { encodeMessage, requestMessage } from './json-rpc.codec.js';
@@ -91,7 +92,7 @@ function setup(methods?: Partial<ItemMethods>, overrides: Partial<ItemMethods> =
     ...(methods ?? fullMethods(calls)),
     ...overrides,
   };
-  return { dispatcher: new McpDispatcher(server, port), calls, reported };
+  return { dispatcher: new McpDispatcher(server, port, LEGACY_ERA), calls, reported };
 }
 
 async function send(
@@ -468,7 +469,7 @@ describe('McpDispatcher: item methods alongside the rest', () => {
       callTool: async () => ({ content: [] }),
       reportError: () => undefined,
     };
-    const dispatcher = new McpDispatcher(server, port);
+    const dispatcher = new McpDispatcher(server, port, LEGACY_ERA);
     port.listPrompts = fullMethods(calls).listPrompts;
     expect(errorOf(await send(dispatcher, 'prompts/list')).code).toBe(-32601);
     expect(calls).toEqual([]);

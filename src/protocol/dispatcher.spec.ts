@@ -1,3 +1,4 @@
+import { LEGACY_ERA } from './legacy-era.js';
 import { McpDispatcher, RequestCancelledError, type McpServerPort } from './dispatcher.js';
 import type { ServerDescription } from './initialize.js';
 import { encodeMessage, requestMessage } from './json-rpc.codec.js';
@@ -88,7 +89,7 @@ class FakePort implements McpServerPort<Context> {
 
 function setup(): { port: FakePort; dispatcher: McpDispatcher<Context> } {
   const port = new FakePort();
-  return { port, dispatcher: new McpDispatcher<Context>(server, port) };
+  return { port, dispatcher: new McpDispatcher<Context>(server, port, LEGACY_ERA) };
 }
 
 function request(id: RequestId, method: string, params?: JsonRpcParams): JsonRpcRequest {
@@ -631,7 +632,7 @@ describe('McpDispatcher.handleNotification', () => {
       callTool: async () => toolResult,
       reportError: () => undefined,
     };
-    const dispatcher = new McpDispatcher<Context>(server, port);
+    const dispatcher = new McpDispatcher<Context>(server, port, LEGACY_ERA);
     expect(() =>
       dispatcher.handleNotification({ jsonrpc: '2.0', method: 'notifications/initialized' }, context),
     ).not.toThrow();
@@ -716,7 +717,7 @@ describe('McpDispatcher.handleRequest: logging/setLevel', () => {
 
   it('answers -32601 when the port cannot set a level: logging is then not a capability of the server', async () => {
     const port = minimalPort();
-    const dispatcher = new McpDispatcher<Context>(server, port);
+    const dispatcher = new McpDispatcher<Context>(server, port, LEGACY_ERA);
     const response = await dispatcher.handleRequest(request(3, 'logging/setLevel', { level: 'info' }), context);
     expect(response).toStrictEqual({
       jsonrpc: '2.0',
@@ -826,7 +827,7 @@ describe('McpDispatcher.handleNotification: notifications/cancelled', () => {
 
   it('tolerates a port without onCancelled', () => {
     const port = minimalPort();
-    const dispatcher = new McpDispatcher<Context>(server, port);
+    const dispatcher = new McpDispatcher<Context>(server, port, LEGACY_ERA);
     expect(() =>
       dispatcher.handleNotification(
         { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
@@ -851,7 +852,7 @@ describe('McpDispatcher.handleNotification: notifications/roots/list_changed', (
   it('tolerates a port without onRootsListChanged, and reports a throwing one', () => {
     const bare = minimalPort();
     expect(() =>
-      new McpDispatcher<Context>(server, bare).handleNotification(
+      new McpDispatcher<Context>(server, bare, LEGACY_ERA).handleNotification(
         { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
         context,
       ),
@@ -907,7 +908,10 @@ describe('McpDispatcher.handleResponse', () => {
   it('tolerates a port without onResponse', () => {
     const port = minimalPort();
     expect(() =>
-      new McpDispatcher<Context>(server, port).handleResponse({ jsonrpc: '2.0', id: 1, result: {} }, context),
+      new McpDispatcher<Context>(server, port, LEGACY_ERA).handleResponse(
+        { jsonrpc: '2.0', id: 1, result: {} },
+        context,
+      ),
     ).not.toThrow();
     expect(port.reported).toEqual([]);
   });

@@ -31,10 +31,14 @@ import type {
   ListToolsResult,
   ReadResourceResult,
   ResourceUriParams,
+  DiscoverResult,
+  InputRequiredResult,
+  SubscriptionFilter,
 } from './mcp.types.js';
 import { readCompleteParams } from './completion-params.js';
 import { readGetPromptParams } from './prompt-params.js';
 import { readResourceUriParams } from './resource-params.js';
+import { readSubscriptionFilter } from './subscription-filter.js';
 
 /**
  * What the dispatcher needs from the server around it. `C` is the caller's per-message context
@@ -43,16 +47,27 @@ import { readResourceUriParams } from './resource-params.js';
  */
 export interface McpServerPort<C> {
   listTools(cursor: string | undefined, context: C): ListToolsResult | Promise<ListToolsResult>;
-  callTool(params: CallToolParams, context: C, requestId: RequestId): Promise<CallToolResult>;
+  callTool(params: CallToolParams, context: C, requestId: RequestId): Promise<CallToolResult | InputRequiredResult>;
   /** `resources/list`; without it (as for every optional method below) the method is not found. */
   listResources?(cursor: string | undefined, context: C): Promise<ListResourcesResult>;
   listResourceTemplates?(cursor: string | undefined, context: C): Promise<ListResourceTemplatesResult>;
-  readResource?(params: ResourceUriParams, context: C, requestId: RequestId): Promise<ReadResourceResult>;
+  readResource?(
+    params: ResourceUriParams,
+    context: C,
+    requestId: RequestId,
+  ): Promise<ReadResourceResult | InputRequiredResult>;
   subscribeResource?(params: ResourceUriParams, context: C, requestId: RequestId): Promise<void>;
   unsubscribeResource?(params: ResourceUriParams, context: C): void | Promise<void>;
   listPrompts?(cursor: string | undefined, context: C): Promise<ListPromptsResult>;
-  getPrompt?(params: GetPromptParams, context: C, requestId: RequestId): Promise<GetPromptResult>;
+  getPrompt?(params: GetPromptParams, context: C, requestId: RequestId): Promise<GetPromptResult | InputRequiredResult>;
   complete?(params: CompleteParams, context: C, requestId: RequestId): Promise<CompleteResult>;
+  /** `server/discover` (2026-07-28): the versions spoken, the capabilities served, the instructions. */
+  discover?(context: C): DiscoverResult | Promise<DiscoverResult>;
+  /**
+   * `subscriptions/listen` (2026-07-28): streams the change notifications `filter` asks for until the
+   * server ends the subscription (its result then closes it) or the client goes away.
+   */
+  listen?(filter: SubscriptionFilter, context: C, requestId: RequestId): Promise<Record<string, unknown>>;
   onInitialized?(context: C): void;
   /** Sets the client's log threshold (`logging/setLevel`); without it the method is not found. */
   setLoggingLevel?(level: LoggingLevel, context: C): void;
@@ -67,6 +82,23 @@ export interface McpServerPort<C> {
 }
 
 type RequestHandler<C> = (params: JsonRpcParams, context: C, id: RequestId) => unknown;
+
+/**
+ * What differs between the eras for the dispatcher (see `legacy-era.ts` and `modern-era.ts`):
+ * which methods exist, what a request must pass before it is routed, and what results carry.
+ */
+export interface DispatchEra<C> {
+  /** The methods of the era; the port must implement one too for it to be found. */
+  readonly methods: ReadonlySet<string>;
+  /** The notifications of the era; others are ignored. */
+  readonly notifications: ReadonlySet<string>;
+  /** Refuses a request before it is routed by throwing a {@link JsonRpcError}. */
+  readonly admit?: (request: JsonRpcRequest, context: C) => void;
+  /** A handler's result as the era sends it. */
+  readonly finish?: (method: string, result: Record<string, unknown>, context: C) => Record<string, unknown>;
+  /** An error as the era sends it (2026-07-28 has no -32002: a resource not found is -32602). */
+  readonly mapError?: (error: JsonRpcError) => JsonRpcError;
+}
 
 /** The outcome of an `initialize` request: the response, and the handshake when it was accepted. */
 export interface InitializeOutcome {
@@ -97,6 +129,7 @@ export class McpDispatcher<C> {
   constructor(
     private readonly server: ServerDescription,
     private readonly port: McpServerPort<C>,
+    private readonly era: DispatchEra<C>,
   ) {
     const methods = new Map<string, RequestHandler<C>>([
       [McpMethod.Ping, () => ({})],
@@ -151,9 +184,16 @@ export class McpDispatcher<C> {
         p.complete,
         (params, context, id) => p.complete!(readCompleteParams(params), context, id),
       ],
+      [McpMethod.ServerDiscover, p.discover, (_params, context) => p.discover!(context)],
+      [
+        McpMethod.SubscriptionsListen,
+        p.listen,
+        (params, context, id) => p.listen!(readSubscriptionFilter(params), context, id),
+      ],
     ];
     // A method the port does not implement is not found, rather than answered by a stub.
     for (const [method, implemented, handler] of routes) if (implemented) methods.set(method, handler);
+    for (const method of [...methods.keys()]) if (!era.methods.has(method)) methods.delete(method);
     this.methods = methods;
   }
 
@@ -178,8 +218,14 @@ export class McpDispatcher<C> {
     const handler = this.methods.get(request.method);
     if (!handler) return errorResponse(request.id, methodNotFound(request.method));
     try {
+      this.era.admit?.(request, context);
       // Every MCP result is an object; a handler that returns nothing must not produce a response without `result`.
-      return successResponse(request.id, (await handler(request.params ?? EMPTY_PARAMS, context, request.id)) ?? {});
+      const result = ((await handler(request.params ?? EMPTY_PARAMS, context, request.id)) ?? {}) as Record<
+        string,
+        unknown
+      >;
+      const { finish } = this.era;
+      return successResponse(request.id, finish ? finish(request.method, result, context) : result);
     } catch (error) {
       if (error instanceof RequestCancelledError) return undefined;
       return this.toErrorResponse(request, error);
@@ -191,6 +237,7 @@ export class McpDispatcher<C> {
    * ignored: a notification cannot be answered, not even with an error.
    */
   handleNotification(notification: JsonRpcNotification, context: C): void {
+    if (!this.era.notifications.has(notification.method)) return;
     try {
       switch (notification.method) {
         case McpMethod.Initialized:
@@ -220,7 +267,7 @@ export class McpDispatcher<C> {
   }
 
   private toErrorResponse(request: JsonRpcRequest, error: unknown): JsonRpcResponse {
-    if (error instanceof JsonRpcError) return errorResponse(request.id, error);
+    if (error instanceof JsonRpcError) return errorResponse(request.id, this.era.mapError?.(error) ?? error);
     this.report(error, request.method);
     return errorResponse(request.id, internalError());
   }

@@ -2,7 +2,7 @@ import { isPlainObject } from './json-rpc.codec.js';
 import { invalidParams } from './json-rpc.errors.js';
 import type { JsonRpcParams } from './json-rpc.types.js';
 import type { ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from './mcp.types.js';
-import { negotiateProtocolVersion, type ProtocolVersion } from './protocol-version.js';
+import { negotiateProtocolVersion, type LegacyProtocolVersion } from './protocol-version.js';
 
 /** What the server says about itself in every `initialize` result. */
 export interface ServerDescription {
@@ -13,7 +13,7 @@ export interface ServerDescription {
 
 /** An accepted `initialize`: what the session must remember, and what to answer. */
 export interface Handshake {
-  readonly protocolVersion: ProtocolVersion;
+  readonly protocolVersion: LegacyProtocolVersion;
   readonly clientInfo: Implementation;
   readonly clientCapabilities: ClientCapabilities;
   readonly result: InitializeResult;

@@ -14,8 +14,14 @@ export const ErrorCode = {
   ServerError: -32000,
   /** MCP: a request that waited too long for its answer (used in `notifications/cancelled` reasons and errors). */
   RequestTimeout: -32001,
-  /** MCP: `resources/read` on a URI the server does not know. */
+  /** MCP 2025: `resources/read` on a URI the server does not know (2026-07-28 answers -32602 instead). */
   ResourceNotFound: -32002,
+  /** MCP 2026-07-28: the HTTP headers are missing, malformed, or do not match the body. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: serving the request needs a capability the client did not declare for it. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: the request's protocol version is not one the server serves. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -59,6 +65,26 @@ export const invalidParams = (detail?: string): JsonRpcError =>
 export const internalError = (): JsonRpcError => new JsonRpcError(ErrorCode.InternalError, 'Internal error');
 
 export const serverError = (message: string): JsonRpcError => new JsonRpcError(ErrorCode.ServerError, message);
+
+/** 2026-07-28: a header missing, malformed or not matching the body (`data.mismatch` names it). */
+export const headerMismatch = (header: string, detail: string): JsonRpcError =>
+  new JsonRpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${detail}`, { mismatch: { header } });
+
+/** 2026-07-28: the server does not serve `requested`; `supported` lists what it does, newest first. */
+export const unsupportedProtocolVersion = (requested: string, supported: readonly string[]): JsonRpcError =>
+  new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${requested}`, {
+    supported: [...supported],
+    requested,
+  });
+
+/** 2026-07-28: serving the request needs capabilities the client did not declare for it. */
+export const missingRequiredClientCapability = (
+  requiredCapabilities: Record<string, unknown>,
+  detail: string,
+): JsonRpcError =>
+  new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${detail}`, {
+    requiredCapabilities,
+  });
 
 /** Builds the error response for `id` (or `null` when the id could not be read). */
 export function errorResponse(id: RequestId | null, error: JsonRpcError | JsonRpcErrorObject): JsonRpcFailure {

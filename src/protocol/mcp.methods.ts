@@ -13,6 +13,10 @@ export const McpMethod = {
   PromptsList: 'prompts/list',
   PromptsGet: 'prompts/get',
   CompletionComplete: 'completion/complete',
+  /** 2026-07-28: what the server speaks and serves. */
+  ServerDiscover: 'server/discover',
+  /** 2026-07-28: a long-lived stream of the change notifications the client opts in to. */
+  SubscriptionsListen: 'subscriptions/listen',
   Initialized: 'notifications/initialized',
   Cancelled: 'notifications/cancelled',
   Progress: 'notifications/progress',
@@ -22,6 +26,7 @@ export const McpMethod = {
   ResourceUpdated: 'notifications/resources/updated',
   PromptsListChanged: 'notifications/prompts/list_changed',
   RootsListChanged: 'notifications/roots/list_changed',
+  SubscriptionsAcknowledged: 'notifications/subscriptions/acknowledged',
   ElicitationCreate: 'elicitation/create',
   SamplingCreateMessage: 'sampling/createMessage',
   RootsList: 'roots/list',

@@ -12,10 +12,12 @@ import type {
   TextResourceContents,
 } from './content.types.js';
 import type { RequestId } from './json-rpc.types.js';
+import type { InputParams } from './modern.types.js';
 import type { LoggingLevel } from './logging-level.js';
 
 export type * from './content.types.js';
 export type * from './client-request.types.js';
+export type * from './modern.types.js';
 
 /** Name and version of an MCP implementation (client or server). */
 export interface Implementation {
@@ -68,7 +70,7 @@ export interface ListToolsResult {
 }
 
 /** The params of `tools/call`. */
-export interface CallToolParams {
+export interface CallToolParams extends InputParams {
   readonly name: string;
   readonly arguments?: Record<string, unknown>;
   readonly _meta?: Meta & { readonly progressToken?: string | number };
@@ -115,7 +117,7 @@ export interface ListResourceTemplatesResult {
 }
 
 /** The params of `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
-export interface ResourceUriParams {
+export interface ResourceUriParams extends InputParams {
   readonly uri: string;
   readonly _meta?: Meta & { readonly progressToken?: string | number };
 }
@@ -151,7 +153,7 @@ export interface ListPromptsResult {
 }
 
 /** The params of `prompts/get`. */
-export interface GetPromptParams {
+export interface GetPromptParams extends InputParams {
   readonly name: string;
   readonly arguments?: Readonly<Record<string, string>>;
   readonly _meta?: Meta & { readonly progressToken?: string | number };
@@ -204,6 +206,13 @@ export interface ServerCapabilities {
   readonly prompts?: { readonly listChanged?: boolean };
   readonly resources?: { readonly subscribe?: boolean; readonly listChanged?: boolean };
   readonly experimental?: Record<string, unknown>;
+}
+
+/** The result of `server/discover` (2026-07-28), before the era stamps its `resultType`, caching hints and server identity. */
+export interface DiscoverResult {
+  readonly supportedVersions: readonly string[];
+  readonly capabilities: ServerCapabilities;
+  readonly instructions?: string;
 }
 
 /** What the client declared in `initialize`; kept as sent. */

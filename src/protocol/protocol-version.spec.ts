@@ -1,7 +1,11 @@
 import {
   DEFAULT_HEADER_PROTOCOL_VERSION,
-  isSupportedProtocolVersion,
+  isLegacyProtocolVersion,
+  isModernProtocolVersion,
+  LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
   negotiateProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
   supportsBatching,
@@ -9,33 +13,35 @@ import {
 
 const EXPECTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 
-describe('SUPPORTED_PROTOCOL_VERSIONS', () => {
-  it('lists exactly the supported revisions, newest first', () => {
-    expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual(EXPECTED_VERSIONS);
+describe('the versions spoken', () => {
+  it('are the modern 2026-07-28, then the legacy ones, each list newest first', () => {
+    expect([...MODERN_PROTOCOL_VERSIONS]).toEqual(['2026-07-28']);
+    expect([...LEGACY_PROTOCOL_VERSIONS]).toEqual(EXPECTED_VERSIONS);
+    expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual(['2026-07-28', ...EXPECTED_VERSIONS]);
   });
 
-  it('is sorted strictly descending', () => {
+  it('are sorted strictly descending, without repeats', () => {
     const sorted = [...SUPPORTED_PROTOCOL_VERSIONS].sort().reverse();
     expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual(sorted);
     expect(new Set(SUPPORTED_PROTOCOL_VERSIONS).size).toBe(SUPPORTED_PROTOCOL_VERSIONS.length);
   });
 
-  it('has the newest as LATEST_PROTOCOL_VERSION', () => {
-    expect(LATEST_PROTOCOL_VERSION).toBe('2025-11-25');
-    expect(LATEST_PROTOCOL_VERSION).toBe(SUPPORTED_PROTOCOL_VERSIONS[0]);
+  it('have the newest as LATEST_PROTOCOL_VERSION, and the newest legacy one apart', () => {
+    expect(LATEST_PROTOCOL_VERSION).toBe('2026-07-28');
+    expect(LATEST_LEGACY_PROTOCOL_VERSION).toBe('2025-11-25');
   });
 });
 
 describe('DEFAULT_HEADER_PROTOCOL_VERSION', () => {
   it('is 2025-03-26, as the Streamable HTTP transport prescribes', () => {
     expect(DEFAULT_HEADER_PROTOCOL_VERSION).toBe('2025-03-26');
-    expect(isSupportedProtocolVersion(DEFAULT_HEADER_PROTOCOL_VERSION)).toBe(true);
+    expect(isLegacyProtocolVersion(DEFAULT_HEADER_PROTOCOL_VERSION)).toBe(true);
   });
 });
 
-describe('isSupportedProtocolVersion', () => {
+describe('isLegacyProtocolVersion', () => {
   it.each(EXPECTED_VERSIONS)('accepts %s', (version) => {
-    expect(isSupportedProtocolVersion(version)).toBe(true);
+    expect(isLegacyProtocolVersion(version)).toBe(true);
   });
 
   it.each([
@@ -52,13 +58,26 @@ describe('isSupportedProtocolVersion', () => {
     'DRAFT-2026-v1',
     '2.0',
   ])('rejects the string %p', (version) => {
-    expect(isSupportedProtocolVersion(version)).toBe(false);
+    expect(isLegacyProtocolVersion(version)).toBe(false);
   });
 
   it.each([undefined, null, 20251125, true, {}, ['2025-11-25'], { toString: () => '2025-11-25' }])(
     'rejects the non-string %p',
     (version) => {
-      expect(isSupportedProtocolVersion(version)).toBe(false);
+      expect(isLegacyProtocolVersion(version)).toBe(false);
+    },
+  );
+});
+
+describe('isModernProtocolVersion', () => {
+  it('accepts 2026-07-28', () => {
+    expect(isModernProtocolVersion('2026-07-28')).toBe(true);
+  });
+
+  it.each([...EXPECTED_VERSIONS, '', 'v999.0.0', '2026-07-28 ', '2026-07-29', undefined, 20260728, ['2026-07-28']])(
+    'rejects %p',
+    (version) => {
+      expect(isModernProtocolVersion(version)).toBe(false);
     },
   );
 });

@@ -11,6 +11,8 @@ import type { Handshake } from '../protocol/initialize.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import type { ClientSession } from '../session/client-session.js';
 import { SessionStore } from '../session/session.store.js';
+import { InProcessChangeBus } from '../server/in-process-change-bus.js';
+import { SessionFanout } from '../server/session-fanout.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from '../resources/registered-resource.interface.js';
 import { ResourceStore } from '../resources/resource.store.js';
 import { McpResourceTemplateRegistry } from './resource-template.registry.js';
@@ -43,10 +45,13 @@ interface ResourceItems {
   readonly templates: McpResourceTemplateRegistry;
 }
 
+/** Registries whose changes reach `sessions` as in the module: through a change bus and the session fan-out. */
 function resourcesWith(sessions: SessionStore, schemas = new McpSchemas()): ResourceItems {
   const store = new ResourceStore(schemas);
   const templates = new McpResourceTemplateRegistry(store);
-  return { store, templates, resources: new McpResourceRegistry(store, sessions, templates) };
+  const bus = new InProcessChangeBus();
+  new SessionFanout(sessions, bus).onApplicationBootstrap();
+  return { store, templates, resources: new McpResourceRegistry(store, bus, templates) };
 }
 
 /** Registries whose sessions are never used: the methods under test do not reach them. */

@@ -1,10 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { plainTarget } from '../execution/plain-target.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
-import { McpMethod } from '../protocol/mcp.methods.js';
+import type { McpChangeBus } from '../interfaces/mcp-change-bus.interface.js';
+import { MCP_CHANGE_BUS } from '../mcp.constants.js';
 import type { ResourceDefinition } from '../protocol/mcp.types.js';
 import { ResourceStore } from '../resources/resource.store.js';
-import { SessionStore } from '../session/session.store.js';
 import { McpItemRegistry } from './item.registry.js';
 import { requireHandler } from './require-handler.js';
 import {
@@ -47,7 +47,7 @@ export class McpResourceRegistry extends McpItemRegistry<ResourceDefinition> {
   /** @internal */
   constructor(
     private readonly store: ResourceStore,
-    private readonly sessions: SessionStore,
+    @Inject(MCP_CHANGE_BUS) private readonly bus: McpChangeBus,
     private readonly templateRegistry: McpResourceTemplateRegistry,
   ) {
     super(store?.resources);
@@ -84,17 +84,15 @@ export class McpResourceRegistry extends McpItemRegistry<ResourceDefinition> {
   }
 
   /**
-   * Tells every session subscribed to `uri` that the resource changed
-   * (`notifications/resources/updated`, on its GET stream; while none is open it waits there,
-   * bounded by `outboxLimit`). Subscriptions are to exact URIs, as the client sent them.
-   * @returns how many sessions it was sent (or queued) to.
+   * Tells every client subscribed to `uri` that the resource changed
+   * (`notifications/resources/updated`): 2025 sessions subscribed with `resources/subscribe` (on
+   * their GET stream; while none is open it waits there, bounded by `outboxLimit`), and 2026-07-28
+   * `subscriptions/listen` streams that asked for it. Subscriptions are to exact URIs, as the
+   * client sent them.
+   * @returns how many sessions and listen streams it was sent (or queued) to.
    */
   notifyUpdated(uri: string): number {
-    let sent = 0;
-    for (const session of this.sessions.all()) {
-      if (session.isSubscribed(uri) && session.notify(McpMethod.ResourceUpdated, { uri })) sent++;
-    }
-    return sent;
+    return this.bus.publish({ kind: 'updated', uri });
   }
 
   /** @deprecated Use {@link add}. */

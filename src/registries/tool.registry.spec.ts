@@ -40,6 +40,7 @@ function tool(name: string, owner: string): RegisteredTool {
     definition: { name, description: `${name} tool`, inputSchema: NO_ARGUMENTS_SCHEMA },
     owner,
     checkArguments: (raw) => Promise.resolve({ ok: true, value: raw }),
+    paramHeaders: [],
     target: () => target,
   };
 }

@@ -1,14 +1,20 @@
-import { HttpException, Injectable } from '@nestjs/common';
+import { HttpException, Inject, Injectable } from '@nestjs/common';
+import { resolveCacheHint } from '../catalogue/cache-hints.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { CallAnswers } from '../execution/call-answers.js';
 import { McpCallLifecycle } from '../execution/call-lifecycle.js';
 import { jsonRpcAnswers } from '../execution/failure-mapping.js';
+import { GuardClock, GUARD_DEADLINE_MS } from '../execution/guard-clock.js';
+import { ItemVisibility } from '../execution/item-visibility.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import type { CallCandidate, RunningCall } from '../execution/running-call.js';
 import type { ItemRequest } from '../execution/item-request.js';
 import { ErrorCode, invalidParams, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
-import type { ReadResourceResult, ResourceUriParams } from '../protocol/mcp.types.js';
+import { McpMethod } from '../protocol/mcp.methods.js';
+import type { CacheHint, InputRequiredResult, ReadResourceResult, ResourceUriParams } from '../protocol/mcp.types.js';
 import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from '../session/session-subscriptions.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.interface.js';
 import { toReadResourceResult } from './resource-result.mapper.js';
@@ -32,11 +38,18 @@ export function resourceNotFound(uri: string): JsonRpcError {
 @Injectable()
 export class McpResourceReader {
   private readonly answers: CallAnswers<never>;
+  /** The caching hint of each item's reads (2026-07-28), worked out once. */
+  private readonly hints = new WeakMap<RegisteredResource | RegisteredResourceTemplate, CacheHint>();
+  private readonly readsHint: ResolvedMcpOptions['cache']['reads'];
 
   constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
     private readonly store: ResourceStore,
     private readonly lifecycle: McpCallLifecycle,
+    private readonly visibility: ItemVisibility,
+    private readonly clock: GuardClock,
   ) {
+    this.readsHint = options.cache.reads;
     const base = jsonRpcAnswers(kindLoggers().resource);
     this.answers = {
       ...base,
@@ -50,11 +63,21 @@ export class McpResourceReader {
     };
   }
 
-  read(params: ResourceUriParams, call: McpCallContext, requestId: RequestId): Promise<ReadResourceResult> {
+  read(
+    params: ResourceUriParams,
+    call: McpCallContext,
+    requestId: RequestId,
+  ): Promise<ReadResourceResult | InputRequiredResult> {
     const { uri } = params;
-    const request = { kind: 'resource' as const, name: uri, uri, meta: params._meta };
+    const request = {
+      kind: 'resource' as const,
+      name: uri,
+      uri,
+      meta: params._meta,
+      input: { method: McpMethod.ResourcesRead, ...params, arguments: {} },
+    };
     return this.lifecycle.run<ReadResourceResult>(this.answers, call, requestId, request, (running) =>
-      running.serve(this.candidates(uri), () => {
+      running.serve(this.candidates(uri, call), () => {
         throw resourceNotFound(uri);
       }),
     );
@@ -71,7 +94,7 @@ export class McpResourceReader {
       if (!(await this.isReadable(uri, running))) throw resourceNotFound(uri);
       // Cancelled while the guards decided: the client heard nothing and must not be subscribed.
       if (running.signal.aborted) return;
-      if (!call.session.subscribe(uri)) {
+      if (!call.session?.subscribe(uri)) {
         throw invalidParams(
           `a session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources ` +
             `(${MAX_SUBSCRIBED_URI_CHARS} characters of URIs); unsubscribe from some first`,
@@ -81,7 +104,39 @@ export class McpResourceReader {
   }
 
   unsubscribe(params: ResourceUriParams, call: McpCallContext): void {
-    call.session.unsubscribe(params.uri);
+    call.session?.unsubscribe(params.uri);
+  }
+
+  /**
+   * The URIs of `uris` the caller may read, as `resources/subscribe` would accept them: for a
+   * `subscriptions/listen` filter. One guard deadline for all of them, as for a listing.
+   */
+  async readableUris(uris: readonly string[], call: McpCallContext): Promise<string[]> {
+    const deadline = this.clock.deadline(GUARD_DEADLINE_MS);
+    try {
+      const readable: string[] = [];
+      for (const uri of uris) {
+        for (const resolved of this.store.candidates(uri)) {
+          if (await this.visibility.isVisible(servedBy(resolved), itemOf(resolved, uri), call, deadline.passed)) {
+            readable.push(uri);
+            break;
+          }
+        }
+      }
+      return readable;
+    } finally {
+      deadline.cancel();
+    }
+  }
+
+  private hintOf(handler: RegisteredResource | RegisteredResourceTemplate): CacheHint {
+    let hint = this.hints.get(handler);
+    if (!hint) {
+      // Contents may depend on the caller: private unless the item or the options say otherwise.
+      hint = resolveCacheHint('private', handler.cache, this.readsHint);
+      this.hints.set(handler, hint);
+    }
+    return hint;
   }
 
   private async isReadable(uri: string, running: RunningCall<void>): Promise<boolean> {
@@ -92,12 +147,13 @@ export class McpResourceReader {
   }
 
   /** What may serve `uri`, in order, as the lifecycle serves it. */
-  private *candidates(uri: string): Generator<CallCandidate<ReadResourceResult>> {
+  private *candidates(uri: string, call: McpCallContext): Generator<CallCandidate<ReadResourceResult>> {
     for (const resolved of this.store.candidates(uri)) {
       const handler = servedBy(resolved);
       const map = (value: unknown): ReadResourceResult => {
         const result = toReadResourceResult(value, uri, handler.definition.mimeType);
         if (!result) throw resourceNotFound(uri);
+        call.cacheHint = this.hintOf(handler);
         return result;
       };
       const item = itemOf(resolved, uri);

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { validateCacheHint } from '../catalogue/cache-hints.js';
+import type { McpCacheHintOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { Observable } from 'rxjs';
 import { ChangeBurst } from '../catalogue/change-burst.js';
 import { Catalogue } from '../catalogue/catalogue.js';
@@ -70,6 +72,7 @@ export class ResourceStore {
       definition: buildResourceDefinition(options, defaultName, label),
       owner,
       timeoutMs: options.timeoutMs,
+      cache: cacheOption(options.cache, label),
       target,
     };
     this.resources.add(resource);
@@ -95,6 +98,7 @@ export class ResourceStore {
       template,
       owner,
       timeoutMs: options.timeoutMs,
+      cache: cacheOption(options.cache, label),
       target,
       checkVariables: this.variablesChecker(options.variables, owner, label),
       completers: completerTable(options.complete, template.variables, schema, label, owner),
@@ -175,4 +179,15 @@ export class ResourceStore {
     if (variables === undefined) return (raw) => Promise.resolve({ ok: true, value: raw });
     return argumentsCheckerFor(variables, this.schemas.validators, owner, label);
   }
+}
+
+/** An item's `cache` option, checked and frozen. */
+function cacheOption(cache: McpCacheHintOptions | undefined, label: string): McpCacheHintOptions | undefined {
+  if (cache === undefined) return undefined;
+  try {
+    validateCacheHint(`${label}: cache`, cache);
+  } catch (error) {
+    throw new McpDefinitionError((error as Error).message);
+  }
+  return Object.freeze({ ...cache });
 }

@@ -1,17 +1,17 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 
 const TAG_LENGTH = 16;
 
 /**
- * Seals list cursors with an HMAC over the cursor and its scope (the list and the session it was
- * issued to), with a key of this application alone. A cursor names the last item served; unsealed,
- * a client could forge one naming a tool its guards hide and learn from the next page whether it
- * exists, or probe positions to count the tools. A sealed cursor can only be one this server
- * issued, to this session, for this list.
+ * Seals list cursors with an HMAC over the cursor and its scope (the list, and the session or the
+ * principal it was issued to), with the deployment's key for cursors. A cursor names the last item
+ * served; unsealed, a client could forge one naming a tool its guards hide and learn from the next
+ * page whether it exists, or probe positions to count the tools. A sealed cursor can only be one
+ * this deployment issued, to this session (or principal), for this list.
  */
 export class CursorSeal {
-  private readonly key = randomBytes(32);
+  constructor(private readonly key: Buffer) {}
 
   seal(cursor: string, scope: string): string {
     return `${cursor}.${this.tag(cursor, scope).toString('base64url')}`;

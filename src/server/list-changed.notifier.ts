@@ -1,15 +1,15 @@
-import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Subscription } from 'rxjs';
-import { McpMethod } from '../protocol/mcp.methods.js';
+import type { McpChangeBus } from '../interfaces/mcp-change-bus.interface.js';
+import { MCP_CHANGE_BUS } from '../mcp.constants.js';
 import { PromptStore } from '../prompts/prompt.store.js';
 import { ResourceStore } from '../resources/resource.store.js';
-import { SessionStore } from '../session/session.store.js';
 import { ToolStore } from '../tools/tool.store.js';
 
 /**
- * Tells connected sessions when the served tools, resources (or templates) or prompts change
- * (`notifications/{tools,resources,prompts}/list_changed`). Only sessions with a GET stream open
- * hear it: one that connects later lists them anyway, so queueing the news for it would only cost memory.
+ * Publishes each burst of changes to the served tools, resources (or templates) and prompts on the
+ * change bus, which tells the clients that listen: sessions with a GET stream open, and
+ * `subscriptions/listen` streams that asked for that list.
  */
 @Injectable()
 export class ListChangedNotifier implements OnApplicationBootstrap, OnModuleDestroy {
@@ -19,16 +19,16 @@ export class ListChangedNotifier implements OnApplicationBootstrap, OnModuleDest
     private readonly tools: ToolStore,
     private readonly resources: ResourceStore,
     private readonly prompts: PromptStore,
-    private readonly sessions: SessionStore,
+    @Inject(MCP_CHANGE_BUS) private readonly bus: McpChangeBus,
   ) {}
 
   onApplicationBootstrap(): void {
-    const announce = (method: string) => () => {
-      this.sessions.notifyAll(method, undefined, { connectedOnly: true });
+    const announce = (list: 'tools' | 'prompts' | 'resources') => () => {
+      this.bus.publish({ kind: 'list', list });
     };
-    this.subscription.add(this.tools.changes.subscribe(announce(McpMethod.ToolsListChanged)));
-    this.subscription.add(this.resources.changes.subscribe(announce(McpMethod.ResourcesListChanged)));
-    this.subscription.add(this.prompts.changes.subscribe(announce(McpMethod.PromptsListChanged)));
+    this.subscription.add(this.tools.changes.subscribe(announce('tools')));
+    this.subscription.add(this.resources.changes.subscribe(announce('resources')));
+    this.subscription.add(this.prompts.changes.subscribe(announce('prompts')));
   }
 
   onModuleDestroy(): void {

@@ -1,24 +1,40 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
-import { McpDispatcher, type McpServerPort } from '../protocol/dispatcher.js';
+import { resolveCacheHint } from '../catalogue/cache-hints.js';
+import { McpDispatcher, type DispatchEra, type McpServerPort } from '../protocol/dispatcher.js';
 import type { ServerDescription } from '../protocol/initialize.js';
+import { LEGACY_ERA } from '../protocol/legacy-era.js';
+import {
+  admitModernParams,
+  CACHEABLE_METHODS,
+  finishModernResult,
+  MODERN_METHODS,
+  MODERN_NOTIFICATIONS,
+  modernError,
+} from '../protocol/modern-era.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
 import type { LoggingLevel } from '../protocol/logging-level.js';
 import type {
+  CacheHint,
   CallToolParams,
   CallToolResult,
   CancelledNotificationParams,
   CompleteParams,
   CompleteResult,
+  DiscoverResult,
   GetPromptParams,
   GetPromptResult,
+  InputRequiredResult,
   ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListToolsResult,
   ReadResourceResult,
   ResourceUriParams,
+  ServerCapabilities,
+  SubscriptionFilter,
 } from '../protocol/mcp.types.js';
 import type { Page } from '../protocol/pagination.js';
 import { McpCompletionService } from '../completion/completion.service.js';
@@ -32,20 +48,35 @@ import { PromptStore } from '../prompts/prompt.store.js';
 import { McpResourceReader } from '../resources/resource.reader.js';
 import { ResourceStore } from '../resources/resource.store.js';
 import { SessionStore } from '../session/session.store.js';
+import { Sealer } from '../sealing/sealer.js';
 import { McpToolCaller } from '../tools/tool.caller.js';
 import { ToolStore } from '../tools/tool.store.js';
 import { CursorSeal } from './cursor-seal.js';
+import { ListenStreams } from './listen-streams.js';
+import { ServedCapabilities } from './served-capabilities.js';
+
+/** The lists a caching hint is configured for, by their option names. */
+type ListName = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 
 /**
- * The application's MCP server: binds the pure dispatcher to this application's items, sessions and logger.
- * One per application, so two applications in one process never share anything.
+ * The application's MCP server: binds the pure dispatcher, once per era, to this application's
+ * items, sessions, listen streams and logger. One per application, so two applications in one
+ * process never share anything.
  */
 @Injectable()
 export class McpServer implements McpServerPort<McpCallContext> {
   private readonly logger = new Logger('McpServer');
-  readonly dispatcher: McpDispatcher<McpCallContext>;
+  /** Serves 2025 sessions. */
+  readonly legacy: McpDispatcher<McpCallContext>;
+  /** Serves stateless 2026-07-28 requests. */
+  readonly modern: McpDispatcher<McpCallContext>;
+  /** What `server/discover` and the unsupported-version error say the endpoint speaks. */
+  readonly supportedVersions: readonly string[];
   private readonly pageSize: number;
-  private readonly cursors = new CursorSeal();
+  private readonly cursors: CursorSeal;
+  private readonly instructions: string | undefined;
+  /** The caching hints of the lists and of `server/discover`, worked out once. */
+  private readonly hints: Readonly<Record<ListName | 'discover', CacheHint>>;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -59,12 +90,52 @@ export class McpServer implements McpServerPort<McpCallContext> {
     private readonly reader: McpResourceReader,
     private readonly renderer: McpPromptRenderer,
     private readonly completions: McpCompletionService,
+    private readonly capabilities: ServedCapabilities,
+    private readonly listens: ListenStreams,
+    sealer: Sealer,
   ) {
-    this.dispatcher = new McpDispatcher(describeServer(options), this);
+    const description = describeServer(options);
+    this.legacy = new McpDispatcher(description, this, LEGACY_ERA);
+    this.modern = new McpDispatcher(description, this, this.modernEra(description));
+    this.supportedVersions =
+      options.eras === 'modern'
+        ? [...MODERN_PROTOCOL_VERSIONS]
+        : [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
     this.pageSize = options.pageSize;
+    this.cursors = new CursorSeal(sealer.key('cursor'));
+    this.instructions = options.instructions;
+    // Lists may differ per caller when guards hide items: private unless the options say otherwise.
+    const { cache } = options;
+    this.hints = {
+      tools: resolveCacheHint('private', cache.tools),
+      prompts: resolveCacheHint('private', cache.prompts),
+      resources: resolveCacheHint('private', cache.resources),
+      resourceTemplates: resolveCacheHint('private', cache.resourceTemplates),
+      // What the server speaks and serves is the same for every caller.
+      discover: resolveCacheHint('public', cache.discover),
+    };
+  }
+
+  /** The capabilities a 2026-07-28 client is told of now (a kind without items is not served). */
+  get servedCapabilities(): ServerCapabilities {
+    return this.capabilities.current;
+  }
+
+  discover(context: McpCallContext): DiscoverResult {
+    context.cacheHint = this.hints.discover;
+    return {
+      supportedVersions: this.supportedVersions,
+      capabilities: this.capabilities.current,
+      ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+    };
+  }
+
+  listen(filter: SubscriptionFilter, context: McpCallContext, requestId: RequestId): Promise<Record<string, unknown>> {
+    return this.listens.listen(filter, context, requestId);
   }
 
   async listTools(cursor: string | undefined, context: McpCallContext): Promise<ListToolsResult> {
+    context.cacheHint = this.hints.tools;
     const { items, nextCursor } = await this.list('tools', cursor, context, (after, visible) =>
       this.tools.page(after, this.pageSize, (tool) => visible(tool, { kind: 'tool', name: tool.definition.name })),
     );
@@ -72,6 +143,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
   }
 
   async listResources(cursor: string | undefined, context: McpCallContext): Promise<ListResourcesResult> {
+    context.cacheHint = this.hints.resources;
     const { items, nextCursor } = await this.list('resources', cursor, context, (after, visible) =>
       this.resources.resources.page(after, this.pageSize, (resource) =>
         visible(resource, { kind: 'resource', name: resource.definition.name, uri: resource.definition.uri }),
@@ -84,6 +156,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
     cursor: string | undefined,
     context: McpCallContext,
   ): Promise<ListResourceTemplatesResult> {
+    context.cacheHint = this.hints.resourceTemplates;
     const { items, nextCursor } = await this.list('templates', cursor, context, (after, visible) =>
       this.resources.templates.page(after, this.pageSize, (template) =>
         visible(template, { kind: 'resourceTemplate', name: template.definition.name }),
@@ -92,7 +165,11 @@ export class McpServer implements McpServerPort<McpCallContext> {
     return { resourceTemplates: items.map((template) => template.definition), ...nextCursor };
   }
 
-  readResource(params: ResourceUriParams, context: McpCallContext, requestId: RequestId): Promise<ReadResourceResult> {
+  readResource(
+    params: ResourceUriParams,
+    context: McpCallContext,
+    requestId: RequestId,
+  ): Promise<ReadResourceResult | InputRequiredResult> {
     return this.reader.read(params, context, requestId);
   }
 
@@ -105,6 +182,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
   }
 
   async listPrompts(cursor: string | undefined, context: McpCallContext): Promise<ListPromptsResult> {
+    context.cacheHint = this.hints.prompts;
     const { items, nextCursor } = await this.list('prompts', cursor, context, (after, visible) =>
       this.prompts.page(after, this.pageSize, (prompt) =>
         visible(prompt, { kind: 'prompt', name: prompt.definition.name }),
@@ -113,7 +191,11 @@ export class McpServer implements McpServerPort<McpCallContext> {
     return { prompts: items.map((prompt) => prompt.definition), ...nextCursor };
   }
 
-  getPrompt(params: GetPromptParams, context: McpCallContext, requestId: RequestId): Promise<GetPromptResult> {
+  getPrompt(
+    params: GetPromptParams,
+    context: McpCallContext,
+    requestId: RequestId,
+  ): Promise<GetPromptResult | InputRequiredResult> {
     return this.renderer.get(params, context, requestId);
   }
 
@@ -135,7 +217,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
       visible: (handler: ServedHandler, item: ItemRequest) => Promise<boolean>,
     ) => Promise<Page<T>>,
   ): Promise<{ items: T[]; nextCursor: { nextCursor?: string } }> {
-    const scope = `${list}\0${context.session.id}`;
+    const scope = `${list}\0${context.caller.cursorScope}`;
     const after = cursor === undefined ? undefined : this.cursors.open(cursor, scope);
     const deadline = this.clock.deadline(GUARD_DEADLINE_MS);
     const visible = (handler: ServedHandler, item: ItemRequest): Promise<boolean> =>
@@ -147,37 +229,64 @@ export class McpServer implements McpServerPort<McpCallContext> {
     };
   }
 
-  callTool(params: CallToolParams, context: McpCallContext, requestId: RequestId): Promise<CallToolResult> {
+  callTool(
+    params: CallToolParams,
+    context: McpCallContext,
+    requestId: RequestId,
+  ): Promise<CallToolResult | InputRequiredResult> {
     return this.toolCaller.call(params, context, requestId);
   }
 
-  onInitialized(context: McpCallContext): void {
-    context.session.initialized = true;
+  // The methods and notifications below are the legacy era's: only session requests reach them.
+
+  onInitialized({ session }: McpCallContext): void {
+    if (session) session.initialized = true;
   }
 
-  setLoggingLevel(level: LoggingLevel, context: McpCallContext): void {
-    context.session.logLevel = level;
+  setLoggingLevel(level: LoggingLevel, { session }: McpCallContext): void {
+    if (session) session.logLevel = level;
   }
 
   onCancelled(params: CancelledNotificationParams, context: McpCallContext): void {
+    const { session } = context;
     // Unknown and finished ids are ignored, as the specification says: the cancellation crossed the answer.
-    if (!context.session.cancelCall(params.requestId, params.reason)) {
+    // A stateless client cancels nothing but its listen streams this way: its other requests end with their streams.
+    const cancelled = session
+      ? session.cancelCall(params.requestId, params.reason)
+      : this.listens.cancel(context, params.requestId);
+    if (!cancelled) {
       this.logger.debug(`Cancellation of ${JSON.stringify(params.requestId)} ignored: no such call is running`);
     }
   }
 
-  onRootsListChanged(context: McpCallContext): void {
-    this.sessions.reportRootsChanged(context.session);
+  onRootsListChanged({ session }: McpCallContext): void {
+    if (session) this.sessions.reportRootsChanged(session);
   }
 
-  onResponse(response: JsonRpcResponse, context: McpCallContext): void {
-    if (!context.session.settleClientRequest(response)) {
+  onResponse(response: JsonRpcResponse, { session }: McpCallContext): void {
+    if (!session?.settleClientRequest(response)) {
       this.logger.debug(`Answer ${JSON.stringify(response.id)} ignored: no request of this session waits for it`);
     }
   }
 
   reportError(error: unknown, method: string): void {
     this.logger.error(`Handling ${method} failed`, error instanceof Error ? error.stack : String(error));
+  }
+
+  /**
+   * The modern era as this server sends it: every result carries `resultType` and the server's
+   * identity, cacheable ones the caching hints of what served them.
+   */
+  private modernEra(description: ServerDescription): DispatchEra<McpCallContext> {
+    const { serverInfo } = description;
+    return {
+      methods: MODERN_METHODS,
+      notifications: MODERN_NOTIFICATIONS,
+      admit: admitModernParams,
+      finish: (method, result, context) =>
+        finishModernResult(result, serverInfo, CACHEABLE_METHODS.has(method) ? context.cacheHint : undefined),
+      mapError: modernError,
+    };
   }
 }
 

@@ -7,7 +7,7 @@ import type { JsonRpcMessage, JsonRpcParams, JsonRpcResponse, RequestId } from '
 import { passesThreshold, type LoggingLevel } from '../protocol/logging-level.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
 import type { ClientCapabilities, Implementation } from '../protocol/mcp.types.js';
-import { supportsSsePolling, type ProtocolVersion } from '../protocol/protocol-version.js';
+import { supportsSsePolling, type LegacyProtocolVersion } from '../protocol/protocol-version.js';
 import { ClientRequests, type ClientRequestOptions } from './client-requests.js';
 import type { McpEventStore } from '../interfaces/mcp-event-store.interface.js';
 import type { SendOutcome } from './session-stream.js';
@@ -21,7 +21,7 @@ export type SessionEndReason = 'deleted' | 'idle' | 'overflow' | 'shutdown';
 /** What the session needs to know at creation; the rest it learns as it lives. */
 export interface ClientSessionInit {
   readonly id: string;
-  readonly protocolVersion: ProtocolVersion;
+  readonly protocolVersion: LegacyProtocolVersion;
   readonly clientInfo: Implementation;
   readonly clientCapabilities: ClientCapabilities;
   /** The principal that created the session; absent when it was anonymous. */
@@ -39,7 +39,7 @@ export interface ClientSessionInit {
 }
 
 /**
- * One client's MCP session: its negotiated version, what the client declared, the calls in flight,
+ * One client's MCP session (the caller of its requests, `McpCaller` in shape): its negotiated version, what the client declared, the calls in flight,
  * the requests it was sent and awaits answers to, and its SSE streams.
  *
  * Messages that belong to no call go on the standalone stream (GET). Messages sent while no GET
@@ -52,8 +52,9 @@ export interface ClientSessionInit {
  * are created on first use.
  */
 export class ClientSession implements McpSessionHandle {
+  readonly era = 'legacy' as const;
   readonly id: string;
-  readonly protocolVersion: ProtocolVersion;
+  readonly protocolVersion: LegacyProtocolVersion;
   readonly clientInfo: Implementation;
   readonly clientCapabilities: ClientCapabilities;
   /** The principal that created the session; only its requests reach the session. */
@@ -90,6 +91,16 @@ export class ClientSession implements McpSessionHandle {
     this.onEnd = init.onEnd;
     this.onStoreError = init.onStoreError;
     this.onUnserializable = init.onUnserializable;
+  }
+
+  /** The session is its own caller: what its requests' handlers see of it. */
+  get session(): McpSessionHandle {
+    return this;
+  }
+
+  /** Cursors are sealed to the session that received them. */
+  get cursorScope(): string {
+    return this.id;
   }
 
   /** Whether the session has ended; an ended session answers 404 and sends nothing. */

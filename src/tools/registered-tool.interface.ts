@@ -1,5 +1,6 @@
 import type { ServedHandler } from '../execution/served-handler.js';
 import type { ToolDefinition } from '../protocol/mcp.types.js';
+import type { ParamHeader } from '../protocol/param-headers.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 import type { SchemaValidator } from '../schemas/json-schema.validator.js';
 
@@ -10,4 +11,6 @@ export interface RegisteredTool extends ServedHandler {
   readonly checkArguments: ArgumentsChecker;
   /** Checks structured results, when the tool declares an output schema. */
   readonly checkOutput?: SchemaValidator;
+  /** The arguments its input schema marks with `x-mcp-header` (2026-07-28 clients mirror them into headers). */
+  readonly paramHeaders: readonly ParamHeader[];
 }

@@ -80,7 +80,7 @@ function setup(): Fixture {
   const caller = new McpToolCaller(store, lifecycle);
   const session = testSession();
   const request = { user: { sub: 'alice' } };
-  const call: McpCallContext = { session, httpRequest: request, headers: {} };
+  const call: McpCallContext = { caller: session, session, httpRequest: request, headers: {} };
   return {
     caller,
     store,
@@ -131,8 +131,8 @@ describe('McpToolCaller: the pipeline', () => {
       const target = fakeTarget(() => Promise.resolve('secret data'), { allow: false });
       const tool = f.add('secret', target);
 
-      const denied = await f.caller.call({ name: 'secret', arguments: { a: 1 } }, f.call, 1);
-      const unknown = await f.caller.call({ name: 'nothing-here', arguments: { a: 1 } }, f.call, 2);
+      const denied = await callTool(f.caller, { name: 'secret', arguments: { a: 1 } }, f.call, 1);
+      const unknown = await callTool(f.caller, { name: 'nothing-here', arguments: { a: 1 } }, f.call, 2);
 
       expect(denied).toEqual({ content: [{ type: 'text', text: 'Unknown tool: secret' }], isError: true });
       expect(unknown).toEqual({ content: [{ type: 'text', text: 'Unknown tool: nothing-here' }], isError: true });
@@ -147,7 +147,7 @@ describe('McpToolCaller: the pipeline', () => {
       const f = setup();
       const target = fakeTarget(() => Promise.resolve('ok'));
       f.add('forecast', target);
-      await f.caller.call({ name: 'forecast', arguments: { city: 'Bern' } }, f.call, 1);
+      await callTool(f.caller, { name: 'forecast', arguments: { city: 'Bern' } }, f.call, 1);
 
       const args = target.canActivate.mock.calls[0]![0];
       expect(args[0]).toBe(f.request);
@@ -166,7 +166,7 @@ describe('McpToolCaller: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.resolve('ok')),
       );
-      await f.caller.call({ name: 'forecast' }, f.call, 1);
+      await callTool(f.caller, { name: 'forecast' }, f.call, 1);
       expect(tool.target).toHaveBeenCalledWith(f.request);
     });
   });
@@ -189,7 +189,7 @@ describe('McpToolCaller: the pipeline', () => {
         return Promise.resolve({ ok: true, value: { ...raw, checked: true } });
       });
 
-      const result = await f.caller.call({ name: 'forecast', arguments: { city: 'Bern' } }, f.call, 1);
+      const result = await callTool(f.caller, { name: 'forecast', arguments: { city: 'Bern' } }, f.call, 1);
       expect(order).toEqual(['guards', 'check', 'execute']);
       expect(tool.checkArguments).toHaveBeenCalledWith({ city: 'Bern' });
       expect(invocationOf(target.execute.mock.calls[0]![0])).toMatchObject({
@@ -205,7 +205,7 @@ describe('McpToolCaller: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.resolve('ok')),
       );
-      await f.caller.call({ name: 'forecast' }, f.call, 1);
+      await callTool(f.caller, { name: 'forecast' }, f.call, 1);
       expect(tool.checkArguments).toHaveBeenCalledWith({});
     });
 
@@ -214,7 +214,7 @@ describe('McpToolCaller: the pipeline', () => {
       const target = fakeTarget(() => Promise.resolve('ok'));
       const tool = f.add('forecast', target);
       tool.checkArguments.mockResolvedValue({ ok: false, problems: ['city: must be a string', 'days: too many'] });
-      expect(await f.caller.call({ name: 'forecast', arguments: { city: 1 } }, f.call, 1)).toEqual({
+      expect(await callTool(f.caller, { name: 'forecast', arguments: { city: 1 } }, f.call, 1)).toEqual({
         content: [
           { type: 'text', text: 'Invalid arguments for tool forecast:\n- city: must be a string\n- days: too many' },
         ],
@@ -249,7 +249,7 @@ describe('McpToolCaller: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(exception)),
       );
-      expect(await f.caller.call({ name: 'forecast', arguments: { city: 'Atlantis' } }, f.call, 1)).toEqual({
+      expect(await callTool(f.caller, { name: 'forecast', arguments: { city: 'Atlantis' } }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: `Tool forecast failed: ${message}` }],
         isError: true,
       });
@@ -266,7 +266,7 @@ describe('McpToolCaller: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(exception), { reportsErrors: false }),
       );
-      const error = await rejection(f.caller.call({ name: 'forecast' }, f.call, 1));
+      const error = await rejection(callTool(f.caller, { name: 'forecast' }, f.call, 1));
       expect(error.code).toBe(ErrorCode.InternalError);
       expect(error.code).toBe(-32603);
       expect(error.toErrorObject()).toEqual({ code: -32603, message: 'Internal error' });
@@ -282,7 +282,7 @@ describe('McpToolCaller: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject('just a string'), { reportsErrors: false }),
       );
-      expect((await rejection(f.caller.call({ name: 'forecast' }, f.call, 1))).code).toBe(-32603);
+      expect((await rejection(callTool(f.caller, { name: 'forecast' }, f.call, 1))).code).toBe(-32603);
       expect(f.errors()).toEqual([
         ['Tool forecast (FakeTools.forecast) failed; answered with an internal error', 'just a string'],
       ]);
@@ -294,7 +294,7 @@ describe('McpToolCaller: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(new InternalServerErrorException('boom')), { reportsErrors: true }),
       );
-      expect((await rejection(f.caller.call({ name: 'forecast' }, f.call, 1))).code).toBe(-32603);
+      expect((await rejection(callTool(f.caller, { name: 'forecast' }, f.call, 1))).code).toBe(-32603);
       const lines = f.errors();
       expect(lines).toHaveLength(1);
       expect(lines[0]![0]).toBe('Tool forecast (FakeTools.forecast) failed; answered with an internal error');
@@ -307,7 +307,7 @@ describe('McpToolCaller: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(new Error('boom')), { reportsErrors: true }),
       );
-      expect((await rejection(f.caller.call({ name: 'forecast' }, f.call, 1))).code).toBe(-32603);
+      expect((await rejection(callTool(f.caller, { name: 'forecast' }, f.call, 1))).code).toBe(-32603);
       const lines = f.errors();
       expect(lines).toHaveLength(1);
       expect(lines[0]).toEqual(['Tool forecast (FakeTools.forecast) failed; answered with an internal error']);
@@ -327,7 +327,7 @@ describe('McpToolCaller: the pipeline', () => {
           { reportsErrors: true },
         ),
       );
-      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
+      expect(await callTool(f.caller, { name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: 'Tool forecast produced an invalid result: a malformed content block' }],
         isError: true,
       });
@@ -347,7 +347,7 @@ describe('McpToolCaller: the pipeline', () => {
         throw failure;
       });
       // As in tools/list, where such a tool is left out: a call must not tell it apart from an unknown one.
-      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
+      expect(await callTool(f.caller, { name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: 'Unknown tool: forecast' }],
         isError: true,
       });
@@ -365,7 +365,7 @@ describe('McpToolCaller: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.reject(exception), { reportsErrors: false }),
       );
-      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
+      expect(await callTool(f.caller, { name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: 'Atlantis is not a city I know' }],
         isError: true,
       });
@@ -381,7 +381,7 @@ describe('McpToolCaller: the pipeline', () => {
         fakeTarget(() => Promise.resolve({ celsius: 21 })),
         { checkOutput: FORECAST_OUTPUT },
       );
-      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
+      expect(await callTool(f.caller, { name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: '{"celsius":21}' }],
         structuredContent: { celsius: 21 },
       });
@@ -397,7 +397,7 @@ describe('McpToolCaller: the pipeline', () => {
           checkOutput: FORECAST_OUTPUT,
         },
       );
-      const result = await f.caller.call({ name: 'forecast' }, f.call, 1);
+      const result = await callTool(f.caller, { name: 'forecast' }, f.call, 1);
       expect(result.isError).toBe(true);
       const text = (result.content[0] as { text: string }).text;
       expect(text).toMatch(/^Tool forecast produced an invalid result: /);
@@ -420,7 +420,7 @@ describe('McpToolCaller: the pipeline', () => {
         fakeTarget(() => Promise.resolve('21 degrees')),
         { checkOutput: FORECAST_OUTPUT },
       );
-      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
+      expect(await callTool(f.caller, { name: 'forecast' }, f.call, 1)).toEqual({
         content: [
           {
             type: 'text',
@@ -440,7 +440,7 @@ describe('McpToolCaller: the pipeline', () => {
         fakeTarget(() => Promise.resolve(failure)),
         { checkOutput: FORECAST_OUTPUT },
       );
-      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toBe(failure);
+      expect(await callTool(f.caller, { name: 'forecast' }, f.call, 1)).toBe(failure);
       expect(f.errors()).toEqual([]);
     });
 
@@ -450,9 +450,14 @@ describe('McpToolCaller: the pipeline', () => {
         'forecast',
         fakeTarget(() => Promise.resolve({ celsius: 'warm' })),
       );
-      expect(await f.caller.call({ name: 'forecast' }, f.call, 1)).toEqual({
+      expect(await callTool(f.caller, { name: 'forecast' }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: '{"celsius":"warm"}' }],
       });
     });
   });
 });
+
+/** A 2025 session's tool call: never an `input_required` round, so its answer is a `CallToolResult`. */
+function callTool(caller: McpToolCaller, ...args: Parameters<McpToolCaller['call']>): Promise<CallToolResult> {
+  return caller.call(...args) as Promise<CallToolResult>;
+}

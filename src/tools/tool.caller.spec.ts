@@ -74,7 +74,7 @@ function setup(): Fixture {
     end(id, controller);
   });
   const contexts: McpContext[] = [];
-  const call: McpCallContext = { session, httpRequest: {}, headers: {} };
+  const call: McpCallContext = { caller: session, session, httpRequest: {}, headers: {} };
   return {
     caller,
     registry,
@@ -106,7 +106,7 @@ describe('McpToolCaller: outcomes', () => {
   it('runs the handler with its context and maps its value', async () => {
     const f = setup();
     const handler = f.add('echo', () => 'hello');
-    const result = await f.caller.call({ name: 'echo', arguments: {} }, f.call, 'r1');
+    const result = await callTool(f.caller, { name: 'echo', arguments: {} }, f.call, 'r1');
     expect(result).toEqual({ content: [{ type: 'text', text: 'hello' }] });
     expect(handler).toHaveBeenCalledTimes(1);
     const context = f.contexts[0]!;
@@ -123,7 +123,7 @@ describe('McpToolCaller: outcomes', () => {
     const handler = f.add('hidden', () => 'x');
     f.registry.disableTool('hidden');
     for (const name of ['nope', 'hidden']) {
-      expect(await f.caller.call({ name }, f.call, 1)).toEqual({
+      expect(await callTool(f.caller, { name }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: `Unknown tool: ${name}` }],
         isError: true,
       });
@@ -137,8 +137,8 @@ describe('McpToolCaller: outcomes', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('slow', () => gate.promise);
-    const first = f.caller.call({ name: 'slow' }, f.call, 7);
-    const error = await f.caller.call({ name: 'slow' }, f.call, 7).then(
+    const first = callTool(f.caller, { name: 'slow' }, f.call, 7);
+    const error = await callTool(f.caller, { name: 'slow' }, f.call, 7).then(
       () => undefined,
       (rejected: unknown) => rejected,
     );
@@ -157,11 +157,11 @@ describe('McpToolCaller: outcomes', () => {
     f.add('asks', async () => {
       throw new McpClientRequestError('The client refused the request: no', -1);
     });
-    expect(await f.caller.call({ name: 'picky' }, f.call, 1)).toEqual({
+    expect(await callTool(f.caller, { name: 'picky' }, f.call, 1)).toEqual({
       content: [{ type: 'text', text: 'city not found' }],
       isError: true,
     });
-    expect(await f.caller.call({ name: 'asks' }, f.call, 2)).toEqual({
+    expect(await callTool(f.caller, { name: 'asks' }, f.call, 2)).toEqual({
       content: [{ type: 'text', text: 'The client refused the request: no' }],
       isError: true,
     });
@@ -177,7 +177,7 @@ describe('McpToolCaller: outcomes', () => {
     f.add('broken', () => {
       throw new Error('database password is hunter2');
     });
-    const error = await f.caller.call({ name: 'broken' }, f.call, 3).then(
+    const error = await callTool(f.caller, { name: 'broken' }, f.call, 3).then(
       () => undefined,
       (rejected: unknown) => rejected,
     );
@@ -191,7 +191,7 @@ describe('McpToolCaller: outcomes', () => {
   it('refuses arguments a tool without input does not take, without calling it', async () => {
     const f = setup();
     const handler = f.add('noargs', () => 'x');
-    const result = await f.caller.call({ name: 'noargs', arguments: { surprise: 1 } }, f.call, 4);
+    const result = await callTool(f.caller, { name: 'noargs', arguments: { surprise: 1 } }, f.call, 4);
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('surprise');
     expect(handler).not.toHaveBeenCalled();
@@ -201,7 +201,7 @@ describe('McpToolCaller: outcomes', () => {
   it('finishes the context with the result: nothing more goes out for the call', async () => {
     const f = setup();
     f.add('quick', () => 'ok');
-    await f.caller.call({ name: 'quick', _meta: { progressToken: 'p' } }, { ...f.call, channel: undefined }, 5);
+    await callTool(f.caller, { name: 'quick', _meta: { progressToken: 'p' } }, { ...f.call, channel: undefined }, 5);
     const context = f.contexts[0]!;
     expect(context.reportProgress({ progress: 1 })).toBe(false);
     expect(context.log.error('late')).toBe(false);
@@ -213,7 +213,7 @@ describe('McpToolCaller: cancellation', () => {
   it('never starts a handler whose call was cancelled before it started, and answers nothing', async () => {
     const f = setup();
     const handler = f.add('never', () => 'x');
-    const pending = f.caller.call({ name: 'never' }, f.call, 'c1');
+    const pending = callTool(f.caller, { name: 'never' }, f.call, 'c1');
     // Registered synchronously: a cancellation right after the request finds the call.
     expect(f.session.cancelCall('c1', 'changed my mind')).toBe(true);
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
@@ -226,7 +226,7 @@ describe('McpToolCaller: cancellation', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('slow', () => gate.promise);
-    const pending = f.caller.call({ name: 'slow' }, f.call, 'c2');
+    const pending = callTool(f.caller, { name: 'slow' }, f.call, 'c2');
     await until(() => f.contexts.length === 1, 'the handler to run');
     f.session.cancelCall('c2');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
@@ -246,7 +246,7 @@ describe('McpToolCaller: cancellation', () => {
         context.signal.addEventListener('abort', () => reject(context.signal.reason as Error)),
       );
     });
-    const pending = f.caller.call({ name: 'obedient' }, f.call, 'c3');
+    const pending = callTool(f.caller, { name: 'obedient' }, f.call, 'c3');
     await until(() => f.contexts.length === 1, 'the handler to run');
     f.session.cancelCall('c3');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
@@ -268,7 +268,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
       },
       20,
     );
-    const result = await f.caller.call({ name: 'stubborn' }, f.call, 't1');
+    const result = await callTool(f.caller, { name: 'stubborn' }, f.call, 't1');
     expect(result).toEqual({ content: [{ type: 'text', text: 'Tool stubborn timed out after 20 ms' }], isError: true });
     expect(finished).toBe(false);
     const reason = f.contexts[0]!.signal.reason as McpCallAbortedError;
@@ -289,7 +289,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
         ),
       10,
     );
-    const result = await f.caller.call({ name: 'obedient' }, f.call, 't2');
+    const result = await callTool(f.caller, { name: 'obedient' }, f.call, 't2');
     expect(text(result)).toBe('Tool obedient timed out after 10 ms');
     expect(f.errors).not.toHaveBeenCalled();
   });
@@ -297,7 +297,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
   it('clears the timer of a call that finished in time', async () => {
     const f = setup();
     f.add('fast', () => 'quick', 15);
-    expect(text(await f.caller.call({ name: 'fast' }, f.call, 't3'))).toBe('quick');
+    expect(text(await callTool(f.caller, { name: 'fast' }, f.call, 't3'))).toBe('quick');
     await delay(30);
     expect(f.contexts[0]!.signal.aborted).toBe(false);
   });
@@ -306,7 +306,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('long', () => gate.promise);
-    const pending = f.caller.call({ name: 'long' }, f.call, 's1');
+    const pending = callTool(f.caller, { name: 'long' }, f.call, 's1');
     await until(() => f.contexts.length === 1, 'the handler to run');
     f.session.end('deleted');
     expect(await pending).toEqual({
@@ -322,7 +322,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('doomed', () => gate.promise, 10);
-    const result = await f.caller.call({ name: 'doomed' }, f.call, 'l1');
+    const result = await callTool(f.caller, { name: 'doomed' }, f.call, 'l1');
     expect(result.isError).toBe(true);
     // Jest fails the test on an unhandled rejection: the wait below gives one the time to surface.
     gate.reject(new Error('failed long after the answer'));
@@ -337,7 +337,7 @@ describe('McpToolCaller: timeoutMs and session end', () => {
     const f = setup();
     const gate = deferred<string>();
     f.add('doomed', () => gate.promise);
-    const pending = f.caller.call({ name: 'doomed' }, f.call, 'l2');
+    const pending = callTool(f.caller, { name: 'doomed' }, f.call, 'l2');
     await until(() => f.contexts.length === 1, 'the handler to run');
     f.session.cancelCall('l2');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
@@ -346,3 +346,8 @@ describe('McpToolCaller: timeoutMs and session end', () => {
     expect(f.errors).not.toHaveBeenCalled();
   });
 });
+
+/** A 2025 session's tool call: never an `input_required` round, so its answer is a `CallToolResult`. */
+function callTool(caller: McpToolCaller, ...args: Parameters<McpToolCaller['call']>): Promise<CallToolResult> {
+  return caller.call(...args) as Promise<CallToolResult>;
+}

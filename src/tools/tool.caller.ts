@@ -3,8 +3,12 @@ import { McpCallLifecycle } from '../execution/call-lifecycle.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import type { CallCandidate } from '../execution/running-call.js';
+import type { McpEra } from '../protocol/era-classifier.js';
+import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
-import type { CallToolParams, CallToolResult } from '../protocol/mcp.types.js';
+import { McpMethod } from '../protocol/mcp.methods.js';
+import type { CallToolParams, CallToolResult, InputRequiredResult } from '../protocol/mcp.types.js';
+import { checkParamHeaders } from '../protocol/param-headers.js';
 import { invalidToolArguments, toolAnswers, unknownTool } from './tool-answers.js';
 import { isMalformedCallToolResult, textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
@@ -14,11 +18,23 @@ import { ToolStore } from './tool.store.js';
 type ToolPlan = Omit<CallCandidate<CallToolResult>, 'raw'>;
 
 /**
+ * The answer to a tool that does not exist or that the caller may not see, per era: an `isError`
+ * result for 2025 sessions (the model reads it), the -32602 protocol error 2026-07-28 prescribes.
+ */
+const UNKNOWN_TOOL: Readonly<Record<McpEra, (name: string) => CallToolResult>> = {
+  legacy: unknownTool,
+  modern: (name) => {
+    throw invalidParams(`Unknown tool: ${name}`);
+  },
+};
+
+/**
  * Serves `tools/call` on the one call lifecycle. What tools add to it: the tool is found by name;
  * an unknown tool, one the caller's guards deny and one aborted before they admitted the caller are
  * all answered `Unknown tool`; arguments the input refuses, failures a model can act on and
  * timeouts are `isError` results; a value is mapped to a `CallToolResult`, checked against the
- * tool's `outputSchema` when it has one.
+ * tool's `outputSchema` when it has one. On 2026-07-28, arguments mirrored into `Mcp-Param-*`
+ * headers are checked against them once the guards admit the caller (a hidden tool reveals nothing).
  */
 @Injectable()
 export class McpToolCaller {
@@ -31,12 +47,29 @@ export class McpToolCaller {
     private readonly lifecycle: McpCallLifecycle,
   ) {}
 
-  call(params: CallToolParams, call: McpCallContext, requestId: RequestId): Promise<CallToolResult> {
+  call(
+    params: CallToolParams,
+    call: McpCallContext,
+    requestId: RequestId,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const { name } = params;
-    return this.lifecycle.run(this.answers, call, requestId, { kind: 'tool', name, meta: params._meta }, (running) => {
+    const unknown = UNKNOWN_TOOL[call.caller.era];
+    const request = {
+      kind: 'tool' as const,
+      name,
+      meta: params._meta,
+      input: { method: McpMethod.ToolsCall, ...params },
+    };
+    return this.lifecycle.run(this.answers, call, requestId, request, async (running) => {
       const tool = this.tools.get(name);
-      if (!tool) return Promise.resolve(unknownTool(name));
-      return running.serveOne({ ...this.planOf(tool), raw: params.arguments ?? {} }, () => unknownTool(name));
+      if (!tool) return unknown(name);
+      const plan = this.planOf(tool);
+      const { paramHeaders } = tool;
+      const admitted =
+        call.caller.era === 'modern' && paramHeaders.length > 0
+          ? () => checkParamHeaders(paramHeaders, params.arguments, (header) => headerOf(call, header))
+          : undefined;
+      return running.serveOne({ ...plan, raw: params.arguments ?? {}, admitted }, () => unknown(name));
     });
   }
 
@@ -72,4 +105,9 @@ export class McpToolCaller {
     this.logger.error(`Tool ${name} (${tool.owner}) returned a result its outputSchema refuses: ${problems}`);
     return textResult(`Tool ${name} produced an invalid result: ${problems}`, true);
   }
+}
+
+function headerOf(call: McpCallContext, name: string): string | undefined {
+  const value = call.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }

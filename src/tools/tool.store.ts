@@ -3,6 +3,7 @@ import { Catalogue } from '../catalogue/catalogue.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { duplicateToolMessage } from '../mcp.messages.js';
+import { paramHeadersOf } from '../protocol/param-headers.js';
 import { argumentsCheckerFor } from '../schemas/arguments-checker.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import { outputCheckerFor } from './tool-output.checker.js';
@@ -42,9 +43,19 @@ export class ToolStore extends Catalogue<RegisteredTool> {
       timeoutMs: options.timeoutMs,
       checkArguments: argumentsCheckerFor(options.input, validators, owner),
       checkOutput: outputCheckerFor(definition.outputSchema, validators, owner),
+      paramHeaders: paramHeadersOfTool(definition.inputSchema, owner),
       target,
     };
     this.add(tool);
     return tool;
+  }
+}
+
+/** The arguments the tool's input mirrors into `Mcp-Param-*` headers; a misplaced `x-mcp-header` is a definition error. */
+function paramHeadersOfTool(inputSchema: Record<string, unknown>, owner: string): RegisteredTool['paramHeaders'] {
+  try {
+    return paramHeadersOf(inputSchema);
+  } catch (error) {
+    throw new McpDefinitionError(`@McpTool() on ${owner}: ${(error as Error).message}`);
   }
 }

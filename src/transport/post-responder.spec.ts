@@ -5,7 +5,7 @@ import { useResponseServer } from '../../test/utils/response-server.js';
 import { errorResponse, invalidRequest } from '../protocol/json-rpc.errors.js';
 import { notificationMessage, requestMessage, successResponse } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
-import type { ProtocolVersion } from '../protocol/protocol-version.js';
+import type { LegacyProtocolVersion as ProtocolVersion } from '../protocol/protocol-version.js';
 import type { McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import type { StreamEvent } from '../session/session-stream.js';
 import { InMemoryEventStore } from '../session/in-memory-event-store.js';

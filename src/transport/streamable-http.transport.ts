@@ -8,11 +8,22 @@ import {
   MCP_SESSION_ID_HEADER,
 } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
-import type { DecodedMessage } from '../protocol/json-rpc.codec.js';
-import { errorResponse, ErrorCode, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import { classifyPost } from '../protocol/era-classifier.js';
+import type { DecodedBody, DecodedMessage } from '../protocol/json-rpc.codec.js';
+import {
+  errorResponse,
+  ErrorCode,
+  invalidRequest,
+  JsonRpcError,
+  unsupportedProtocolVersion,
+} from '../protocol/json-rpc.errors.js';
 import type { JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
-import { isSupportedProtocolVersion, supportsBatching } from '../protocol/protocol-version.js';
+import {
+  DEFAULT_HEADER_PROTOCOL_VERSION,
+  isLegacyProtocolVersion,
+  supportsBatching,
+} from '../protocol/protocol-version.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { McpServer } from '../server/mcp.server.js';
 import { parseEventId, STANDALONE_STREAM_ID } from '../session/event-id.js';
@@ -27,6 +38,7 @@ import { acceptedTypes, isJsonContentType } from './media-type.js';
 import { PostResponder, type PostResponderSettings } from './post-responder.js';
 import { pumpToConnection } from './stream-pump.js';
 import { SseWriter } from './sse.writer.js';
+import { StatelessPost } from './stateless-post.js';
 
 /**
  * The Streamable HTTP transport (MCP 2025-03-26 and later) on Node's request and response objects,
@@ -51,6 +63,7 @@ export class StreamableHttpTransport {
     private readonly server: McpServer,
     private readonly bodyParserNotice: BodyParserNotice,
     private readonly requestSessions: McpRequestSessions,
+    private readonly stateless: StatelessPost,
   ) {
     this.responderSettings = {
       keepAliveMs: options.keepAliveMs,
@@ -63,7 +76,11 @@ export class StreamableHttpTransport {
     };
   }
 
-  /** POST: one JSON-RPC message (or, on 2025-03-26 sessions, a batch) from the client. */
+  /**
+   * POST: one JSON-RPC message (or, on 2025-03-26 sessions, a batch) from the client. Its era is
+   * decided per request, body first: a stateless 2026-07-28 request goes to {@link StatelessPost},
+   * anything else is served as 2025 session traffic, exactly as a 2025 server serves it.
+   */
   async handlePost(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
@@ -76,12 +93,6 @@ export class StreamableHttpTransport {
     if (!isJsonContentType(headers['content-type'])) {
       return writeTransportError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    // `initialize` negotiates the version in its body, so the header is judged only for other messages.
-    const versionHeaderOk = this.versionHeaderOk(raw);
-    const sessionId = headerValue(headers, MCP_SESSION_ID_HEADER);
-    const session = sessionId === undefined ? undefined : this.sessions.findFor(sessionId, request);
-    if (sessionId !== undefined && !session) return writeTransportError(res, 404, 'Session not found');
-
     const read = await readMcpBody(request, raw, this.options.maxBodyBytes);
     if (!read.ok) {
       if (read.reason === 'too-large') {
@@ -97,29 +108,53 @@ export class StreamableHttpTransport {
     }
     const { body } = read;
     if (read.preParsed) this.bodyParserNotice.warnOnce();
+    const sessionId = headerValue(headers, MCP_SESSION_ID_HEADER);
+    const { eras } = this.options;
+    if (eras !== 'legacy') {
+      const verdict = classifyPost(body, headerValue(headers, MCP_PROTOCOL_VERSION_HEADER), sessionId !== undefined);
+      if (verdict.era === 'refused') return writeJson(res, verdict.status, verdict.response);
+      if (verdict.era === 'modern') return this.stateless.handle(verdict.message, request, raw, res);
+      if (eras === 'modern') return this.refuseLegacy(body, raw, res);
+    }
+    return this.handleSessionPost(body, sessionId, request, raw, res);
+  }
+
+  /** A 2025 POST: `initialize`, or a message (or batch) of an existing session. */
+  private async handleSessionPost(
+    body: DecodedBody,
+    sessionId: string | undefined,
+    request: unknown,
+    raw: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const { headers } = raw;
+    const session = sessionId === undefined ? undefined : this.sessions.findFor(sessionId, request);
+    if (sessionId !== undefined && !session) return writeTransportError(res, 404, 'Session not found');
     if (body.kind === 'error') return writeJson(res, 400, body.error);
 
     if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === McpMethod.Initialize) {
       return this.initialize(body.entry.message, session, request, res);
     }
-    if (!versionHeaderOk) return rejectVersionHeader(res);
+    // `initialize` negotiates the version in its body, so the header is judged only for other messages.
+    if (!this.versionHeaderOk(raw)) return rejectVersionHeader(res);
     if (!session) return writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
     // The session may have ended (DELETE, idle sweep) while the body was arriving.
     if (session.ended) return writeTransportError(res, 404, 'Session not found');
     session.lastActivity = Date.now();
     this.requestSessions.bind(request, session);
     const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
+    const base = { caller: session, session, httpRequest: request, headers };
 
     if (body.kind === 'single') {
       const { entry } = body;
       if (entry.kind === 'invalid') return writeJson(res, 400, entry.error, sessionHeader);
       if (entry.kind !== 'request') {
-        this.dispatchOneWay(entry, { session, httpRequest: request, headers });
+        this.dispatchOneWay(entry, base);
         return writeEmpty(res, 202, sessionHeader);
       }
       const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings);
-      const context: McpCallContext = { session, httpRequest: request, headers, channel: responder };
-      responder.respond(await this.server.dispatcher.handleRequest(entry.message, context));
+      const context: McpCallContext = { ...base, channel: responder };
+      responder.respond(await this.server.legacy.handleRequest(entry.message, context));
       return;
     }
 
@@ -131,7 +166,33 @@ export class StreamableHttpTransport {
         sessionHeader,
       );
     }
-    return this.handleBatch(body.entries, { session, httpRequest: request, headers }, res, sessionHeader);
+    return this.handleBatch(body.entries, base, res, sessionHeader);
+  }
+
+  /**
+   * 2025 traffic at an endpoint that serves only the modern era: requests get the unsupported-version
+   * error naming the revisions it speaks (the only diagnostic a 2025 client can show its user).
+   */
+  private refuseLegacy(body: DecodedBody, raw: IncomingMessage, res: ServerResponse): void {
+    if (body.kind !== 'single' || body.entry.kind === 'response' || body.entry.kind === 'invalid') {
+      return writeJson(
+        res,
+        400,
+        errorResponse(null, invalidRequest('this endpoint serves stateless requests of protocol revision 2026-07-28')),
+      );
+    }
+    const { entry } = body;
+    if (entry.kind === 'notification') return writeEmpty(res, 202);
+    const named = entry.message.method === McpMethod.Initialize ? entry.message.params?.protocolVersion : undefined;
+    const requested =
+      typeof named === 'string'
+        ? named
+        : (headerValue(raw.headers, MCP_PROTOCOL_VERSION_HEADER) ?? DEFAULT_HEADER_PROTOCOL_VERSION);
+    writeJson(
+      res,
+      400,
+      errorResponse(entry.message.id, unsupportedProtocolVersion(requested, this.server.supportedVersions)),
+    );
   }
 
   /**
@@ -141,6 +202,7 @@ export class StreamableHttpTransport {
   async handleGet(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
+    if (this.options.eras === 'modern') return refuseSessionMethod(res);
     if (!acceptedTypes(raw.headers.accept).eventStream) {
       return writeTransportError(res, 406, 'Not Acceptable: Accept must list text/event-stream');
     }
@@ -192,6 +254,7 @@ export class StreamableHttpTransport {
   handleDelete(request: unknown, response: unknown): void {
     const raw = rawRequest(request);
     const res = rawResponse(response);
+    if (this.options.eras === 'modern') return refuseSessionMethod(res);
     if (!this.checkVersionHeader(raw, res)) return;
     const session = this.findSession(request, raw, res);
     if (!session) return;
@@ -220,7 +283,7 @@ export class StreamableHttpTransport {
         },
       );
     }
-    const outcome = this.server.dispatcher.initialize(request);
+    const outcome = this.server.legacy.initialize(request);
     if (!outcome.handshake) return writeJson(res, 200, outcome.response);
     const session = this.sessions.create(outcome.handshake, httpRequest);
     writeJson(res, 200, outcome.response, { [MCP_SESSION_ID_HEADER]: session.id });
@@ -237,9 +300,9 @@ export class StreamableHttpTransport {
       for (const entry of entries) this.dispatchOneWay(entry, context);
       return writeEmpty(res, 202, headers);
     }
-    const responder = new PostResponder(res, context.session, owed, true, headers, this.responderSettings);
+    const responder = new PostResponder(res, context.session!, owed, true, headers, this.responderSettings);
     const withChannel: McpCallContext = { ...context, channel: responder };
-    const { dispatcher } = this.server;
+    const dispatcher = this.server.legacy;
     await Promise.all(
       entries.map(async (entry) => {
         if (entry.kind === 'invalid') responder.respond(entry.error);
@@ -252,8 +315,8 @@ export class StreamableHttpTransport {
 
   /** Notifications and the client's answers to server requests: nothing to respond. */
   private dispatchOneWay(entry: DecodedMessage, context: McpCallContext): void {
-    if (entry.kind === 'notification') this.server.dispatcher.handleNotification(entry.message, context);
-    else if (entry.kind === 'response') this.server.dispatcher.handleResponse(entry.message, context);
+    if (entry.kind === 'notification') this.server.legacy.handleNotification(entry.message, context);
+    else if (entry.kind === 'response') this.server.legacy.handleResponse(entry.message, context);
   }
 
   /** An unsupported `MCP-Protocol-Version` gets 400; a missing one means 2025-03-26 and passes. */
@@ -265,7 +328,7 @@ export class StreamableHttpTransport {
 
   private versionHeaderOk(raw: IncomingMessage): boolean {
     const version = headerValue(raw.headers, MCP_PROTOCOL_VERSION_HEADER);
-    return version === undefined || isSupportedProtocolVersion(version);
+    return version === undefined || isLegacyProtocolVersion(version);
   }
 
   private findSession(request: unknown, raw: IncomingMessage, res: ServerResponse): ClientSession | undefined {
@@ -278,6 +341,13 @@ export class StreamableHttpTransport {
     if (!session) writeTransportError(res, 404, 'Session not found');
     return session;
   }
+}
+
+/** GET and DELETE are 2025 session operations: an endpoint that serves only 2026-07-28 has neither. */
+function refuseSessionMethod(res: ServerResponse): void {
+  writeTransportError(res, 405, 'Method Not Allowed: this endpoint serves stateless POST requests only', undefined, {
+    allow: 'POST',
+  });
 }
 
 function rejectVersionHeader(res: ServerResponse): void {

@@ -4,13 +4,7 @@ import request from 'supertest';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
 import { WeatherTools } from '../../sample-app/weather.tools.js';
-import {
-  LATEST_PROTOCOL_VERSION,
-  McpModule,
-  McpSessionRegistry,
-  McpTool,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '../../src/index.js';
+import { LEGACY_PROTOCOL_VERSIONS, McpModule, McpSessionRegistry, McpTool } from '../../src/index.js';
 import {
   ECHO_TOOL_DEFINITION,
   WEATHER_FORECAST_TOOL_DEFINITION,
@@ -168,7 +162,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       });
     });
 
-    it.each([...SUPPORTED_PROTOCOL_VERSIONS])('echoes the supported requested protocolVersion %s', async (version) => {
+    it.each([...LEGACY_PROTOCOL_VERSIONS])('echoes the supported requested protocolVersion %s', async (version) => {
       const res = await post().send(initializeRequest(version, 7));
       expect(res.status).toBe(200);
       expect(res.body.result.protocolVersion).toBe(version);
@@ -180,7 +174,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       async (version) => {
         const res = await post().send(initializeRequest(version, 8));
         expect(res.status).toBe(200);
-        expect(LATEST_PROTOCOL_VERSION).toBe('2025-11-25');
+        expect(LEGACY_PROTOCOL_VERSIONS[0]).toBe('2025-11-25');
         expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 8, result: { protocolVersion: '2025-11-25' } });
         expect(res.headers['mcp-session-id']).toMatch(UUID);
       },
@@ -525,7 +519,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     });
 
-    it.each([...SUPPORTED_PROTOCOL_VERSIONS])('accepts the supported version %s', async (version) => {
+    it.each([...LEGACY_PROTOCOL_VERSIONS])('accepts the supported version %s', async (version) => {
       const sessionId = await openSession();
       const res = await post(sessionId)
         .set('MCP-Protocol-Version', version)

@@ -3,6 +3,7 @@ import { GuardClock } from '../../src/execution/guard-clock.js';
 import { ItemVisibility } from '../../src/execution/item-visibility.js';
 import type { ResolvedMcpOptions } from '../../src/interfaces/resolved-mcp-options.interface.js';
 import { McpSchemas } from '../../src/schemas/mcp-schemas.js';
+import { Sealer } from '../../src/sealing/sealer.js';
 
 /** The call lifecycle and item visibility of one application, wired as the module wires them. */
 export function testLifecycle(
@@ -11,5 +12,5 @@ export function testLifecycle(
 ): { lifecycle: McpCallLifecycle; visibility: ItemVisibility } {
   const clock = new GuardClock();
   const visibility = new ItemVisibility(options, clock);
-  return { lifecycle: new McpCallLifecycle(options, schemas, visibility, clock), visibility };
+  return { lifecycle: new McpCallLifecycle(options, schemas, visibility, clock, Sealer.ephemeral()), visibility };
 }

@@ -1,0 +1,32 @@
+import type { McpEra } from '../protocol/era-classifier.js';
+import type { RequestId } from '../protocol/json-rpc.types.js';
+import type { LoggingLevel } from '../protocol/logging-level.js';
+import type { ClientCapabilities, Implementation } from '../protocol/mcp.types.js';
+import type { McpSessionHandle } from './mcp-session-handle.interface.js';
+
+/**
+ * Who sent a request, as the call lifecycle needs to know them: a 2025 session (the session
+ * itself), or the one request of a stateless 2026-07-28 client, which says all of it in its `_meta`.
+ * Internal: not exported by the package.
+ */
+export interface McpCaller {
+  readonly era: McpEra;
+  /** The version of the session, or the one the request names. */
+  readonly protocolVersion: string;
+  /** The client as `initialize` or the request's `_meta` introduced it; a modern client need not. */
+  readonly clientInfo: Implementation | undefined;
+  /** What the client declared it can take: for the session, or for this request alone. */
+  readonly clientCapabilities: ClientCapabilities;
+  /** The session, as handlers see it; `undefined` for a stateless request. */
+  readonly session: McpSessionHandle | undefined;
+  /** What list cursors are sealed to: the session, or the principal of a stateless request. */
+  readonly cursorScope: string;
+  /** Whether log messages at `level` go to the client (the session's level, or the request's `logLevel`). */
+  wantsLog(level: LoggingLevel): boolean;
+  /** Whether a call with this request id is running (a second one with the id is refused). */
+  isRunning(id: RequestId): boolean;
+  /** Registers a running call, so that its cancellation (or the caller's end) aborts it. */
+  beginCall(id: RequestId): AbortController;
+  /** Forgets a call that finished. */
+  endCall(id: RequestId, controller: AbortController): void;
+}

@@ -1,0 +1,28 @@
+/**
+ * A change clients may be told about: a list of items changed (`list_changed`), or one resource
+ * changed (`notifications/resources/updated`).
+ * @category Sessions
+ */
+export type McpChange =
+  | { readonly kind: 'list'; readonly list: 'tools' | 'prompts' | 'resources' }
+  | { readonly kind: 'updated'; readonly uri: string };
+
+/**
+ * Where changes go to reach every client that listens for them: 2025 sessions (on their GET
+ * streams) and 2026-07-28 `subscriptions/listen` streams. In one process by default; a shared bus
+ * makes every instance of a deployment hear the changes of each.
+ * @category Sessions
+ */
+export interface McpChangeBus {
+  /**
+   * Sends a change to every listener.
+   * @returns how many clients of this instance it was sent (or queued) to.
+   */
+  publish(change: McpChange): number;
+  /**
+   * Hears every change published from now on.
+   * @param listener returns how many clients it told.
+   * @returns stops hearing.
+   */
+  subscribe(listener: (change: McpChange) => number): () => void;
+}

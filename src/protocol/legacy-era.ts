@@ -1,0 +1,30 @@
+import { McpMethod } from './mcp.methods.js';
+
+/**
+ * The methods of the legacy era (2025-11-25 and earlier), served inside a session opened by
+ * `initialize` (which the transport handles itself, as it creates the session).
+ */
+export const LEGACY_METHODS: ReadonlySet<string> = new Set([
+  McpMethod.Ping,
+  McpMethod.ToolsList,
+  McpMethod.ToolsCall,
+  McpMethod.LoggingSetLevel,
+  McpMethod.ResourcesList,
+  McpMethod.ResourceTemplatesList,
+  McpMethod.ResourcesRead,
+  McpMethod.ResourcesSubscribe,
+  McpMethod.ResourcesUnsubscribe,
+  McpMethod.PromptsList,
+  McpMethod.PromptsGet,
+  McpMethod.CompletionComplete,
+]);
+
+/** The notifications a legacy client sends. */
+export const LEGACY_NOTIFICATIONS: ReadonlySet<string> = new Set([
+  McpMethod.Initialized,
+  McpMethod.Cancelled,
+  McpMethod.RootsListChanged,
+]);
+
+/** The legacy era as the dispatcher takes it: its methods and notifications, results as handlers return them. */
+export const LEGACY_ERA = Object.freeze({ methods: LEGACY_METHODS, notifications: LEGACY_NOTIFICATIONS });

@@ -1,0 +1,242 @@
+import { isPlainObject } from './json-rpc.codec.js';
+import {
+  ErrorCode,
+  headerMismatch,
+  invalidParams,
+  JsonRpcError,
+  methodNotFound,
+  unsupportedProtocolVersion,
+} from './json-rpc.errors.js';
+import type { JsonRpcParams, JsonRpcRequest } from './json-rpc.types.js';
+import { decodeHeaderValue } from './header-value.js';
+import { McpMethod } from './mcp.methods.js';
+import type { Implementation, ServerCapabilities } from './mcp.types.js';
+import type { CacheHint } from './modern.types.js';
+import { isModernProtocolVersion } from './protocol-version.js';
+import { MetaKey, readEnvelope, type RequestEnvelope } from './request-envelope.js';
+
+/**
+ * The rules of the modern era (2026-07-28) in one place: which methods it has, the order in which
+ * a request is checked before it is served, how its errors map to HTTP statuses, and what every
+ * result carries.
+ */
+
+/** The methods of the modern era; `initialize`, `ping`, `logging/setLevel` and `resources/(un)subscribe` are gone. */
+export const MODERN_METHODS: ReadonlySet<string> = new Set([
+  McpMethod.ServerDiscover,
+  McpMethod.ToolsList,
+  McpMethod.ToolsCall,
+  McpMethod.ResourcesList,
+  McpMethod.ResourceTemplatesList,
+  McpMethod.ResourcesRead,
+  McpMethod.PromptsList,
+  McpMethod.PromptsGet,
+  McpMethod.CompletionComplete,
+  McpMethod.SubscriptionsListen,
+]);
+
+/**
+ * The notifications of the modern era: only `notifications/cancelled` (a stdio client's way to end a
+ * `subscriptions/listen`; over HTTP, closing the stream is the cancellation).
+ */
+export const MODERN_NOTIFICATIONS: ReadonlySet<string> = new Set([McpMethod.Cancelled]);
+
+/** The methods that may answer `input_required` (multi round-trip requests). */
+export const INPUT_METHODS: ReadonlySet<string> = new Set([
+  McpMethod.ToolsCall,
+  McpMethod.PromptsGet,
+  McpMethod.ResourcesRead,
+]);
+
+/** The methods whose results carry caching hints. */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  McpMethod.ServerDiscover,
+  McpMethod.ToolsList,
+  McpMethod.PromptsList,
+  McpMethod.ResourcesList,
+  McpMethod.ResourceTemplatesList,
+  McpMethod.ResourcesRead,
+]);
+
+/** The server capability a method needs: a server that declares no prompts has no `prompts/list`. */
+const CAPABILITY_OF: Readonly<Record<string, keyof ServerCapabilities>> = {
+  [McpMethod.ToolsList]: 'tools',
+  [McpMethod.ToolsCall]: 'tools',
+  [McpMethod.ResourcesList]: 'resources',
+  [McpMethod.ResourceTemplatesList]: 'resources',
+  [McpMethod.ResourcesRead]: 'resources',
+  [McpMethod.PromptsList]: 'prompts',
+  [McpMethod.PromptsGet]: 'prompts',
+  [McpMethod.CompletionComplete]: 'completions',
+};
+
+/** The body field `Mcp-Name` mirrors, per method. */
+const NAME_FIELD: Readonly<Record<string, string>> = {
+  [McpMethod.ToolsCall]: 'name',
+  [McpMethod.PromptsGet]: 'name',
+  [McpMethod.ResourcesRead]: 'uri',
+};
+
+/** Reads a request header by its lower-case name (`undefined` when absent). */
+export type HeaderReader = (name: string) => string | undefined;
+
+/** What the endpoint needs to judge a modern request: the versions it speaks and what it serves now. */
+export interface ModernAdmission {
+  /** Every version the endpoint speaks (both eras when it serves both), for the unsupported-version error. */
+  readonly supportedVersions: readonly string[];
+  /** The capabilities the server has now: a method whose capability is missing is not found. */
+  readonly capabilities: ServerCapabilities;
+}
+
+/** A modern request refused before it is served, with the HTTP status the refusal takes. */
+export class ModernRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: JsonRpcError,
+  ) {
+    super(error.message);
+    this.name = 'ModernRefusal';
+  }
+}
+
+/**
+ * Checks a modern request before it is served, in the order the revision's conformance suite pins:
+ * 1. the `_meta` envelope (400, -32602); 2. the `MCP-Protocol-Version` header equals its version
+ * (400, -32020); 3. the version is one spoken (400, -32022); 4. the method exists, now (404, -32601);
+ * 5. `Mcp-Method` equals the method and `Mcp-Name` the name or URI it mirrors (400, -32020).
+ * A tool's `Mcp-Param-*` headers and the client capabilities a handler needs are checked later, by
+ * what serves the request.
+ * @throws ModernRefusal
+ */
+export function admitModernRequest(
+  request: JsonRpcRequest,
+  header: HeaderReader,
+  admission: ModernAdmission,
+): RequestEnvelope {
+  const envelope = refuseWith(400, () => readEnvelope(request.params));
+  const versionHeader = header('mcp-protocol-version');
+  if (versionHeader === undefined) {
+    throw new ModernRefusal(400, headerMismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header is missing'));
+  }
+  if (versionHeader !== envelope.protocolVersion) {
+    throw new ModernRefusal(
+      400,
+      headerMismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header does not match _meta'),
+    );
+  }
+  if (!isModernProtocolVersion(envelope.protocolVersion)) {
+    throw new ModernRefusal(400, unsupportedProtocolVersion(envelope.protocolVersion, admission.supportedVersions));
+  }
+  const { method } = request;
+  if (!servesMethod(method, admission.capabilities)) throw new ModernRefusal(404, methodNotFound(method));
+  const methodHeader = header('mcp-method');
+  if (methodHeader !== method) {
+    const problem =
+      methodHeader === undefined ? 'the Mcp-Method header is missing' : 'Mcp-Method does not match the method';
+    throw new ModernRefusal(400, headerMismatch('Mcp-Method', problem));
+  }
+  const field = NAME_FIELD[method];
+  if (field !== undefined) checkNameHeader(header('mcp-name'), request.params?.[field]);
+  return envelope;
+}
+
+/** Whether the modern era serves `method` while the server has `capabilities`. */
+export function servesMethod(method: string, capabilities: ServerCapabilities): boolean {
+  if (!MODERN_METHODS.has(method)) return false;
+  const capability = CAPABILITY_OF[method];
+  return capability === undefined || capabilities[capability] !== undefined;
+}
+
+function checkNameHeader(raw: string | undefined, body: unknown): void {
+  if (raw === undefined) {
+    // A body without the field is the params reader's to refuse (-32602), not a header problem.
+    if (body === undefined) return;
+    throw new ModernRefusal(400, headerMismatch('Mcp-Name', 'the Mcp-Name header is missing'));
+  }
+  const value = decodeHeaderValue(raw);
+  if (value === undefined)
+    throw new ModernRefusal(400, headerMismatch('Mcp-Name', 'Mcp-Name is not a valid header value'));
+  if (value !== body) throw new ModernRefusal(400, headerMismatch('Mcp-Name', 'Mcp-Name does not match the body'));
+}
+
+function refuseWith<T>(status: number, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof JsonRpcError) throw new ModernRefusal(status, error);
+    throw error;
+  }
+}
+
+/**
+ * The HTTP status of a modern JSON-RPC error raised while serving: -32601 is 404, the errors the
+ * revision defines (-32020, -32021, -32022) are 400, anything else travels in a 200 like a result.
+ */
+export function modernErrorStatus(code: number): number {
+  switch (code) {
+    case ErrorCode.MethodNotFound:
+      return 404;
+    case ErrorCode.HeaderMismatch:
+    case ErrorCode.MissingRequiredClientCapability:
+    case ErrorCode.UnsupportedProtocolVersion:
+      return 400;
+    default:
+      return 200;
+  }
+}
+
+/**
+ * Reads the MRTR fields of a retried request.
+ * @throws JsonRpcError -32602 when `inputResponses` is not an object of objects or `requestState` not a string.
+ */
+export function readInputParams(params: JsonRpcParams): {
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+} {
+  const { inputResponses, requestState } = params;
+  if (inputResponses !== undefined && !isPlainObject(inputResponses)) {
+    throw invalidParams('inputResponses must be an object');
+  }
+  if (requestState !== undefined && typeof requestState !== 'string') {
+    throw invalidParams('requestState must be a string');
+  }
+  return {
+    ...(inputResponses === undefined ? {} : { inputResponses }),
+    ...(requestState === undefined ? {} : { requestState }),
+  };
+}
+
+/**
+ * A handler's result as the modern era sends it: `resultType` (`complete` unless the handler chose
+ * one), the server's identity in `_meta`, and the caching hints of cacheable methods.
+ */
+export function finishModernResult(
+  result: Record<string, unknown>,
+  serverInfo: Implementation,
+  cache: CacheHint | undefined,
+): Record<string, unknown> {
+  const meta = isPlainObject(result._meta) ? result._meta : undefined;
+  const finished: Record<string, unknown> = {
+    ...result,
+    resultType: typeof result.resultType === 'string' ? result.resultType : 'complete',
+    _meta: meta ? { ...meta, [MetaKey.ServerInfo]: serverInfo } : { [MetaKey.ServerInfo]: serverInfo },
+  };
+  // Interim results are never cached: they depend on answers that are not part of any cache key.
+  if (cache !== undefined && finished.resultType === 'complete') {
+    finished.ttlMs = cache.ttlMs;
+    finished.cacheScope = cache.cacheScope;
+  }
+  return finished;
+}
+
+/** A resource not found is -32602 in the modern era, with the URI kept in `data` (the legacy -32002 must not be sent). */
+export function modernError(error: JsonRpcError): JsonRpcError {
+  return error.code === ErrorCode.ResourceNotFound
+    ? new JsonRpcError(ErrorCode.InvalidParams, error.message, error.data)
+    : error;
+}
+
+/** Checks the MRTR fields of the requests that may carry them, before they are routed. */
+export function admitModernParams(request: JsonRpcRequest): void {
+  if (INPUT_METHODS.has(request.method) && request.params) readInputParams(request.params);
+}

@@ -1,0 +1,47 @@
+import { isPlainObject } from './json-rpc.codec.js';
+import { invalidParams } from './json-rpc.errors.js';
+import type { JsonRpcParams } from './json-rpc.types.js';
+import type { SubscriptionFilter } from './modern.types.js';
+import { isAbsoluteUri, MAX_URI_LENGTH } from './uri.js';
+
+/** Most URIs one `subscriptions/listen` may ask updates of, and their characters in all. */
+export const MAX_LISTEN_URIS = 1_000;
+export const MAX_LISTEN_URI_CHARS = 256 * 1024;
+
+const FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const;
+
+/**
+ * Reads the `notifications` filter of `subscriptions/listen`: three flags and a list of resource
+ * URIs, each checked as `resources/read` checks one; unknown fields are ignored.
+ * @throws JsonRpcError -32602 for a filter that is not one, or too many or malformed URIs.
+ */
+export function readSubscriptionFilter(params: JsonRpcParams): SubscriptionFilter {
+  const { notifications } = params;
+  if (!isPlainObject(notifications)) throw invalidParams('notifications must be an object');
+  const filter: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } = {};
+  for (const flag of FLAGS) {
+    const value = notifications[flag];
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') throw invalidParams(`notifications.${flag} must be a boolean`);
+    if (value) filter[flag] = true;
+  }
+  const uris = notifications.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris)) throw invalidParams('notifications.resourceSubscriptions must be an array of URIs');
+    if (uris.length > MAX_LISTEN_URIS) {
+      throw invalidParams(`notifications.resourceSubscriptions may list at most ${MAX_LISTEN_URIS} URIs`);
+    }
+    let chars = 0;
+    for (const uri of uris) {
+      if (!isAbsoluteUri(uri)) {
+        throw invalidParams(`resourceSubscriptions must list absolute URIs of at most ${MAX_URI_LENGTH} characters`);
+      }
+      chars += uri.length;
+    }
+    if (chars > MAX_LISTEN_URI_CHARS) {
+      throw invalidParams(`notifications.resourceSubscriptions may hold at most ${MAX_LISTEN_URI_CHARS} characters`);
+    }
+    if (uris.length > 0) filter.resourceSubscriptions = [...new Set(uris as string[])];
+  }
+  return filter;
+}

@@ -1,0 +1,45 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { McpChange, McpChangeBus } from '../interfaces/mcp-change-bus.interface.js';
+import { MCP_CHANGE_BUS } from '../mcp.constants.js';
+import { McpMethod } from '../protocol/mcp.methods.js';
+import { SessionStore } from '../session/session.store.js';
+
+const LIST_CHANGED = {
+  tools: McpMethod.ToolsListChanged,
+  prompts: McpMethod.PromptsListChanged,
+  resources: McpMethod.ResourcesListChanged,
+} as const;
+
+/**
+ * Tells 2025 sessions of the changes on the bus: a list changed, to sessions with a GET stream open
+ * (one that connects later lists anyway, so queueing the news for it would only cost memory); a
+ * resource changed, to the sessions subscribed to its URI (waiting on their GET stream, bounded).
+ */
+@Injectable()
+export class SessionFanout implements OnApplicationBootstrap, OnModuleDestroy {
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly sessions: SessionStore,
+    @Inject(MCP_CHANGE_BUS) private readonly bus: McpChangeBus,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.unsubscribe = this.bus.subscribe((change) => this.deliver(change));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  private deliver(change: McpChange): number {
+    if (change.kind === 'list') {
+      return this.sessions.notifyAll(LIST_CHANGED[change.list], undefined, { connectedOnly: true });
+    }
+    let sent = 0;
+    for (const session of this.sessions.all()) {
+      if (session.isSubscribed(change.uri) && session.notify(McpMethod.ResourceUpdated, { uri: change.uri })) sent++;
+    }
+    return sent;
+  }
+}

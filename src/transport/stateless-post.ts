@@ -1,0 +1,105 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
+import { StatelessCaller } from '../execution/stateless-caller.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { errorResponse, ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.types.js';
+import { McpMethod } from '../protocol/mcp.methods.js';
+import { admitModernRequest, ModernRefusal, modernErrorStatus } from '../protocol/modern-era.js';
+import { LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version.js';
+import { ListenStreams } from '../server/listen-streams.js';
+import { McpServer } from '../server/mcp.server.js';
+import { writeEmpty, writeJson } from './http-responses.js';
+import { StatelessResponder, type StatelessResponderSettings } from './stateless-responder.js';
+
+/**
+ * Serves one stateless (2026-07-28) POST: the request is checked in the order the revision pins
+ * (envelope, headers, version, method, mirrored names), served by the modern dispatcher with what
+ * its `_meta` says of the client and nothing else, and answered as JSON or, when it sends messages
+ * first, as an SSE stream. The client closing the response is the request's cancellation.
+ */
+@Injectable()
+export class StatelessPost {
+  private readonly logger = new Logger('McpTransport');
+  private readonly settings: StatelessResponderSettings;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly server: McpServer,
+    private readonly listens: ListenStreams,
+  ) {
+    this.settings = {
+      keepAliveMs: options.keepAliveMs,
+      outboxLimit: options.outboxLimit,
+      onUnserializable: (error, response) => {
+        this.logger.error(
+          `The result for request ${JSON.stringify(response.id)} cannot be serialised to JSON; answered as an internal error`,
+          error instanceof Error ? error.stack : String(error),
+        );
+      },
+      onUnserializableMessage: (message) => {
+        this.logger.error(
+          `A ${'method' in message ? message.method : 'response'} message cannot be serialised to JSON; it was dropped`,
+        );
+      },
+    };
+  }
+
+  async handle(
+    message: JsonRpcRequest | JsonRpcNotification,
+    request: unknown,
+    raw: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const header = (name: string): string | undefined => {
+      const value = raw.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
+    if (!('id' in message)) {
+      // The revision defines no notification over HTTP but `notifications/cancelled` (a listen stream's end).
+      const caller = new StatelessCaller(
+        { protocolVersion: header('mcp-protocol-version') ?? LATEST_PROTOCOL_VERSION, clientCapabilities: {} },
+        this.options.sessionOwner(request),
+      );
+      this.server.modern.handleNotification(message, { caller, httpRequest: request, headers: raw.headers });
+      return writeEmpty(res, 202);
+    }
+    let envelope;
+    try {
+      envelope = admitModernRequest(message, header, {
+        supportedVersions: this.server.supportedVersions,
+        capabilities: this.server.servedCapabilities,
+      });
+    } catch (error) {
+      if (!(error instanceof ModernRefusal)) throw error;
+      return writeJson(res, error.status, errorResponse(message.id, error.error));
+    }
+    const principal = this.options.sessionOwner(request);
+    if (message.method === McpMethod.SubscriptionsListen && !this.listens.hasRoom(principal)) {
+      return writeJson(
+        res,
+        429,
+        errorResponse(
+          message.id,
+          new JsonRpcError(ErrorCode.ServerError, 'Too many open listen streams; close one first'),
+        ),
+        { 'retry-after': '10' },
+      );
+    }
+    const caller = new StatelessCaller(envelope, principal);
+    const responder = new StatelessResponder(res, this.settings);
+    res.once('close', () => {
+      if (!responder.done) caller.abort(new McpCallAbortedError('cancelled', 'The client closed the response stream'));
+    });
+    const context: McpCallContext = { caller, httpRequest: request, headers: raw.headers, channel: responder };
+    const response = await this.server.modern.handleRequest(message, context);
+    responder.respond(response, statusOf(response));
+  }
+}
+
+function statusOf(response: JsonRpcResponse | undefined): number {
+  return response !== undefined && 'error' in response ? modernErrorStatus(response.error.code) : 200;
+}
