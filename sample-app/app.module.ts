@@ -15,6 +15,11 @@ export interface SampleAppConfig {
   readonly bearerToken?: string;
   /** A second token that also grants the `weather:admin` scope (for `clear_forecast_cache`). */
   readonly adminToken?: string;
+  /**
+   * The secret that seals 2026-07-28 `requestState` and list cursors: the same for every instance
+   * of the sample that serves one endpoint.
+   */
+  readonly stateSecret?: string;
 }
 
 /**
@@ -44,6 +49,7 @@ export class AppModule {
           instructions:
             'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
           guards: grants.length > 0 ? [new BearerAuthGuard(grants)] : [],
+          ...(config.stateSecret === undefined ? {} : { stateSecret: config.stateSecret }),
         }),
       ],
       providers: [

@@ -9,12 +9,18 @@ async function bootstrap(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const bearerToken = process.env.MCP_BEARER_TOKEN;
   const adminToken = process.env.MCP_ADMIN_TOKEN;
+  const stateSecret = process.env.MCP_STATE_SECRET;
   // Set but empty is a configuration mistake, not a wish to run open: refuse rather than fail open.
   if (bearerToken === '') throw new Error('MCP_BEARER_TOKEN is set but empty; unset it to run without auth');
   if (adminToken === '') throw new Error('MCP_ADMIN_TOKEN is set but empty; unset it or give it a value');
   if (adminToken && !bearerToken) throw new Error('MCP_ADMIN_TOKEN needs MCP_BEARER_TOKEN too');
+  if (stateSecret !== undefined && Buffer.byteLength(stateSecret) < 32) {
+    throw new Error('MCP_STATE_SECRET must have at least 32 bytes (e.g. `openssl rand -base64 32`)');
+  }
   // bodyParser off: mcp42 reads MCP bodies itself, with its own size limit and JSON-RPC parse errors.
-  const app = await NestFactory.create(AppModule.register({ bearerToken, adminToken }), { bodyParser: false });
+  const app = await NestFactory.create(AppModule.register({ bearerToken, adminToken, stateSecret }), {
+    bodyParser: false,
+  });
   app.enableShutdownHooks();
   await app.listen(port, HOST);
   const logger = new Logger('SampleApp');

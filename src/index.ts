@@ -25,6 +25,7 @@ export { McpArgs } from './decorators/mcp-args.decorator.js';
 export { McpCtx } from './decorators/mcp-ctx.decorator.js';
 export { McpSession } from './decorators/mcp-session.decorator.js';
 export { McpUri } from './decorators/mcp-uri.decorator.js';
+export { McpParamHeader } from './decorators/mcp-param-header.decorator.js';
 export { McpScopes } from './decorators/mcp-scopes.decorator.js';
 export { McpPublic } from './decorators/mcp-public.decorator.js';
 export type { McpToolOptions } from './interfaces/mcp-tool-options.interface.js';

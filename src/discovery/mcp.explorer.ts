@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { ItemCompleter } from '../catalogue/completer.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
@@ -6,6 +6,8 @@ import { prepareHandlerParams } from '../execution/handler-params.js';
 import { McpPipelineFactory } from '../execution/mcp-pipeline.factory.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpCompletionOptions } from '../interfaces/mcp-completion.interface.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import { PromptStore } from '../prompts/prompt.store.js';
 import { ResourceStore } from '../resources/resource.store.js';
 import { ToolStore } from '../tools/tool.store.js';
@@ -42,6 +44,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
     private readonly resources: ResourceStore,
     private readonly prompts: PromptStore,
     private readonly pipelines: McpPipelineFactory,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
   onModuleInit(): void {
@@ -99,6 +102,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
               wrapper.id,
               wrapper.isDependencyTreeDurable(),
             );
+      this.checkCacheScope(found, classRef, (prototype as Record<string, unknown>)[methodName], owner);
       if (found.tool) this.tools.define(found.tool, methodName, owner, target);
       if (found.resource) this.resources.define(found.resource, methodName, owner, target);
       if (found.resourceTemplate) this.resources.defineTemplate(found.resourceTemplate, methodName, owner, target);
@@ -112,6 +116,27 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
       }
     }
     return handlers;
+  }
+
+  /**
+   * Warns when a list configured `public` (shared caches may serve it to anyone) holds an item whose
+   * guards may hide it from some callers: one caller's list would then reach another.
+   */
+  private checkCacheScope(found: McpMethodMetadata, classRef: object, method: unknown, owner: string): void {
+    const { cache } = this.options;
+    const lists = [
+      found.tool && cache.tools?.scope === 'public' ? 'tools' : undefined,
+      found.resource && cache.resources?.scope === 'public' ? 'resources' : undefined,
+      found.resourceTemplate && cache.resourceTemplates?.scope === 'public' ? 'resourceTemplates' : undefined,
+      found.prompt && cache.prompts?.scope === 'public' ? 'prompts' : undefined,
+    ].filter((list) => list !== undefined);
+    if (lists.length === 0 || !this.pipelines.declaresGuards(classRef, method)) return;
+    for (const list of lists) {
+      this.logger.warn(
+        `options.cache.${list}.scope is 'public', but ${owner} has guards that may hide it from some callers: ` +
+          `shared caches could serve one caller's list to another. Use scope 'private' (the default) for lists guards filter.`,
+      );
+    }
   }
 
   private attach({ options, completer, label }: FoundCompletion): void {

@@ -1,4 +1,5 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
+import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { REQUEST_CONTEXT_ID } from '@nestjs/core/router/request/request-constants.js';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef, ModulesContainer, type ContextId } from '@nestjs/core';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
@@ -109,6 +110,20 @@ export class McpPipelineFactory {
     throw new McpDefinitionError(
       `Transient global enhancers cannot be applied to MCP tools: ${names.join(', ')}; ` +
         'make them request-scoped (Scope.REQUEST) or default-scoped',
+    );
+  }
+
+  /**
+   * Whether guards apply to a method by declaration: `@UseGuards()` on it or its class, or a global
+   * guard (`APP_GUARD`). Read from metadata, so it needs no instance (for bootstrap checks).
+   */
+  declaresGuards(classRef: object, method: unknown): boolean {
+    const declared = (target: unknown): boolean =>
+      ((Reflect.getMetadata(GUARDS_METADATA, target as object) as unknown[] | undefined)?.length ?? 0) > 0;
+    return (
+      declared(classRef) ||
+      (typeof method === 'function' && declared(method)) ||
+      this.globalEnhancers().some(({ token }) => token.startsWith('APP_GUARD'))
     );
   }
 

@@ -2,7 +2,8 @@ import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
-import { JsonRpcError } from '../protocol/json-rpc.errors.js';
+import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { InputRequiredResult, Meta } from '../protocol/mcp.types.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
@@ -219,7 +220,9 @@ export class RunningCall<R> {
   finish(): void {
     this.context.finish();
     this.round?.close(
-      this.signal.aborted ? this.signal.reason : new McpCallAbortedError('cancelled', 'The request has its answer'),
+      this.signal.aborted
+        ? this.signal.reason
+        : new McpClientRequestError('Withdrawn: the request that asked has its answer', ErrorCode.InvalidRequest),
     );
     if (this.timer) clearTimeout(this.timer);
   }

@@ -118,6 +118,8 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
         notificationMessage(McpMethod.SubscriptionsAcknowledged, this.tagged(id, { notifications: honoured })),
       );
       if (!acknowledged) abort();
+      // Nothing asked for is served: nothing would ever come, so the subscription ends at once, gracefully.
+      else if (isEmpty(honoured)) stream.finish();
     }).finally(() => caller.endCall(id, controller));
   }
 
@@ -194,4 +196,8 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
     else this.perPrincipal.delete(stream.principal);
     return true;
   }
+}
+
+function isEmpty(filter: SubscriptionFilter): boolean {
+  return Object.keys(filter).length === 0;
 }

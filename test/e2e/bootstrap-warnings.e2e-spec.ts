@@ -1,8 +1,9 @@
 /**
  * Misconfigurations that would fail silently are told at bootstrap, each naming its fix: a DTO
- * without class-validator decorators, a module that serves nothing, two endpoints on one path.
+ * without class-validator decorators, a module that serves nothing, two endpoints on one path, a
+ * list cached `public` although guards filter it.
  */
-import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Module, UseGuards, type CanActivate, type OnModuleInit } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { McpModule, McpTool, McpToolRegistry } from '../../src/index.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
@@ -41,6 +42,21 @@ class RuntimeTools implements OnModuleInit {
 
   onModuleInit(): void {
     this.tools.add({ name: 'ping', description: 'Ping' }, () => 'pong');
+  }
+}
+
+class DenyGuard implements CanActivate {
+  canActivate(): boolean {
+    return false;
+  }
+}
+
+@Injectable()
+class GuardedTools {
+  @McpTool({ description: 'Forecast for admins' })
+  @UseGuards(DenyGuard)
+  forecast(): string {
+    return 'sunny';
   }
 }
 
@@ -100,5 +116,19 @@ describe('warnings at bootstrap', () => {
     @Module({ imports: [forRoot('third', 'tools')] })
     class Third {}
     expect(await warningsOf({ imports: [First, Third] })).toEqual([]);
+  });
+
+  it("warns when a list guards filter is cached 'public', naming the item; not when it is private", async () => {
+    const publicTools = McpModule.forRoot({ name: 'cached', version: '1.0.0', cache: { tools: { scope: 'public' } } });
+    expect(await warningsOf({ imports: [publicTools], providers: [GuardedTools] })).toEqual([
+      expect.stringMatching(/^options\.cache\.tools\.scope is 'public', but GuardedTools\.forecast has guards/),
+    ]);
+    await running!.close();
+
+    expect(await warningsOf({ imports: [publicTools], providers: [DecoratedTools] })).toEqual([]);
+    await running!.close();
+
+    const privateTools = McpModule.forRoot({ name: 'private', version: '1.0.0', cache: { tools: { ttlMs: 60_000 } } });
+    expect(await warningsOf({ imports: [privateTools], providers: [GuardedTools] })).toEqual([]);
   });
 });

@@ -86,6 +86,7 @@ const PUBLIC_API = [
   'McpModule',
   'McpModuleExtras',
   'McpModuleOptions',
+  'McpParamHeader',
   'McpProgress',
   'McpPrompt',
   'McpPromptArgumentOptions',
