@@ -43,6 +43,8 @@ export class InputRound {
   private readonly requested = new Map<string, InputRequest>();
   private readonly kept: Record<string, unknown>;
   private readonly running = new Map<string, Promise<unknown>>();
+  /** `once` work not settled yet: the round waits for it, so that its value is carried, not run again. */
+  private readonly unsettled = new Set<Promise<unknown>>();
   private readonly waiters: ((reason: unknown) => void)[] = [];
   private readonly round: number;
   private ordinal = 0;
@@ -130,6 +132,12 @@ export class InputRound {
           return this.kept[key];
         });
       this.running.set(key, running);
+      const settled = running.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.unsettled.add(settled);
+      void settled.then(() => this.unsettled.delete(settled));
     }
     return running as Promise<T>;
   }
@@ -152,13 +160,20 @@ export class InputRound {
     for (const reject of this.waiters.splice(0)) reject(reason);
   }
 
-  /** Asks made in the same turn (`Promise.all` of several) end up in one round. */
+  /**
+   * Asks made in the same turn (`Promise.all` of several) end up in one round. A `once` still running
+   * then (`Promise.all([ctx.once(...), ctx.elicit(...)])`) is waited for: its value goes in the state,
+   * so its work does not run again next round.
+   */
   private scheduleEnd(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
-      if (!this.closed) this.onNeedsInput();
-    });
+    setImmediate(() => void this.endWhenSettled());
+  }
+
+  private async endWhenSettled(): Promise<void> {
+    while (this.unsettled.size > 0 && !this.closed) await Promise.all(this.unsettled);
+    if (!this.closed) this.onNeedsInput();
   }
 }
 

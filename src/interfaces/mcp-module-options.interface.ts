@@ -127,8 +127,9 @@ export interface McpModuleOptions {
   /**
    * Caching hints (`ttlMs`, `cacheScope`) of 2026-07-28 results, per list and for `server/discover`
    * and resource reads; a resource or template may set its own with its `cache` option.
-   * @default `ttlMs` 0 everywhere (fresh every time); `cacheScope` `private` for reads, and for a list
-   *   some item of which has guards that could hide it from a caller, `public` otherwise
+   * @default `ttlMs` 0 everywhere (fresh every time); `cacheScope` `private` for the lists and reads
+   *   (guards may filter a list per caller; contents may depend on the caller), `public` for
+   *   `server/discover`. A list configured `public` whose items have guards is warned about at bootstrap.
    */
   cache?: McpCacheOptions;
   /**

@@ -79,9 +79,12 @@ describe('classifyPost: a single message without a claim', () => {
     expect(classifyPost(decodeValue(plain()), header, false)).toStrictEqual({ era: 'legacy' });
   });
 
-  it.each(['2027-01-01', '2026-07-29', 'garbage', ''])('is legacy with a header naming no modern revision (%p)', (h) => {
-    expect(classifyPost(decodeValue(plain()), h, false)).toStrictEqual({ era: 'legacy' });
-  });
+  it.each(['2027-01-01', '2026-07-29', 'garbage', ''])(
+    'is legacy with a header naming no modern revision (%p)',
+    (h) => {
+      expect(classifyPost(decodeValue(plain()), h, false)).toStrictEqual({ era: 'legacy' });
+    },
+  );
 
   it('is modern by a modern header alone, when no session header came (a malformed modern request)', () => {
     const body = decodeValue(plain('tools/call', 'abc'));

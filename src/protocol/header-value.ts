@@ -13,7 +13,8 @@ const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
 /** What may travel plainly: no leading or trailing whitespace, and not the sentinel itself. */
 const PLAIN = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** `ignoreBOM`: a leading U+FEFF is part of the value, not a mark to drop (else two values would decode alike). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The value a header carries, decoded from the base64 sentinel when it uses it.
@@ -26,6 +27,8 @@ export function decodeHeaderValue(raw: string): string | undefined {
   const encoded = raw.slice(PREFIX.length, raw.length - SUFFIX.length);
   if (!BASE64.test(encoded)) return undefined;
   const binary = atob(encoded);
+  // Pad bits that are not zero spell the same bytes a second way: only the canonical spelling is taken.
+  if (btoa(binary) !== encoded) return undefined;
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   try {

@@ -210,7 +210,12 @@ describe('admitModernRequest: admitted requests', () => {
 
 describe('admitModernRequest: the envelope comes first', () => {
   it('refuses a broken envelope with 400 and -32602, before looking at any header', () => {
-    const broken: JsonRpcRequest = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { _meta: { [VERSION]: 'x' } } };
+    const broken: JsonRpcRequest = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { _meta: { [VERSION]: 'x' } },
+    };
     const reader = headers({});
     expect(refusalOf(() => admitModernRequest(broken, reader, admission))).toStrictEqual({
       status: 400,
@@ -276,9 +281,9 @@ describe('admitModernRequest: the version', () => {
 
   it('is judged before the method: an unsupported version of a method that does not exist is -32022', () => {
     const reader = headers(conforming('initialize', undefined, '2025-11-25'));
-    expect(
-      refusalOf(() => admitModernRequest(request('initialize', {}, '2025-11-25'), reader, admission)).code,
-    ).toBe(-32022);
+    expect(refusalOf(() => admitModernRequest(request('initialize', {}, '2025-11-25'), reader, admission)).code).toBe(
+      -32022,
+    );
   });
 });
 
@@ -286,7 +291,9 @@ describe('admitModernRequest: the method', () => {
   it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'tasks/list'])(
     'answers %s with 404 and -32601',
     (method) => {
-      expect(refusalOf(() => admitModernRequest(request(method), headers(conforming(method)), admission))).toStrictEqual({
+      expect(
+        refusalOf(() => admitModernRequest(request(method), headers(conforming(method)), admission)),
+      ).toStrictEqual({
         status: 404,
         code: -32601,
         message: `Method not found: ${method}`,
@@ -334,9 +341,9 @@ describe('admitModernRequest: the method', () => {
 describe('admitModernRequest: Mcp-Method', () => {
   it('must be present', () => {
     const reader = headers({ 'mcp-protocol-version': '2026-07-28', 'mcp-name': 'echo' });
-    expect(refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission))).toStrictEqual(
-      mismatch('Mcp-Method', 'the Mcp-Method header is missing'),
-    );
+    expect(
+      refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission)),
+    ).toStrictEqual(mismatch('Mcp-Method', 'the Mcp-Method header is missing'));
   });
 
   it.each(['prompts/list', 'TOOLS/LIST', 'tools/list ', ''])('must equal the method exactly (not %p)', (value) => {
@@ -357,16 +364,16 @@ describe('admitModernRequest: Mcp-Method', () => {
 describe('admitModernRequest: Mcp-Name', () => {
   it('must be present when the body has the field', () => {
     const reader = headers(conforming('tools/call'));
-    expect(refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission))).toStrictEqual(
-      mismatch('Mcp-Name', 'the Mcp-Name header is missing'),
-    );
+    expect(
+      refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission)),
+    ).toStrictEqual(mismatch('Mcp-Name', 'the Mcp-Name header is missing'));
   });
 
   it('must equal the name of a tools/call', () => {
     const reader = headers(conforming('tools/call', 'wrong_tool_name'));
-    expect(refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission))).toStrictEqual(
-      mismatch('Mcp-Name', 'Mcp-Name does not match the body'),
-    );
+    expect(
+      refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission)),
+    ).toStrictEqual(mismatch('Mcp-Name', 'Mcp-Name does not match the body'));
   });
 
   it('is compared case-sensitively', () => {
@@ -378,17 +385,17 @@ describe('admitModernRequest: Mcp-Name', () => {
 
   it('mirrors the uri of resources/read, not its other fields', () => {
     const read = request('resources/read', { uri: 'file:///a.txt', name: 'a' });
-    expect(refusalOf(() => admitModernRequest(read, headers(conforming('resources/read', 'a')), admission))).toStrictEqual(
-      mismatch('Mcp-Name', 'Mcp-Name does not match the body'),
-    );
+    expect(
+      refusalOf(() => admitModernRequest(read, headers(conforming('resources/read', 'a')), admission)),
+    ).toStrictEqual(mismatch('Mcp-Name', 'Mcp-Name does not match the body'));
   });
 
   it('must be a valid header value', () => {
     for (const value of ['=?base64?ZWNobw?=', '=?base64?ec!o?=', 'ec\nho', 'écho']) {
       const reader = headers(conforming('tools/call', value));
-      expect(refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission))).toStrictEqual(
-        mismatch('Mcp-Name', 'Mcp-Name is not a valid header value'),
-      );
+      expect(
+        refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission)),
+      ).toStrictEqual(mismatch('Mcp-Name', 'Mcp-Name is not a valid header value'));
     }
   });
 
@@ -409,9 +416,9 @@ describe('admitModernRequest: Mcp-Name', () => {
   it('decodes the sentinel before comparing: an encoded wrong name is still wrong', () => {
     // "other" in base64
     const reader = headers(conforming('tools/call', '=?base64?b3RoZXI=?='));
-    expect(refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission))).toStrictEqual(
-      mismatch('Mcp-Name', 'Mcp-Name does not match the body'),
-    );
+    expect(
+      refusalOf(() => admitModernRequest(request('tools/call', { name: 'echo' }), reader, admission)),
+    ).toStrictEqual(mismatch('Mcp-Name', 'Mcp-Name does not match the body'));
   });
 });
 
@@ -531,7 +538,10 @@ describe('finishModernResult', () => {
   });
 
   it('merges the server identity into an existing _meta, replacing only its own key', () => {
-    const result = { content: [], _meta: { 'example.com/trace': 'abc', [SERVER_INFO]: { name: 'fake', version: '0' } } };
+    const result = {
+      content: [],
+      _meta: { 'example.com/trace': 'abc', [SERVER_INFO]: { name: 'fake', version: '0' } },
+    };
     expect(finishModernResult(result, serverInfo, undefined)._meta).toStrictEqual({
       'example.com/trace': 'abc',
       [SERVER_INFO]: serverInfo,
@@ -564,11 +574,10 @@ describe('finishModernResult', () => {
   });
 
   it('stamps them on a result the handler marked complete itself, replacing its own', () => {
-    const finished = finishModernResult(
-      { resultType: 'complete', ttlMs: 1, cacheScope: 'public' },
-      serverInfo,
-      { ttlMs: 0, cacheScope: 'private' },
-    );
+    const finished = finishModernResult({ resultType: 'complete', ttlMs: 1, cacheScope: 'public' }, serverInfo, {
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
     expect([finished.ttlMs, finished.cacheScope]).toStrictEqual([0, 'private']);
   });
 

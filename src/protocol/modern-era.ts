@@ -7,7 +7,7 @@ import {
   methodNotFound,
   unsupportedProtocolVersion,
 } from './json-rpc.errors.js';
-import type { JsonRpcParams, JsonRpcRequest } from './json-rpc.types.js';
+import type { JsonRpcFailure, JsonRpcMessage, JsonRpcParams, JsonRpcRequest } from './json-rpc.types.js';
 import { decodeHeaderValue } from './header-value.js';
 import { McpMethod } from './mcp.methods.js';
 import type { Implementation, ServerCapabilities } from './mcp.types.js';
@@ -82,7 +82,7 @@ export type HeaderReader = (name: string) => string | undefined;
 
 /** What the endpoint needs to judge a modern request: the versions it speaks and what it serves now. */
 export interface ModernAdmission {
-  /** Every version the endpoint speaks (both eras when it serves both), for the unsupported-version error. */
+  /** The versions a request may name in its `_meta`, for the unsupported-version error. */
   readonly supportedVersions: readonly string[];
   /** The capabilities the server has now: a method whose capability is missing is not found. */
   readonly capabilities: ServerCapabilities;
@@ -187,7 +187,8 @@ export function modernErrorStatus(code: number): number {
 
 /**
  * Reads the MRTR fields of a retried request.
- * @throws JsonRpcError -32602 when `inputResponses` is not an object of objects or `requestState` not a string.
+ * @throws JsonRpcError -32602 when `inputResponses` is not an object or `requestState` not a string (each
+ * answer is checked when a handler asks for it).
  */
 export function readInputParams(params: JsonRpcParams): {
   inputResponses?: Record<string, unknown>;
@@ -239,4 +240,14 @@ export function modernError(error: JsonRpcError): JsonRpcError {
 /** Checks the MRTR fields of the requests that may carry them, before they are routed. */
 export function admitModernParams(request: JsonRpcRequest): void {
   if (INPUT_METHODS.has(request.method) && request.params) readInputParams(request.params);
+}
+
+/**
+ * A refusal of a modern message whose id could not be read, as the revision writes it: without an
+ * `id` (its schema has no `null` id; JSON-RPC 2.0's `null` is what 2025 traffic keeps getting).
+ */
+export function withoutUnreadableId(response: JsonRpcFailure): JsonRpcMessage {
+  if (response.id !== null) return response;
+  const { id: _unreadable, ...rest } = response;
+  return rest as unknown as JsonRpcMessage;
 }

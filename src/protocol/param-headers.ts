@@ -16,6 +16,8 @@ export interface ParamHeader {
 /** An RFC 9110 token: what a header name is made of. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVES: ReadonlySet<unknown> = new Set(['string', 'integer', 'boolean']);
+/** A decimal numeral (sign, digits, fraction, exponent): how the header of an integer may spell it. */
+const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /** Keywords whose values are instance data, not schemas: an `x-mcp-header` key in them is data. */
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'enum', 'default', 'examples']);
 
@@ -122,8 +124,8 @@ function matches(header: string, value: unknown): boolean {
     case 'string':
       return header === value;
     case 'number':
-      // "42.0" and "42" name the same integer; an empty header is not 0.
-      return header.trim() !== '' && Number(header) === value;
+      // "42.0" and "42" name the same integer; only decimal numerals do ("", " 42", "0x2A", "+42" do not).
+      return DECIMAL.test(header) && Number(header) === value;
     case 'boolean':
       return header === String(value);
     default:

@@ -9,7 +9,7 @@ import { errorResponse, ErrorCode, JsonRpcError } from '../protocol/json-rpc.err
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
 import { admitModernRequest, ModernRefusal, modernErrorStatus } from '../protocol/modern-era.js';
-import { LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version.js';
+import { LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import { ListenStreams } from '../server/listen-streams.js';
 import { McpServer } from '../server/mcp.server.js';
 import { writeEmpty, writeJson } from './http-responses.js';
@@ -70,7 +70,8 @@ export class StatelessPost {
     let envelope;
     try {
       envelope = admitModernRequest(message, header, {
-        supportedVersions: this.server.supportedVersions,
+        // Only what a request can name in `_meta`: a 2025 version there would be refused again.
+        supportedVersions: MODERN_PROTOCOL_VERSIONS,
         capabilities: this.server.servedCapabilities,
       });
     } catch (error) {

@@ -9,6 +9,7 @@ import {
 } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { classifyPost } from '../protocol/era-classifier.js';
+import { withoutUnreadableId } from '../protocol/modern-era.js';
 import type { DecodedBody, DecodedMessage } from '../protocol/json-rpc.codec.js';
 import {
   errorResponse,
@@ -112,7 +113,7 @@ export class StreamableHttpTransport {
     const { eras } = this.options;
     if (eras !== 'legacy') {
       const verdict = classifyPost(body, headerValue(headers, MCP_PROTOCOL_VERSION_HEADER), sessionId !== undefined);
-      if (verdict.era === 'refused') return writeJson(res, verdict.status, verdict.response);
+      if (verdict.era === 'refused') return writeJson(res, verdict.status, withoutUnreadableId(verdict.response));
       if (verdict.era === 'modern') return this.stateless.handle(verdict.message, request, raw, res);
       if (eras === 'modern') return this.refuseLegacy(body, raw, res);
     }

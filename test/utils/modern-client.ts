@@ -1,5 +1,5 @@
 import { expectModernSchema } from './modern-schema.js';
-import { HttpStream, type RpcMessage } from './sse-reader.js';
+import { HttpStream, type RpcMessage, type SseEvent } from './sse-reader.js';
 
 /**
  * A raw client of the stateless 2026-07-28 wire, for e2e tests: each request is its own POST with
@@ -93,6 +93,11 @@ export class ModernExchange {
 
   get isJson(): boolean {
     return this.stream.isJson;
+  }
+
+  /** The SSE events received so far, every field as written (ids, event names). */
+  get events(): readonly SseEvent[] {
+    return this.stream.events;
   }
 
   /** The body as received so far (keep-alive comments included). */
@@ -213,10 +218,13 @@ export class ModernClient {
     if (typeof name === 'string') headers['mcp-name'] = headerValueOf(name);
     for (const [key, value] of Object.entries(options.headers ?? {})) {
       // Header names are case-insensitive: a change replaces the default whatever its case.
-      for (const existing of Object.keys(headers)) if (existing.toLowerCase() === key.toLowerCase()) delete headers[existing];
+      for (const existing of Object.keys(headers))
+        if (existing.toLowerCase() === key.toLowerCase()) delete headers[existing];
       if (value !== undefined) headers[key] = value;
     }
-    return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    return Object.fromEntries(
+      Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
   }
 
   /** Sends a request; resolves once the answer's head arrived. */
@@ -241,6 +249,26 @@ export class ModernClient {
     const exchange = new ModernExchange(stream, method, id);
     this.opened.push(exchange);
     return exchange;
+  }
+
+  /**
+   * POSTs a notification (no id; `params` sent as given, no envelope added) with the standard
+   * headers, and reads the whole answer: an accepted one has no body.
+   */
+  async notify(
+    method: string,
+    params: Readonly<Record<string, unknown>> = {},
+    options: Pick<ModernRequestOptions, 'headers'> = {},
+  ): Promise<{ status: number; text: string }> {
+    const stream = await HttpStream.open(
+      this.url(),
+      'POST',
+      this.headersOf(method, params, options),
+      JSON.stringify({ jsonrpc: '2.0', method, params }),
+    );
+    await stream.untilEnd();
+    stream.close();
+    return { status: stream.status, text: stream.text };
   }
 
   /** Sends a request and reads the whole answer. */

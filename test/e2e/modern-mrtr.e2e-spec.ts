@@ -1,0 +1,445 @@
+/**
+ * Multi round-trip requests (2026-07-28 MRTR, SEP-2322) on a real Nest app over raw HTTP: a handler
+ * that asks with `ctx.elicit`, `ctx.sample` or `ctx.listRoots` answers `input_required` with its
+ * input requests and a sealed `requestState`, and runs again with the client's answers; the state
+ * is bound to the principal, the request and its arguments, and expires; answers are checked;
+ * capabilities come from the request alone. The same handler on a 2025 session sends real requests.
+ * Every message received is checked against the revision's JSON Schema by the modern client.
+ */
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { bearer, ModernProbe, modernApp } from '../fixtures/modern.fixture.js';
+import { useModernApp } from '../utils/modern-app.js';
+import { ModernClient, type ModernRequestOptions } from '../utils/modern-client.js';
+import { useSdkClients } from '../utils/sdk-clients.js';
+import { startApp, type RunningApp } from '../utils/start-app.js';
+import { delay } from '../utils/wait.js';
+
+const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
+const SAMPLED = {
+  role: 'assistant',
+  content: { type: 'text', text: 'Paris.' },
+  model: 'test-model',
+  stopReason: 'endTurn',
+};
+const ROOTS = { roots: [{ uri: 'file:///test/root', name: 'Test Root' }] };
+
+const text = (result: Record<string, unknown>): string =>
+  ((result.content as { text?: string }[]) ?? []).map((block) => block.text ?? '').join('');
+
+const NAME_REQUEST = {
+  method: 'elicitation/create',
+  params: {
+    message: 'What is your name?',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  },
+};
+const SAMPLING_REQUEST = {
+  method: 'sampling/createMessage',
+  params: { messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }], maxTokens: 100 },
+};
+
+/** One round: `tools/call` of `name` with `extra` params (answers, state). */
+function callTool(
+  client: ModernClient,
+  name: string,
+  extra: Record<string, unknown> = {},
+  options: ModernRequestOptions = {},
+): Promise<Record<string, unknown>> {
+  return client.result('tools/call', { name, ...extra }, options);
+}
+
+describe('2026-07-28 multi round-trip requests (e2e)', () => {
+  const app = useModernApp(modernApp({ stateSecret: 'a-secret-of-at-least-thirty-two-bytes!' }), {
+    afterEach: ({ get }) => get(ModernProbe).reset(),
+  });
+  const client = app.client;
+  const probe = (): ModernProbe => app.get(ModernProbe);
+
+  describe('one round', () => {
+    it('asks for an elicitation under its key with a requestState, then completes with the answer', async () => {
+      const first = await callTool(client, 'ask_name');
+      expect(first).toEqual({
+        resultType: 'input_required',
+        inputRequests: { user_name: NAME_REQUEST },
+        requestState: expect.any(String),
+        _meta: expect.any(Object),
+      });
+      const final = await callTool(client, 'ask_name', {
+        inputResponses: { user_name: accept({ name: 'Alice' }) },
+        requestState: first.requestState,
+      });
+      expect(final).toMatchObject({
+        resultType: 'complete',
+        content: [{ type: 'text', text: 'Hello, Alice! (modern)' }],
+      });
+      expect(probe().runs.get('ask_name')).toBe(2);
+    });
+
+    it('takes answers without a requestState', async () => {
+      const final = await callTool(client, 'ask_name', { inputResponses: { user_name: accept({ name: 'Bo' }) } });
+      expect(text(final)).toBe('Hello, Bo! (modern)');
+    });
+
+    it('asks for a sampling under its key', async () => {
+      const first = await callTool(client, 'ask_capital');
+      expect(first.inputRequests).toEqual({ capital_question: SAMPLING_REQUEST });
+      const final = await callTool(client, 'ask_capital', {
+        inputResponses: { capital_question: SAMPLED },
+        requestState: first.requestState,
+      });
+      expect(text(final)).toBe('model said {"type":"text","text":"Paris."}');
+    });
+
+    it('asks for the roots under its key', async () => {
+      const first = await callTool(client, 'ask_roots');
+      expect(first.inputRequests).toEqual({ client_roots: { method: 'roots/list', params: {} } });
+      const final = await callTool(client, 'ask_roots', {
+        inputResponses: { client_roots: ROOTS },
+        requestState: first.requestState,
+      });
+      expect(text(final)).toBe('roots: file:///test/root');
+    });
+
+    it('asks for several inputs in one round, and completes once all are answered', async () => {
+      const first = await callTool(client, 'ask_all');
+      expect(first.inputRequests).toEqual({
+        user_name: NAME_REQUEST,
+        greeting: SAMPLING_REQUEST,
+        client_roots: { method: 'roots/list', params: {} },
+      });
+      const final = await callTool(client, 'ask_all', {
+        inputResponses: { user_name: accept({ name: 'Alice' }), greeting: SAMPLED, client_roots: ROOTS },
+        requestState: first.requestState,
+      });
+      expect(text(final)).toBe('name=Alice model=test-model roots=1');
+    });
+
+    it('keys unkeyed asks by kind and order', async () => {
+      const first = await callTool(client, 'ask_unkeyed');
+      expect(Object.keys(first.inputRequests as object).sort()).toEqual(['elicitation-1', 'sampling-2']);
+      const final = await callTool(client, 'ask_unkeyed', {
+        inputResponses: { 'elicitation-1': accept({ name: 'Kim' }), 'sampling-2': SAMPLED },
+        requestState: first.requestState,
+      });
+      expect(text(final)).toBe('name=Kim model=test-model');
+    });
+
+    it('asks again for what is still missing, and only for that', async () => {
+      const wrong = await callTool(client, 'ask_name', { inputResponses: { wrong_key: accept({ data: 'wrong' }) } });
+      expect(wrong).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: NAME_REQUEST } });
+      const first = await callTool(client, 'ask_all');
+      const partial = await callTool(client, 'ask_all', {
+        inputResponses: { user_name: accept({ name: 'Alice' }) },
+        requestState: first.requestState,
+      });
+      expect(partial.resultType).toBe('input_required');
+      expect(Object.keys(partial.inputRequests as object).sort()).toEqual(['client_roots', 'greeting']);
+      // The answer given is carried in the new state: the last round answers only the rest.
+      const final = await callTool(client, 'ask_all', {
+        inputResponses: { greeting: SAMPLED, client_roots: ROOTS },
+        requestState: partial.requestState,
+      });
+      expect(text(final)).toBe('name=Alice model=test-model roots=1');
+    });
+
+    it('ignores answers it did not ask for', async () => {
+      const final = await callTool(client, 'ask_name', {
+        inputResponses: {
+          user_name: accept({ name: 'Alice' }),
+          unknown_extra_key: accept({ x: 1 }),
+          another_unexpected: { whatever: true },
+        },
+      });
+      expect(text(final)).toBe('Hello, Alice! (modern)');
+    });
+
+    it.each([
+      ['an answer that is not an object', { inputResponses: { user_name: 12345 } }],
+      ['an elicitation answer without an action', { inputResponses: { user_name: { content: { name: 'A' } } } }],
+      ['content its schema refuses', { inputResponses: { user_name: accept({ name: 5 }) } }],
+      ['inputResponses that is not an object', { inputResponses: null }],
+      ['inputResponses that is an array', { inputResponses: [accept({ name: 'A' })] }],
+      ['a requestState that is not a string', { requestState: 12 }],
+    ])('refuses %s with -32602', async (_case, extra) => {
+      expect((await client.error(200, 'tools/call', { name: 'ask_name', ...extra })).code).toBe(-32602);
+    });
+
+    it('refuses a malformed sampling or roots answer with -32602', async () => {
+      expect(
+        (
+          await client.error(200, 'tools/call', {
+            name: 'ask_capital',
+            inputResponses: { capital_question: { role: 'x' } },
+          })
+        ).code,
+      ).toBe(-32602);
+      expect(
+        (
+          await client.error(200, 'tools/call', {
+            name: 'ask_roots',
+            inputResponses: { client_roots: { roots: 'no' } },
+          })
+        ).code,
+      ).toBe(-32602);
+    });
+  });
+
+  describe('several rounds', () => {
+    it('runs the handler again every round, with a new state each time, and ctx.once work only once', async () => {
+      const args = { arguments: { item: 'book' } };
+      const r1 = await callTool(client, 'order', args);
+      expect(r1).toMatchObject({ resultType: 'input_required', inputRequests: { step1: NAME_REQUEST } });
+      expect(Object.keys(r1.inputRequests as object)).toEqual(['step1']);
+      const r2 = await callTool(client, 'order', {
+        ...args,
+        inputResponses: { step1: accept({ name: 'Alice' }) },
+        requestState: r1.requestState,
+      });
+      expect(r2).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: {
+          step2: { method: 'elicitation/create', params: { message: 'Hello Alice, favourite colour?' } },
+        },
+      });
+      expect(Object.keys(r2.inputRequests as object)).toEqual(['step2']);
+      expect(typeof r2.requestState).toBe('string');
+      expect(r2.requestState).not.toBe(r1.requestState);
+      const r3 = await callTool(client, 'order', {
+        ...args,
+        inputResponses: { step2: accept({ color: 'blue' }) },
+        requestState: r2.requestState,
+      });
+      expect(text(r3)).toBe('order #1 of book for Alice in blue');
+      expect(probe().runs.get('order')).toBe(3);
+      expect(probe().sideEffects.get('order')).toBe(1);
+    });
+  });
+
+  describe('the requestState', () => {
+    async function firstRound(who: ModernClient = client, item = 'book'): Promise<string> {
+      const r1 = await callTool(who, 'order', { arguments: { item } });
+      return r1.requestState as string;
+    }
+    const retry = (state: string, who: ModernClient = client, item = 'book') =>
+      who.error(200, 'tools/call', {
+        name: 'order',
+        arguments: { item },
+        inputResponses: { step1: accept({ name: 'Alice' }) },
+        requestState: state,
+      });
+
+    it('refuses a tampered state with -32602', async () => {
+      const state = await firstRound();
+      const middle = Math.floor(state.length / 2);
+      const flipped = state.slice(0, middle) + (state[middle] === 'A' ? 'B' : 'A') + state.slice(middle + 1);
+      for (const tampered of [`${state}-TAMPERED`, flipped, state.slice(0, -2), 'not-a-state']) {
+        expect((await retry(tampered)).code).toBe(-32602);
+      }
+    });
+
+    it('refuses the state of another request: other arguments, another tool', async () => {
+      const state = await firstRound();
+      expect((await retry(state, client, 'car')).code).toBe(-32602);
+      const error = await client.error(200, 'tools/call', {
+        name: 'ask_name',
+        inputResponses: { user_name: accept({ name: 'Alice' }) },
+        requestState: state,
+      });
+      expect(error.code).toBe(-32602);
+    });
+
+    it('refuses the state of another principal', async () => {
+      const alice = client.with(bearer('alice'));
+      const bob = client.with(bearer('bob'));
+      const state = await firstRound(alice);
+      expect((await retry(state, bob)).code).toBe(-32602);
+      expect((await retry(state, client)).code).toBe(-32602);
+      // Alice herself goes on.
+      const r2 = await callTool(alice, 'order', {
+        arguments: { item: 'book' },
+        inputResponses: { step1: accept({ name: 'Alice' }) },
+        requestState: state,
+      });
+      expect(r2.resultType).toBe('input_required');
+    });
+  });
+
+  describe('capabilities of this request', () => {
+    it('refuses with 400 and -32021 naming the capability a handler needs and the request did not declare', async () => {
+      const sampling = await client.error(
+        400,
+        'tools/call',
+        { name: 'needs_sampling' },
+        { capabilities: { elicitation: {} } },
+      );
+      expect(sampling).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+      const roots = await client.error(400, 'tools/call', { name: 'ask_roots' }, { capabilities: {} });
+      expect(roots).toMatchObject({ code: -32021, data: { requiredCapabilities: { roots: {} } } });
+    });
+
+    it('tells forms from URLs: each elicitation mode needs its own declaration', async () => {
+      const url = await client.error(400, 'tools/call', { name: 'ask_url' }, { capabilities: { elicitation: {} } });
+      expect(url).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
+      const form = await client.error(
+        400,
+        'tools/call',
+        { name: 'ask_name' },
+        { capabilities: { elicitation: { url: {} } } },
+      );
+      expect(form).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+      const asked = await callTool(client, 'ask_url', {}, { capabilities: { elicitation: { url: {} } } });
+      expect(asked.inputRequests).toEqual({
+        sign_in: {
+          method: 'elicitation/create',
+          params: { mode: 'url', message: 'Sign in', url: 'https://example.com/sign-in', elicitationId: 'sign-in-1' },
+        },
+      });
+      const done = await callTool(
+        client,
+        'ask_url',
+        { inputResponses: { sign_in: { action: 'accept' } }, requestState: asked.requestState },
+        { capabilities: { elicitation: { url: {} } } },
+      );
+      expect(text(done)).toBe('sign-in: accept');
+    });
+
+    it('judges each request by its own declaration', async () => {
+      const declared = await callTool(client, 'needs_sampling', {}, { capabilities: { sampling: {} } });
+      expect(declared.resultType).toBe('input_required');
+      await client.error(400, 'tools/call', { name: 'needs_sampling' }, { capabilities: {} });
+    });
+  });
+
+  describe('other requests that may ask', () => {
+    it('runs prompts/get in rounds', async () => {
+      const first = await client.result('prompts/get', { name: 'ask_context' });
+      expect(first).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: { user_context: { method: 'elicitation/create' } },
+      });
+      const final = await client.result('prompts/get', {
+        name: 'ask_context',
+        inputResponses: { user_context: accept({ context: 'test context' }) },
+        requestState: first.requestState,
+      });
+      expect(final).toMatchObject({
+        resultType: 'complete',
+        messages: [{ role: 'user', content: { type: 'text', text: 'Use this context: test context' } }],
+      });
+    });
+
+    it('runs resources/read in rounds', async () => {
+      const first = await client.result('resources/read', { uri: 'test://confirmed' });
+      expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: expect.any(Object) } });
+      const final = await client.result('resources/read', {
+        uri: 'test://confirmed',
+        inputResponses: { confirm: accept({ ok: true }) },
+        requestState: first.requestState,
+      });
+      expect(final).toMatchObject({ resultType: 'complete', contents: [{ text: 'the secret contents' }] });
+    });
+
+    it('binds a resource read state to its URI', async () => {
+      const first = await client.result('resources/read', { uri: 'test://confirmed' });
+      const error = await client.error(200, 'tools/call', {
+        name: 'ask_name',
+        inputResponses: { user_name: accept({ name: 'A' }) },
+        requestState: first.requestState,
+      });
+      expect(error.code).toBe(-32602);
+    });
+
+    it('lets completion/complete not ask: an error, never input_required', async () => {
+      const exchange = await client.send('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'ask_context' },
+        argument: { name: 'topic', value: '' },
+      });
+      expect(exchange.response?.error).toEqual(expect.objectContaining({ code: expect.any(Number) }));
+      expect(exchange.response?.result).toBeUndefined();
+    });
+
+    it('never answers a list with input_required', async () => {
+      for (const method of ['tools/list', 'prompts/list', 'resources/list']) {
+        expect((await client.result(method)).resultType).toBe('complete');
+      }
+    });
+  });
+
+  describe('the same handler on a 2025 session', () => {
+    const sdk = useSdkClients();
+
+    it('asks with real requests to the client, and keeps ctx.once within the call', async () => {
+      const asked: unknown[] = [];
+      const { client: sdkClient } = await sdk.connect(app.running.mcpUrl, {
+        capabilities: { elicitation: {} },
+        prepare: (c) =>
+          c.setRequestHandler(ElicitRequestSchema, (request) => {
+            asked.push(request.params.message);
+            return { action: 'accept', content: asked.length === 1 ? { name: 'Sam' } : { color: 'green' } };
+          }),
+      });
+      const name = await sdkClient.callTool({ name: 'ask_name', arguments: {} });
+      expect(name.content).toEqual([{ type: 'text', text: 'Hello, Sam! (legacy)' }]);
+      asked.length = 0;
+      const order = await sdkClient.callTool({ name: 'order', arguments: { item: 'lamp' } });
+      expect(order.content).toEqual([{ type: 'text', text: 'order #1 of lamp for Sam in green' }]);
+      expect(asked).toEqual(['What is your name?', 'Hello Sam, favourite colour?']);
+      expect(probe().runs.get('order')).toBe(1);
+      expect(probe().sideEffects.get('order')).toBe(1);
+    });
+  });
+});
+
+describe('2026-07-28 requestState across instances (e2e)', () => {
+  const SHARED = 'shared-secret-of-the-whole-deployment-0123456789';
+  let apps: RunningApp[] = [];
+  let first: ModernClient;
+  let sameSecret: ModernClient;
+  let otherSecret: ModernClient;
+
+  beforeAll(async () => {
+    apps = await Promise.all([
+      startApp(modernApp({ stateSecret: SHARED })),
+      startApp(modernApp({ stateSecret: SHARED })),
+      startApp(modernApp({ stateSecret: 'another-secret-of-another-deployment-9876543210' })),
+    ]);
+    [first, sameSecret, otherSecret] = apps.map((running) => new ModernClient(() => running.mcpUrl));
+  });
+
+  afterAll(async () => {
+    await Promise.all(apps.map((running) => running.close()));
+  });
+
+  const round2 = { name: 'ask_name', inputResponses: { user_name: accept({ name: 'Alice' }) } };
+
+  it('opens on another instance with the same stateSecret what one sealed', async () => {
+    const r1 = await first.result('tools/call', { name: 'ask_name' });
+    const final = await sameSecret.result('tools/call', { ...round2, requestState: r1.requestState });
+    expect(text(final)).toBe('Hello, Alice! (modern)');
+  });
+
+  it('refuses on an instance with another stateSecret what one sealed', async () => {
+    const r1 = await first.result('tools/call', { name: 'ask_name' });
+    expect((await otherSecret.error(200, 'tools/call', { ...round2, requestState: r1.requestState })).code).toBe(
+      -32602,
+    );
+  });
+});
+
+describe('2026-07-28 requestState expiry (e2e)', () => {
+  const app = useModernApp(modernApp({ requestStateTtlMs: 250 }));
+
+  it('refuses a state past its requestStateTtlMs with -32602', async () => {
+    const r1 = await app.client.result('tools/call', { name: 'ask_name' });
+    const answers = { name: 'ask_name', inputResponses: { user_name: accept({ name: 'Alice' }) } };
+    await delay(300);
+    expect((await app.client.error(200, 'tools/call', { ...answers, requestState: r1.requestState })).code).toBe(
+      -32602,
+    );
+    // A fresh state is taken.
+    const fresh = await app.client.result('tools/call', { name: 'ask_name' });
+    expect(text(await app.client.result('tools/call', { ...answers, requestState: fresh.requestState }))).toBe(
+      'Hello, Alice! (modern)',
+    );
+  });
+});
