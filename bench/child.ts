@@ -14,7 +14,10 @@ export class ServerChild {
   ) {}
 
   static async start(target: TargetName): Promise<ServerChild> {
-    const child = fork(SCRIPT, [target], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(SCRIPT, [target], {
+      execArgv: serverExecArgv(),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const ready = await new Promise<ChildReport>((resolve, reject) => {
       const onExit = (code: number | null): void => reject(new Error(`${target} server exited with ${code}`));
       child.once('exit', onExit);
@@ -52,6 +55,12 @@ export class ServerChild {
   private send(command: ChildCommand): void {
     this.process.send(command);
   }
+}
+
+/** Node flags of a server process: GC on demand; a CPU profile written on exit when BENCH_CPU_PROF names a directory. */
+function serverExecArgv(): string[] {
+  const profileDir = process.env.BENCH_CPU_PROF;
+  return profileDir ? ['--expose-gc', '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : ['--expose-gc'];
 }
 
 function nextReport(child: ChildProcess): Promise<ChildReport> {

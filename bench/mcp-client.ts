@@ -29,6 +29,35 @@ export const ECHO_BODY = JSON.stringify({
   params: { name: 'echo', arguments: { text: ECHO_TEXT } },
 });
 
+/** The stateless revision: no session; every request names its version and client in `params._meta`. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** The echo call as a 2026-07-28 request: the same call, with the per-request `_meta` envelope. */
+export const MODERN_ECHO_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'echo',
+    arguments: { text: ECHO_TEXT },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+      'io.modelcontextprotocol/clientInfo': { name: 'mcp42-bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
+});
+
+/** Headers of the 2026-07-28 echo call: the version, and the method and tool name mirrored from the body. */
+export function modernEchoHeaders(): Record<string, string> {
+  return {
+    ...POST_HEADERS,
+    'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+    'mcp-method': 'tools/call',
+    'mcp-name': 'echo',
+  };
+}
+
 /** Headers of a POST that opens a session. */
 export function initializeHeaders(): Record<string, string> {
   return { ...POST_HEADERS };
@@ -58,18 +87,20 @@ export async function closeSession(agent: Agent, url: string, sessionId: string)
 }
 
 /**
- * Sends the echo call `samples` times and checks each answer is the echo result, as JSON.
+ * Sends the echo call (`request`, ECHO_BODY unless told) `samples` times and checks each answer is
+ * the echo result, as JSON.
  * @returns the exact body, so the load run can count any response that differs from it.
  */
 export async function sampleEcho(
   agent: Agent,
   url: string,
   headers: Record<string, string>,
+  request = ECHO_BODY,
   samples = 5,
 ): Promise<string> {
   let body: string | undefined;
   for (let i = 0; i < samples; i++) {
-    const reply = await send(agent, 'POST', url, headers, ECHO_BODY);
+    const reply = await send(agent, 'POST', url, headers, request);
     checkEchoReply(reply);
     if (body !== undefined && reply.body !== body) throw new Error('echo answers differ between calls');
     body = reply.body;
@@ -86,10 +117,12 @@ function checkEchoReply(reply: HttpReply): void {
   const message = JSON.parse(reply.body) as {
     jsonrpc?: unknown;
     id?: unknown;
-    result?: { content?: { type?: unknown; text?: unknown }[]; isError?: unknown };
+    result?: { content?: { type?: unknown; text?: unknown }[]; isError?: unknown; resultType?: unknown };
   };
   if (message.jsonrpc !== '2.0' || message.id !== 1) fail('envelope');
   const content = message.result?.content;
   if (message.result?.isError || content?.length !== 1) fail('result');
+  // A 2026-07-28 result says it is complete (an input round would not be the echo).
+  if (message.result?.resultType !== undefined && message.result.resultType !== 'complete') fail('resultType');
   if (content![0]!.type !== 'text' || content![0]!.text !== ECHO_TEXT) fail('content');
 }

@@ -7,9 +7,11 @@ import {
   catalogueLabel,
   ITEM_OPERATIONS,
   ITEMS_FIXTURE,
+  LOADS,
   TARGETS,
   TOOL_SCHEMAS,
   type CatalogueVariant,
+  type LoadName,
   type TargetName,
   type ToolSchemaKind,
 } from './targets.js';
@@ -23,7 +25,7 @@ export interface SessionFigures {
 export interface BenchResults {
   readonly settings: LoadSettings;
   readonly sessionCount: number;
-  readonly load: ReadonlyMap<TargetName, LoadFigures>;
+  readonly load: ReadonlyMap<LoadName, LoadFigures>;
   readonly sessions: ReadonlyMap<TargetName, SessionFigures>;
 }
 
@@ -36,29 +38,43 @@ export function formatResults(results: BenchResults): string {
   const lines = [
     `tools/call echo {"text":"hello"}: ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
       `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per target ` +
-      `(in ${settings.rounds} turns), each server in its own process`,
+      `(in ${settings.rounds} turns), each server in its own process;`,
+    '  2025 targets on one initialized session (2025-11-25); 2026-07-28 targets stateless: MCP-Protocol-Version,',
+    '  Mcp-Method and Mcp-Name headers, the _meta envelope (version, clientInfo, clientCapabilities), no session',
     '',
-    `${pad('target', 40)}${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'requests'.padStart(10)}  errors`,
+    `${pad('target', 44)}${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'requests'.padStart(10)}  errors`,
   ];
   for (const [name, figures] of load) {
     const errors = figures.errors + figures.non2xx + figures.mismatches;
     const detail =
       errors > 0 ? ` (socket ${figures.errors}, non-2xx ${figures.non2xx}, wrong body ${figures.mismatches})` : '';
     lines.push(
-      `${pad(TARGETS[name], 40)}${num(figures.reqPerSec, 1, 10)}${num(figures.p50Ms, 2, 9)}${num(figures.p99Ms, 2, 9)}` +
+      `${pad(LOADS[name].label, 44)}${num(figures.reqPerSec, 1, 10)}${num(figures.p50Ms, 2, 9)}${num(figures.p99Ms, 2, 9)}` +
         `${String(figures.requests).padStart(10)}  ${errors}${detail}`,
     );
   }
-  const mcp42 = load.get('mcp42');
-  if (mcp42) {
-    const ratio = (other: TargetName): string => {
-      const figures = load.get(other);
-      return figures ? `${(mcp42.reqPerSec / figures.reqPerSec).toFixed(2)}x` : 'n/a';
-    };
+  /** `a` / `b` in req/s, or n/a when either was not measured. */
+  const ratio = (a: LoadName, b: LoadName): string => {
+    const [x, y] = [load.get(a), load.get(b)];
+    return x && y ? `${(x.reqPerSec / y.reqPerSec).toFixed(2)}x` : 'n/a';
+  };
+  if (load.has('mcp42')) {
     lines.push(
       '',
-      `mcp42 / bare Nest route: ${ratio('bare-nest')}   (target >= 0.80x)`,
-      `mcp42 / official SDK (Express): ${ratio('sdk-express')}   mcp42 / official SDK (node:http): ${ratio('sdk-node')}   (target > 1x)`,
+      `mcp42 / bare Nest route: ${ratio('mcp42', 'bare-nest')}   (target >= 0.80x)`,
+      `mcp42 / official SDK (Express): ${ratio('mcp42', 'sdk-express')}   mcp42 / official SDK (node:http): ${ratio('mcp42', 'sdk-node')}   (target > 1x)`,
+    );
+  }
+  const session = load.get('mcp42');
+  const modern = load.get('mcp42-modern');
+  if (modern) {
+    const latency = session
+      ? `   p50 ${session.p50Ms.toFixed(2)} -> ${modern.p50Ms.toFixed(2)} ms, p99 ${session.p99Ms.toFixed(2)} -> ${modern.p99Ms.toFixed(2)} ms`
+      : '';
+    lines.push(
+      `mcp42 2026-07-28 stateless / mcp42 2025 session: ${ratio('mcp42-modern', 'mcp42')}${latency}`,
+      `mcp42 / official SDK v2, both 2026-07-28: ${ratio('mcp42-modern', 'sdk2-modern')}   ` +
+        `official SDK v2 2026-07-28 / official SDK 2025 session (node:http): ${ratio('sdk2-modern', 'sdk-node')}`,
     );
   }
   lines.push(

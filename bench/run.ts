@@ -1,27 +1,36 @@
 /**
  * `npm run bench`: throughput of tools/call echo on mcp42, a bare Nest route and the official SDK
- * transport, then heap per idle session and session creation rate, then tools/list on catalogues of
- * 1,000 tools with simple and complex schemas, then resources/read, prompts/get and completion/complete
- * next to tools/call, and template resolution with 1, 100 and 1,000 resource templates. Figures are
- * printed, never asserted. Environment: BENCH_DURATION (measured s per target, default 10; a catalogue
- * gets a quarter of it, an items request 15%), BENCH_WARMUP (s, default 2; a catalogue and each
+ * transport on 2025 sessions, and on mcp42 and the official SDK v2 (`createMcpHandler`) as stateless
+ * 2026-07-28 requests; then heap per idle session and session creation rate, then tools/list on
+ * catalogues of 1,000 tools with simple and complex schemas, then resources/read, prompts/get and
+ * completion/complete next to tools/call, and template resolution with 1, 100 and 1,000 resource
+ * templates. Figures are printed, never asserted. Environment: BENCH_DURATION (measured s per target,
+ * default 10; a catalogue gets a quarter of it, an items request 15%), BENCH_WARMUP (s, default 2; a catalogue and each
  * items request get half of it), BENCH_ROUNDS (turns the duration is split into, default 2),
  * BENCH_CONNECTIONS (default 10), BENCH_SESSIONS (default 2000), BENCH_PARTS (which parts run,
- * default "load,sessions,catalogues,items").
+ * default "load,sessions,catalogues,items"), BENCH_CPU_PROF (a directory: every server process writes
+ * a V8 CPU profile there, `node --cpu-prof`, when it stops; profiling slows it down, so its figures
+ * are not comparable with unprofiled runs).
  */
 import { randomUUID } from 'node:crypto';
 import { ServerChild } from './child.js';
 import { keepAliveAgent } from './http-client.js';
 import { runItems } from './items-load.js';
 import { TargetLoad, type LoadFigures, type LoadSettings } from './load.js';
-import { ECHO_BODY, openSession, sampleEcho, sessionHeaders } from './mcp-client.js';
+import {
+  ECHO_BODY,
+  MODERN_ECHO_BODY,
+  modernEchoHeaders,
+  openSession,
+  sampleEcho,
+  sessionHeaders,
+} from './mcp-client.js';
 import { formatCatalogueResults, formatItemsResults, formatResults, type SessionFigures } from './report.js';
 import { measureSessionMemory } from './session-memory.js';
 import { measureSessionRate } from './session-rate.js';
-import { CATALOGUE_VARIANTS, TARGETS, type TargetName } from './targets.js';
+import { CATALOGUE_VARIANTS, LOADS, TARGETS, type LoadName, type TargetName } from './targets.js';
 import { runCatalogues, type CatalogueSettings } from './tool-list.js';
 
-const LOAD_TARGETS: readonly TargetName[] = ['mcp42', 'bare-nest', 'sdk-express', 'sdk-node'];
 const SESSION_TARGETS: readonly TargetName[] = ['mcp42', 'sdk-express'];
 const PARTS = ['load', 'sessions', 'catalogues', 'items'] as const;
 /** Shares of BENCH_DURATION and BENCH_WARMUP each catalogue gets: there are six of them. */
@@ -43,44 +52,55 @@ function envNumber(name: string, fallback: number, min = 0): number {
 
 const took = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-/** Opens a session (none for the bare route) and checks a few echo answers before any load. */
-async function prepareLoad(child: ServerChild, target: TargetName, settings: LoadSettings): Promise<TargetLoad> {
+/**
+ * Prepares the echo call of one load: opens a session (none for the bare route) or, for a 2026-07-28
+ * load, builds the stateless request; then checks a few echo answers before any load.
+ */
+async function prepareLoad(child: ServerChild, name: LoadName, settings: LoadSettings): Promise<TargetLoad> {
+  const { server, era } = LOADS[name];
   const agent = keepAliveAgent();
   try {
-    // The bare route ignores MCP headers; it gets the same ones, a made-up session id included.
-    const sessionId = target === 'bare-nest' ? randomUUID() : await openSession(agent, child.url);
-    const headers = sessionHeaders(sessionId);
-    const expectBody = await sampleEcho(agent, child.url, headers);
-    return new TargetLoad({ url: child.url, headers, body: ECHO_BODY, expectBody }, settings);
+    let headers: Record<string, string>;
+    let body = ECHO_BODY;
+    if (era === 'modern') {
+      headers = modernEchoHeaders();
+      body = MODERN_ECHO_BODY;
+    } else {
+      // The bare route ignores MCP headers; it gets the same ones, a made-up session id included.
+      const sessionId = server === 'bare-nest' ? randomUUID() : await openSession(agent, child.url);
+      headers = sessionHeaders(sessionId);
+    }
+    const expectBody = await sampleEcho(agent, child.url, headers, body);
+    return new TargetLoad({ url: child.url, headers, body, expectBody }, settings);
   } finally {
     agent.destroy();
   }
 }
 
 /**
- * Every load target runs in its own process, all started up front (an idle server costs no CPU);
- * the measured time is split into rounds in which the targets take turns.
+ * Every load runs against a server process of its own, all started up front (an idle server costs no
+ * CPU); the measured time is split into rounds in which the loads take turns.
  */
-async function runLoad(settings: LoadSettings): Promise<Map<TargetName, LoadFigures>> {
-  const children = new Map<TargetName, ServerChild>();
+async function runLoad(settings: LoadSettings): Promise<Map<LoadName, LoadFigures>> {
+  const children: ServerChild[] = [];
   try {
-    const loads = new Map<TargetName, TargetLoad>();
-    for (const target of LOAD_TARGETS) {
-      const child = await ServerChild.start(target);
-      children.set(target, child);
-      loads.set(target, await prepareLoad(child, target, settings));
+    const loads = new Map<LoadName, TargetLoad>();
+    for (const name of Object.keys(LOADS) as LoadName[]) {
+      const child = await ServerChild.start(LOADS[name].server);
+      children.push(child);
+      loads.set(name, await prepareLoad(child, name, settings));
     }
     for (let round = 0; round < settings.rounds; round++) {
-      for (const [target, load] of loads) {
+      for (const [name, load] of loads) {
         const started = performance.now();
         if (round === 0) await load.warmUp();
         await load.measure(settings.durationSeconds / settings.rounds);
-        console.log(`load round ${round + 1}/${settings.rounds}  ${TARGETS[target]} (${took(started)})`);
+        console.log(`load round ${round + 1}/${settings.rounds}  ${LOADS[name].label} (${took(started)})`);
       }
     }
-    return new Map([...loads].map(([target, load]) => [target, load.figures()]));
+    return new Map([...loads].map(([name, load]) => [name, load.figures()]));
   } finally {
-    await Promise.all([...children.values()].map((child) => child.stop()));
+    await Promise.all(children.map((child) => child.stop()));
   }
 }
 
@@ -127,7 +147,7 @@ async function main(): Promise<void> {
   if (unknown.length > 0) throw new Error(`BENCH_PARTS: unknown ${unknown.join(', ')}; known: ${PARTS.join(', ')}`);
   const started = performance.now();
 
-  const load = parts.includes('load') ? await runLoad(settings) : new Map<TargetName, LoadFigures>();
+  const load = parts.includes('load') ? await runLoad(settings) : new Map<LoadName, LoadFigures>();
   const sessions = parts.includes('sessions') ? await runSessions(sessionCount) : new Map<TargetName, SessionFigures>();
   const catalogues = parts.includes('catalogues')
     ? await runCatalogues(CATALOGUE_VARIANTS, catalogueSettings, (line) => console.log(line))

@@ -10,6 +10,7 @@ const starters: Record<TargetName, () => Promise<BenchServer>> = {
   'bare-nest': async () => (await import('./servers/bare-nest.js')).startBareNest(),
   'sdk-express': async () => (await import('./servers/sdk-express.js')).startSdkExpress(),
   'sdk-node': async () => (await import('./servers/sdk-node.js')).startSdkNode(),
+  'sdk2-node': async () => (await import('./servers/sdk2-node.js')).startSdk2Node(),
 };
 
 /** heapUsed once garbage is gone: several full GCs, with turns of the event loop between them. */

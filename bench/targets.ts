@@ -4,9 +4,36 @@ export const TARGETS = {
   'bare-nest': 'bare Nest @Post() route (Express)',
   'sdk-express': 'official SDK (createMcpExpressApp)',
   'sdk-node': 'official SDK (plain node:http)',
+  'sdk2-node': 'official SDK v2 (createMcpHandler, node:http)',
 } as const;
 
 export type TargetName = keyof typeof TARGETS;
+
+/**
+ * How a load sends the echo call: `session`, on a 2025-11-25 session opened first (the bare route gets a
+ * made-up session id); `modern`, as a stateless 2026-07-28 request (MCP headers and the `_meta`
+ * envelope, no session).
+ */
+export type EchoEra = 'session' | 'modern';
+
+/** One load of the load part: a server process, and how the echo call is sent to it. */
+export interface LoadTarget {
+  readonly server: TargetName;
+  readonly era: EchoEra;
+  readonly label: string;
+}
+
+/** The loads of the load part, in the order they take turns; each gets a server process of its own. */
+export const LOADS = {
+  mcp42: { server: 'mcp42', era: 'session', label: 'mcp42 (sample app, Nest + Express)' },
+  'bare-nest': { server: 'bare-nest', era: 'session', label: TARGETS['bare-nest'] },
+  'sdk-express': { server: 'sdk-express', era: 'session', label: TARGETS['sdk-express'] },
+  'sdk-node': { server: 'sdk-node', era: 'session', label: TARGETS['sdk-node'] },
+  'mcp42-modern': { server: 'mcp42', era: 'modern', label: 'mcp42 (sample app), 2026-07-28 stateless' },
+  'sdk2-modern': { server: 'sdk2-node', era: 'modern', label: 'official SDK v2 (node:http), 2026-07-28' },
+} as const satisfies Record<string, LoadTarget>;
+
+export type LoadName = keyof typeof LOADS;
 
 /** Parent → child. */
 export type ChildCommand = { readonly type: 'heap' } | { readonly type: 'stop' };

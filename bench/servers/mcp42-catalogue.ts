@@ -77,8 +77,11 @@ export async function startCatalogue(variant: CatalogueVariant): Promise<Catalog
   const registry = app.get(McpToolRegistry);
   if (registry.size !== CATALOGUE_TOOLS) throw new Error(`expected ${CATALOGUE_TOOLS} tools, got ${registry.size}`);
   const server = app.get(McpServer);
-  // A stand-in for a request's context: the guards here read nothing from the request or the session.
-  const context = { session: {}, httpRequest: {}, headers: {} } as unknown as McpCallContext;
+  // A stand-in for a request's context: the guards here read nothing from the request or the session,
+  // and a listing reads of its caller only what its cursors are sealed to.
+  const session = {};
+  const caller = { era: 'legacy', session, cursorScope: 'bench-session' };
+  const context = { caller, session, httpRequest: {}, headers: {} } as unknown as McpCallContext;
   return {
     url: endpointUrl(app.getHttpServer().address()),
     guardChecks: () => ({ mcp: guard.mcpChecks, http: guard.httpChecks }),

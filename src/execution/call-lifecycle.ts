@@ -13,6 +13,7 @@ import type { HandlerContextSettings } from './handler-context.js';
 import { GuardClock } from './guard-clock.js';
 import { ItemVisibility } from './item-visibility.js';
 import { InputRound, type InputRoundSettings } from './input-round.js';
+import type { StateBinding } from './request-state.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import { RunningCall, type RequestItem, type RunningCallSettings } from './running-call.js';
 import { ABORTED, untilAborted } from './until-aborted.js';
@@ -143,11 +144,11 @@ export class McpCallLifecycle {
   private roundOf(call: McpCallContext, request: RequestItem): InputRound | undefined {
     const { input } = request;
     if (call.caller.era !== 'modern' || !input) return undefined;
-    const binding = {
+    const binding = (): StateBinding => ({
       principal: this.principalOf(call.httpRequest) ?? '',
       item: `${input.method}\0${request.uri ?? request.name}`,
       args: digestOf(input.arguments ?? {}),
-    };
+    });
     return new InputRound(this.rounds, binding, input);
   }
 

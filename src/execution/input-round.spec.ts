@@ -226,7 +226,7 @@ describe('InputRound: close', () => {
     const reason = new McpCallAbortedError('input-required', 'the round ends to ask the client');
     await nextTurn();
     expect(ends).toHaveBeenCalledTimes(1);
-    round.close(reason);
+    round.close(() => reason);
     expect(await thrown(first)).toBe(reason);
     expect(await thrown(second)).toBe(reason);
   });
@@ -234,7 +234,7 @@ describe('InputRound: close', () => {
   it('before the turn ends, keeps the round from ending', async () => {
     const { round, ends } = watched();
     const asked = pendingAsk(round, ELICIT, elicitParams);
-    round.close(new Error('answered'));
+    round.close(() => new Error('answered'));
     await nextTurn();
     expect(ends).not.toHaveBeenCalled();
     expect(((await thrown(asked)) as Error).message).toBe('answered');
@@ -243,19 +243,39 @@ describe('InputRound: close', () => {
   it('takes no new asks afterwards, but still hands over answers the client gave', async () => {
     const answer = accepted({});
     const round = roundOf({ inputResponses: { given: answer } });
-    round.close(new Error('done'));
+    round.close(() => new Error('done'));
     const error = await thrown(round.ask(ELICIT, elicitParams, undefined, wellFormed));
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe('elicitation/create cannot be asked: the request has its answer');
     await expect(round.ask(ELICIT, elicitParams, 'given', wellFormed)).resolves.toBe(answer);
   });
 
+  it('makes no reason when nothing is pending: most rounds ask nothing, and an error is not free', () => {
+    const round = roundOf();
+    const reason = jest.fn(() => new Error('unused'));
+    round.close(reason);
+    expect(reason).not.toHaveBeenCalled();
+  });
+
+  it('works out the binding only when a state is sealed or opened', async () => {
+    const binder = jest.fn(() => binding);
+    const round = new InputRound(settings, binder, {}, NOW);
+    await round.once('k', () => 1);
+    expect(binder).not.toHaveBeenCalled();
+    pendingAsk(round, ELICIT, elicitParams);
+    const { requestState } = round.inputRequired(NOW);
+    expect(binder).toHaveBeenCalledTimes(1);
+    expect(carried(requestState).once).toStrictEqual({ k: 1 });
+    new InputRound(settings, binder, { requestState }, NOW);
+    expect(binder).toHaveBeenCalledTimes(2);
+  });
+
   it('happens once: a second close changes nothing', async () => {
     const round = roundOf();
     const asked = pendingAsk(round, ELICIT, elicitParams);
     const reason = new Error('first');
-    round.close(reason);
-    round.close(new Error('second'));
+    round.close(() => reason);
+    round.close(() => new Error('second'));
     expect(await thrown(asked)).toBe(reason);
   });
 });

@@ -47,6 +47,8 @@ export class InputRound {
   private readonly unsettled = new Set<Promise<unknown>>();
   private readonly waiters: ((reason: unknown) => void)[] = [];
   private readonly round: number;
+  /** The binding of the request, worked out on first need: most rounds never seal nor open a state. */
+  private bound: StateBinding | undefined;
   private ordinal = 0;
   private scheduled = false;
   private closed = false;
@@ -54,18 +56,21 @@ export class InputRound {
   /**
    * Opens the round of a request: its `requestState`, if it echoed one, must be one this deployment
    * sealed for this same request.
+   * @param binding what the request is (principal, item, arguments), or how to work it out when
+   *   needed: its digest of the arguments costs, and a round that neither opens nor seals a state
+   *   never needs it.
    * @throws JsonRpcError -32602 for a state that is altered, expired or another request's.
    */
   constructor(
     private readonly settings: InputRoundSettings,
-    private readonly binding: StateBinding,
+    private readonly binding: StateBinding | (() => StateBinding),
     inputs: RoundInputs,
     now = Date.now(),
   ) {
     const carried =
       inputs.requestState === undefined
         ? { answers: {}, once: {}, round: 0 }
-        : openRequestState(settings.sealer, inputs.requestState, binding, now);
+        : openRequestState(settings.sealer, inputs.requestState, this.boundTo(), now);
     // This round's answers take the place of carried ones with the same key.
     this.answers = { ...carried.answers, ...inputs.inputResponses };
     this.kept = { ...carried.once };
@@ -146,18 +151,29 @@ export class InputRound {
   inputRequired(now = Date.now()): InputRequiredResult {
     const requestState = sealRequestState(
       this.settings.sealer,
-      this.binding,
+      this.boundTo(),
       { answers: Object.fromEntries(this.used), once: this.kept, round: this.round + 1 },
       now + this.settings.stateTtlMs,
     );
     return { resultType: 'input_required', inputRequests: Object.fromEntries(this.requested), requestState };
   }
 
-  /** The request has its answer (or its round ended): pending asks fail with `reason`, none are taken any more. */
-  close(reason: unknown): void {
+  /**
+   * The request has its answer (or its round ended): pending asks fail with `reason`, none are taken
+   * any more.
+   * @param reason made only when some ask is pending: an error's stack is not free, and most rounds ask nothing.
+   */
+  close(reason: () => unknown): void {
     if (this.closed) return;
     this.closed = true;
-    for (const reject of this.waiters.splice(0)) reject(reason);
+    if (this.waiters.length === 0) return;
+    const why = reason();
+    for (const reject of this.waiters.splice(0)) reject(why);
+  }
+
+  private boundTo(): StateBinding {
+    this.bound ??= typeof this.binding === 'function' ? this.binding() : this.binding;
+    return this.bound;
   }
 
   /**

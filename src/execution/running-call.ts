@@ -219,7 +219,7 @@ export class RunningCall<R> {
   /** The request has its answer: nothing more goes out for it, and no timer outlives it. */
   finish(): void {
     this.context.finish();
-    this.round?.close(
+    this.round?.close(() =>
       this.signal.aborted
         ? this.signal.reason
         : new McpClientRequestError('Withdrawn: the request that asked has its answer', ErrorCode.InvalidRequest),

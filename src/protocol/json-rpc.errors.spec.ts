@@ -5,9 +5,11 @@ import {
   invalidParams,
   invalidRequest,
   JsonRpcError,
+  headerMismatch,
   methodNotFound,
   parseError,
   serverError,
+  unsupportedProtocolVersion,
 } from './json-rpc.errors.js';
 import type { JsonRpcErrorObject } from './json-rpc.types.js';
 
@@ -22,6 +24,28 @@ describe('ErrorCode', () => {
       ServerError: -32000,
       RequestTimeout: -32001,
       ResourceNotFound: -32002,
+      HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
+      UnsupportedProtocolVersion: -32022,
+    });
+  });
+});
+
+describe('the errors of the 2026-07-28 revision', () => {
+  it('header mismatch: -32020 naming the header in data', () => {
+    expect(headerMismatch('Mcp-Name', 'Mcp-Name does not match the body').toErrorObject()).toStrictEqual({
+      code: -32020,
+      message: 'Header mismatch: Mcp-Name does not match the body',
+      data: { mismatch: { header: 'Mcp-Name' } },
+    });
+  });
+
+  it('unsupported version: -32022 with what is supported and what was requested', () => {
+    const error = unsupportedProtocolVersion('v999', ['2026-07-28']);
+    expect(error.toErrorObject()).toStrictEqual({
+      code: -32022,
+      message: 'Unsupported protocol version: v999',
+      data: { supported: ['2026-07-28'], requested: 'v999' },
     });
   });
 });

@@ -77,15 +77,6 @@ export const unsupportedProtocolVersion = (requested: string, supported: readonl
     requested,
   });
 
-/** 2026-07-28: serving the request needs capabilities the client did not declare for it. */
-export const missingRequiredClientCapability = (
-  requiredCapabilities: Record<string, unknown>,
-  detail: string,
-): JsonRpcError =>
-  new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${detail}`, {
-    requiredCapabilities,
-  });
-
 /** Builds the error response for `id` (or `null` when the id could not be read). */
 export function errorResponse(id: RequestId | null, error: JsonRpcError | JsonRpcErrorObject): JsonRpcFailure {
   return {

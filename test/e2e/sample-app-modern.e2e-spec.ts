@@ -84,12 +84,15 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
     await running?.close();
   });
 
-  function connectModern(token: string, options: ModernConnectOptions = {}): Promise<ModernSdkConnection> {
-    return modern.connect(running.mcpUrl, {
+  /** A v2 client with `token`; unless told otherwise, it negotiates 'auto' and must have got 2026-07-28. */
+  async function connectModern(token: string, options: ModernConnectOptions = {}): Promise<ModernSdkConnection> {
+    const connection = await modern.connect(running.mcpUrl, {
       info: { name: 'sample-modern-e2e', version: '2.0.0' },
       headers: { Authorization: `Bearer ${token}` },
       ...options,
     });
+    if (options.negotiation === undefined) expect(connection.client.getProtocolEra()).toBe('modern');
+    return connection;
   }
 
   /** Fills the cache with the first `count` cities, as finished refreshes would. */
@@ -253,8 +256,10 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
 
       expect(error).toBeInstanceOf(ResourceNotFoundError);
       expect(error).toMatchObject({ code: -32602, data: { uri } });
-      // In-band: the request was served, the resource was missing.
-      expect(posts('resources/read')[0]!.status).toBe(200);
+      // In-band: the request was served, the resource was missing (-32002 on 2025 sessions).
+      const [read] = posts('resources/read');
+      expect(read!.status).toBe(200);
+      expect(read!.response).toMatchObject({ error: { code: -32602, data: { uri } } });
     });
 
     it('gets the forecast_summary prompt, which embeds the forecast exactly as a read gives it', async () => {
