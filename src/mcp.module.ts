@@ -49,6 +49,7 @@ import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './transport/body-parser.notice.js';
 import { DuplicateEndpointNotice } from './transport/duplicate-endpoint.notice.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
+import { SessionPost } from './transport/session-post.js';
 import { StatelessPost } from './transport/stateless-post.js';
 import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
 
@@ -121,6 +122,7 @@ const REGISTRIES = [
     McpOriginMiddleware,
     BodyParserNotice,
     DuplicateEndpointNotice,
+    SessionPost,
     StatelessPost,
     StreamableHttpTransport,
     ...REGISTRIES,

@@ -1,0 +1,158 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpCallContext } from '../execution/mcp-call-context.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS, MCP_SESSION_ID_HEADER } from '../mcp.constants.js';
+import type { DecodedBody, DecodedMessage } from '../protocol/json-rpc.codec.js';
+import { errorResponse, ErrorCode, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import type { JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.types.js';
+import { McpMethod } from '../protocol/mcp.methods.js';
+import { supportsBatching } from '../protocol/protocol-version.js';
+import { McpServer } from '../server/mcp.server.js';
+import type { ClientSession } from '../session/client-session.js';
+import { McpRequestSessions } from '../session/request-sessions.js';
+import { SessionStore } from '../session/session.store.js';
+import { writeEmpty, writeJson, writeTransportError } from './http-responses.js';
+import { PostResponder, type PostResponderSettings } from './post-responder.js';
+import { legacyVersionHeaderOk, rejectVersionHeader } from './session-headers.js';
+
+/**
+ * Serves one 2025 POST, as a 2025 server does: `initialize` creates a session; every other message
+ * needs the session it names (and its principal), and is served by the legacy dispatcher, its
+ * answer JSON or, once the call sends messages first, an SSE stream of the session that a client
+ * may resume. Batches only on 2025-03-26 sessions.
+ */
+@Injectable()
+export class SessionPost {
+  private readonly logger = new Logger('McpTransport');
+  private readonly responderSettings: PostResponderSettings;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    private readonly sessions: SessionStore,
+    private readonly server: McpServer,
+    private readonly requestSessions: McpRequestSessions,
+  ) {
+    this.responderSettings = {
+      keepAliveMs: options.keepAliveMs,
+      retryMs: options.sseRetryMs,
+      onUnserializable: (error: unknown, response: JsonRpcResponse) => {
+        this.logger.error(
+          `The result for request ${JSON.stringify(response.id)} cannot be serialised to JSON; answered as an internal error`,
+          error instanceof Error ? error.stack : String(error),
+        );
+      },
+      onUnserializableMessage: (message) => {
+        const method = 'method' in message ? message.method : 'response';
+        this.logger.error(`A ${method} message cannot be serialised to JSON; it was dropped`);
+      },
+    };
+  }
+
+  /** Serves one 2025 POST: `initialize`, or a message (or batch) of an existing session. */
+  async handle(
+    body: DecodedBody,
+    sessionId: string | undefined,
+    request: unknown,
+    raw: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const { headers } = raw;
+    const session = sessionId === undefined ? undefined : this.sessions.findFor(sessionId, request);
+    if (sessionId !== undefined && !session) return writeTransportError(res, 404, 'Session not found');
+    if (body.kind === 'error') return writeJson(res, 400, body.error);
+
+    if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === McpMethod.Initialize) {
+      return this.initialize(body.entry.message, session, request, res);
+    }
+    // `initialize` negotiates the version in its body, so the header is judged only for other messages.
+    if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
+    if (!session) return writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+    // The session may have ended (DELETE, idle sweep) while the body was arriving.
+    if (session.ended) return writeTransportError(res, 404, 'Session not found');
+    session.lastActivity = Date.now();
+    this.requestSessions.bind(request, session);
+    const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
+    const base = { caller: session, session, httpRequest: request, headers };
+
+    if (body.kind === 'single') {
+      const { entry } = body;
+      if (entry.kind === 'invalid') return writeJson(res, 400, entry.error, sessionHeader);
+      if (entry.kind !== 'request') {
+        this.dispatchOneWay(entry, base);
+        return writeEmpty(res, 202, sessionHeader);
+      }
+      const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings);
+      const context: McpCallContext = { ...base, channel: responder };
+      responder.respond(await this.server.legacy.handleRequest(entry.message, context));
+      return;
+    }
+
+    if (!supportsBatching(session.protocolVersion)) {
+      return writeJson(
+        res,
+        400,
+        errorResponse(null, invalidRequest(`batches are not supported in protocol version ${session.protocolVersion}`)),
+        sessionHeader,
+      );
+    }
+    return this.handleBatch(body.entries, base, res, sessionHeader);
+  }
+
+  private initialize(
+    request: JsonRpcRequest,
+    existing: ClientSession | undefined,
+    httpRequest: unknown,
+    res: ServerResponse,
+  ): void {
+    if (existing) {
+      return writeJson(res, 400, errorResponse(request.id, invalidRequest('this session is already initialized')), {
+        [MCP_SESSION_ID_HEADER]: existing.id,
+      });
+    }
+    if (!this.sessions.hasRoom()) {
+      return writeJson(
+        res,
+        503,
+        errorResponse(request.id, new JsonRpcError(ErrorCode.ServerError, 'Too many sessions; try again later')),
+        {
+          'retry-after': '60',
+        },
+      );
+    }
+    const outcome = this.server.legacy.initialize(request);
+    if (!outcome.handshake) return writeJson(res, 200, outcome.response);
+    const session = this.sessions.create(outcome.handshake, httpRequest);
+    writeJson(res, 200, outcome.response, { [MCP_SESSION_ID_HEADER]: session.id });
+  }
+
+  private async handleBatch(
+    entries: readonly DecodedMessage[],
+    context: McpCallContext,
+    res: ServerResponse,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    const owed = entries.filter((entry) => entry.kind === 'request' || entry.kind === 'invalid').length;
+    if (owed === 0) {
+      for (const entry of entries) this.dispatchOneWay(entry, context);
+      return writeEmpty(res, 202, headers);
+    }
+    const responder = new PostResponder(res, context.session!, owed, true, headers, this.responderSettings);
+    const withChannel: McpCallContext = { ...context, channel: responder };
+    const dispatcher = this.server.legacy;
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (entry.kind === 'invalid') responder.respond(entry.error);
+        else if (entry.kind === 'request')
+          responder.respond(await dispatcher.handleRequest(entry.message, withChannel));
+        else this.dispatchOneWay(entry, context);
+      }),
+    );
+  }
+
+  /** Notifications and the client's answers to server requests: nothing to respond. */
+  private dispatchOneWay(entry: DecodedMessage, context: McpCallContext): void {
+    if (entry.kind === 'notification') this.server.legacy.handleNotification(entry.message, context);
+    else if (entry.kind === 'response') this.server.legacy.handleResponse(entry.message, context);
+  }
+}
