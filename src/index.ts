@@ -1,6 +1,7 @@
 // The public API of mcp42: what an application writes in its code, and the types that code names.
 // Everything else (stores, the call lifecycle, sessions, the transport) is internal and may change
-// in any release; `stripInternal` keeps `@internal` members out of the published declarations.
+// in any release; `stripInternal` keeps members tagged internal out of the published declarations
+// (never write that tag in a comment here: the export below it would go too).
 
 // Module and options
 export { McpModule } from './mcp.module.js';
@@ -69,7 +70,6 @@ export { McpSessionRegistry } from './registries/session.registry.js';
 export type { McpSessionHandle } from './interfaces/mcp-session-handle.interface.js';
 export { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from './session/session-subscriptions.js';
 export type { McpEventStore, McpStoredEvent } from './interfaces/mcp-event-store.interface.js';
-export type { McpChange, McpChangeBus } from './interfaces/mcp-change-bus.interface.js';
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from './session/in-memory-event-store.js';
 
 // Content helpers

@@ -155,10 +155,13 @@ function isOriginEntry(entry: string): boolean {
 
 function validateStateSecret(secret: unknown): void {
   if (secret === undefined) return;
-  const length =
-    typeof secret === 'string' ? Buffer.byteLength(secret) : secret instanceof Uint8Array ? secret.length : -1;
-  if (length < 32) {
-    throw new TypeError('McpModule: options.stateSecret must be a string or bytes of at least 32 bytes');
+  const secrets = Array.isArray(secret) ? (secret as unknown[]) : [secret];
+  const lengthOf = (value: unknown): number =>
+    typeof value === 'string' ? Buffer.byteLength(value) : value instanceof Uint8Array ? value.length : -1;
+  if (secrets.length === 0 || secrets.some((value) => lengthOf(value) < 32)) {
+    throw new TypeError(
+      'McpModule: options.stateSecret must be a string or bytes of at least 32 bytes (or a non-empty list of them)',
+    );
   }
 }
 

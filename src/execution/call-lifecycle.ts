@@ -43,7 +43,6 @@ export class McpCallLifecycle {
   /** What the handler contexts of each kind share (its logger among them), made once per kind. */
   private readonly contextSettings = new WeakMap<CallAnswers<unknown>, HandlerContextSettings>();
   private readonly rounds: InputRoundSettings;
-  private readonly principalOf: ResolvedMcpOptions['sessionOwner'];
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -53,7 +52,6 @@ export class McpCallLifecycle {
     sealer: Sealer,
   ) {
     this.rounds = { sealer, stateTtlMs: options.requestStateTtlMs };
-    this.principalOf = options.sessionOwner;
     this.settings = {
       scopesOf: options.scopesOf,
       clientRequestTimeoutMs: options.clientRequestTimeoutMs,
@@ -145,7 +143,7 @@ export class McpCallLifecycle {
     const { input } = request;
     if (call.caller.era !== 'modern' || !input) return undefined;
     const binding = (): StateBinding => ({
-      principal: this.principalOf(call.httpRequest) ?? '',
+      principal: call.caller.principal ?? '',
       item: `${input.method}\0${request.uri ?? request.name}`,
       args: digestOf(input.arguments ?? {}),
     });

@@ -183,13 +183,19 @@ export class HandlerContext implements McpContext {
   }
 
   once<T>(key: string, work: () => T | Promise<T>): Promise<T> {
-    if (this.round) return this.round.once(key, work);
-    this.onceValues ??= new Map();
-    let value = this.onceValues.get(key);
-    if (!value) {
-      value = Promise.resolve().then(work);
-      this.onceValues.set(key, value);
+    let value: Promise<unknown> | undefined;
+    if (this.round) {
+      value = this.round.once(key, work);
+    } else {
+      this.onceValues ??= new Map();
+      value = this.onceValues.get(key);
+      if (!value) {
+        value = Promise.resolve().then(work);
+        this.onceValues.set(key, value);
+      }
     }
+    // Marked handled, as requests to the client are: one never awaited must not bring the process down.
+    value.catch(() => undefined);
     return value as Promise<T>;
   }
 

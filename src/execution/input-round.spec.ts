@@ -427,6 +427,23 @@ describe('InputRound: once', () => {
     expect(carried(round.inputRequired(NOW).requestState).once).toStrictEqual({ book: 'R-7' });
   });
 
+  it('refuses a once that comes after the round ended, without running it: it would run again next round', async () => {
+    const { round, ends } = watched();
+    pendingAsk(round, ELICIT, elicitParams);
+    await nextTurn();
+    await nextTurn();
+    expect(ends).toHaveBeenCalledTimes(1);
+    const work = jest.fn(() => 'charged');
+    const error = await thrown(round.once('charge', work));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(
+      'ctx.once("charge") cannot run: the round ended (the request is asking the client, or answered)',
+    );
+    round.close(() => new Error('closed'));
+    expect(await thrown(round.once('later', work))).toBeInstanceOf(TypeError);
+    expect(work).not.toHaveBeenCalled();
+  });
+
   it('still ends the round when a once beside an ask fails (nothing to carry)', async () => {
     const { round, ends } = watched();
     round.once('book', () => Promise.reject(new Error('down'))).catch(() => undefined);

@@ -1,7 +1,7 @@
 import { ErrorCode } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcParams } from '../protocol/json-rpc.types.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
-import type { InputRequest, InputRequiredResult } from '../protocol/mcp.types.js';
+import { INTERIM_RESULT, type InputRequest, type InputRequiredResult } from '../protocol/mcp.types.js';
 import type { Sealer } from '../sealing/sealer.js';
 import { InputProtocolError } from './input-protocol.error.js';
 import { openRequestState, sealRequestState, type StateBinding } from './request-state.js';
@@ -51,6 +51,8 @@ export class InputRound {
   private bound: StateBinding | undefined;
   private ordinal = 0;
   private scheduled = false;
+  /** Whether the round ended to ask the client: nothing run now could be carried to the next. */
+  private ended = false;
   private closed = false;
 
   /**
@@ -129,6 +131,12 @@ export class InputRound {
   once<T>(key: string, work: () => T | Promise<T>): Promise<T> {
     if (Object.hasOwn(this.kept, key)) return Promise.resolve(this.kept[key] as T);
     let running = this.running.get(key);
+    if (!running && (this.ended || this.closed)) {
+      // Its value could not reach the next round's state: running it now would run it again then.
+      return Promise.reject(
+        new TypeError(`ctx.once("${key}") cannot run: the round ended (the request is asking the client, or answered)`),
+      );
+    }
     if (!running) {
       running = Promise.resolve()
         .then(work)
@@ -155,7 +163,13 @@ export class InputRound {
       { answers: Object.fromEntries(this.used), once: this.kept, round: this.round + 1 },
       now + this.settings.stateTtlMs,
     );
-    return { resultType: 'input_required', inputRequests: Object.fromEntries(this.requested), requestState };
+    const result: InputRequiredResult = {
+      resultType: 'input_required',
+      inputRequests: Object.fromEntries(this.requested),
+      requestState,
+    };
+    // Not enumerable: the brand never reaches the wire, and copies of the result drop it.
+    return Object.defineProperty(result, INTERIM_RESULT, { value: true });
   }
 
   /**
@@ -189,7 +203,9 @@ export class InputRound {
 
   private async endWhenSettled(): Promise<void> {
     while (this.unsettled.size > 0 && !this.closed) await Promise.all(this.unsettled);
-    if (!this.closed) this.onNeedsInput();
+    if (this.closed) return;
+    this.ended = true;
+    this.onNeedsInput();
   }
 }
 

@@ -156,13 +156,12 @@ describe('sealRequestState and openRequestState', () => {
     }
   });
 
-  it('refuses to seal a state beyond the size limit', () => {
+  it('refuses to seal a state beyond the size limit, as the server bug it is (a RangeError, not a client error)', () => {
     const big: CarriedState = { answers: { huge: 'x'.repeat(MAX_REQUEST_STATE_CHARS) }, once: {}, round: 1 };
     const error = thrownBy(() => sealRequestState(sealer, binding, big, EXPIRES));
-    expect(error).toBeInstanceOf(JsonRpcError);
-    expect((error as JsonRpcError).code).toBe(-32602);
+    expect(error).toBeInstanceOf(RangeError);
     expect(error.message).toBe(
-      'Invalid params: the answers and values carried between rounds exceed 524288 characters',
+      'the answers and ctx.once values carried between rounds exceed 524288 characters sealed',
     );
   });
 

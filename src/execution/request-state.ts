@@ -40,7 +40,8 @@ interface Payload {
 /**
  * Seals the state an `input_required` round hands to the client, bound to the request (principal,
  * method and item, arguments) and to an expiry.
- * @throws JsonRpcError -32602 when the state would exceed {@link MAX_REQUEST_STATE_CHARS}.
+ * @throws RangeError when the state would exceed {@link MAX_REQUEST_STATE_CHARS}: the handler's
+ *   `once` values (or the answers it keeps asking for) grew too large, a server bug to log.
  */
 export function sealRequestState(
   sealer: Sealer,
@@ -60,7 +61,9 @@ export function sealRequestState(
   };
   const sealed = sealer.seal(PURPOSE, payload);
   if (sealed.length > MAX_REQUEST_STATE_CHARS) {
-    throw invalidParams(`the answers and values carried between rounds exceed ${MAX_REQUEST_STATE_CHARS} characters`);
+    throw new RangeError(
+      `the answers and ctx.once values carried between rounds exceed ${MAX_REQUEST_STATE_CHARS} characters sealed`,
+    );
   }
   return sealed;
 }

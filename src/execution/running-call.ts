@@ -2,7 +2,7 @@ import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
-import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import { ErrorCode, internalError, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { InputRequiredResult, Meta } from '../protocol/mcp.types.js';
@@ -183,7 +183,15 @@ export class RunningCall<R> {
   abortedAnswer(): R | InputRequiredResult {
     const reason: unknown = this.signal.reason;
     if (this.round && reason instanceof McpCallAbortedError && reason.kind === 'input-required') {
-      return this.round.inputRequired();
+      try {
+        return this.round.inputRequired();
+      } catch (error) {
+        this.answers.logger.error(
+          `${describeItem(this.stand().item)} could not carry its state to the next round; answered with an internal error`,
+          error instanceof Error ? error.message : String(error),
+        );
+        throw internalError();
+      }
     }
     const stand = this.stand();
     this.answers.logger.debug(`${describeItem(stand.item)} stopped: ${String(reason)}`);

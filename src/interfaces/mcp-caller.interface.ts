@@ -17,6 +17,8 @@ export interface McpCaller {
   readonly clientInfo: Implementation | undefined;
   /** What the client declared it can take: for the session, or for this request alone. */
   readonly clientCapabilities: ClientCapabilities;
+  /** Who acts (`sessionOwner` of the request, or the session's owner); `undefined` when anonymous. */
+  readonly principal: string | undefined;
   /** The session, as handlers see it; `undefined` for a stateless request. */
   readonly session: McpSessionHandle | undefined;
   /** What list cursors are sealed to: the session, or the principal of a stateless request. */

@@ -1,7 +1,7 @@
 /**
  * A change clients may be told about: a list of items changed (`list_changed`), or one resource
  * changed (`notifications/resources/updated`).
- * @category Sessions
+ * Internal for now: one in-process bus per application.
  */
 export type McpChange =
   | { readonly kind: 'list'; readonly list: 'tools' | 'prompts' | 'resources' }
@@ -9,9 +9,8 @@ export type McpChange =
 
 /**
  * Where changes go to reach every client that listens for them: 2025 sessions (on their GET
- * streams) and 2026-07-28 `subscriptions/listen` streams. In one process by default; a shared bus
- * makes every instance of a deployment hear the changes of each.
- * @category Sessions
+ * streams) and 2026-07-28 `subscriptions/listen` streams. In one process (the only one so far); the
+ * port is what a bus shared by every instance of a deployment will implement.
  */
 export interface McpChangeBus {
   /**

@@ -114,10 +114,11 @@ export interface McpModuleOptions {
   /**
    * The secret that seals what 2026-07-28 clients hand back (`requestState`) and list cursors, at
    * least 32 bytes. Give every instance of a deployment the same one, so any instance opens what
-   * another sealed; keep it out of source control.
+   * another sealed; keep it out of source control. To rotate it, give a list: the first seals, all
+   * open (keep an old one until what it sealed has expired: `requestStateTtlMs`).
    * @default a random key of this process (seals then die with it; a note says so at bootstrap)
    */
-  stateSecret?: string | Uint8Array;
+  stateSecret?: string | Uint8Array | readonly (string | Uint8Array)[];
   /**
    * How long the `requestState` of a round that asked the client for input stays valid: the time a
    * user has to answer.
@@ -138,8 +139,8 @@ export interface McpModuleOptions {
    */
   maxListenStreams?: number;
   /**
-   * Open `subscriptions/listen` streams at most per principal (`sessionOwner`; anonymous callers
-   * share one count).
+   * Open `subscriptions/listen` streams at most per identified principal (`sessionOwner`).
+   * Anonymous callers count against `maxListenStreams` only: one of them must not lock the others out.
    * @default 10
    */
   maxListenStreamsPerPrincipal?: number;

@@ -51,3 +51,15 @@ export function encodeHeaderValue(value: string): string {
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return `${PREFIX}${btoa(binary)}${SUFFIX}`;
 }
+
+/**
+ * A request header by its lower-case name, repeated ones joined as HTTP joins them (a second
+ * `Mcp-Name` then matches no body value, rather than one of them being picked).
+ */
+export function readHeader(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  name: string,
+): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

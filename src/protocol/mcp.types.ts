@@ -18,6 +18,7 @@ import type { LoggingLevel } from './logging-level.js';
 export type * from './content.types.js';
 export type * from './client-request.types.js';
 export type * from './modern.types.js';
+export { INTERIM_RESULT } from './modern.types.js';
 
 /** Name and version of an MCP implementation (client or server). */
 export interface Implementation {

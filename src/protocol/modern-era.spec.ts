@@ -1,6 +1,6 @@
 import { ErrorCode, JsonRpcError } from './json-rpc.errors.js';
 import type { JsonRpcParams, JsonRpcRequest } from './json-rpc.types.js';
-import type { Implementation, ServerCapabilities } from './mcp.types.js';
+import { INTERIM_RESULT, type Implementation, type ServerCapabilities } from './mcp.types.js';
 import {
   admitModernParams,
   admitModernRequest,
@@ -104,8 +104,8 @@ describe('the modern method sets', () => {
     );
   });
 
-  it('has notifications/cancelled as its only notification', () => {
-    expect([...MODERN_NOTIFICATIONS]).toStrictEqual(['notifications/cancelled']);
+  it('acts on no notification over HTTP (a cancellation is a closed stream)', () => {
+    expect([...MODERN_NOTIFICATIONS]).toStrictEqual([]);
   });
 
   it('lets tools/call, prompts/get and resources/read ask for input', () => {
@@ -526,15 +526,24 @@ describe('finishModernResult', () => {
     });
   });
 
-  it('keeps a resultType the handler chose', () => {
-    const finished = finishModernResult({ resultType: 'input_required', requestState: 's' }, serverInfo, undefined);
+  it('sends input_required only for an interim result the lifecycle marked, without the mark', () => {
+    const interim = Object.defineProperty({ resultType: 'input_required', requestState: 's' }, INTERIM_RESULT, {
+      value: true,
+    });
+    const finished = finishModernResult(interim, serverInfo, undefined);
     expect(finished.resultType).toBe('input_required');
     expect(finished.requestState).toBe('s');
+    expect(JSON.parse(JSON.stringify(finished))).toStrictEqual({
+      resultType: 'input_required',
+      requestState: 's',
+      _meta: { [SERVER_INFO]: serverInfo },
+    });
   });
 
-  it('replaces a resultType that is not a string', () => {
-    expect(finishModernResult({ resultType: 3 }, serverInfo, undefined).resultType).toBe('complete');
-    expect(finishModernResult({ resultType: null }, serverInfo, undefined).resultType).toBe('complete');
+  it('sends complete whatever resultType a handler put in its own value', () => {
+    for (const resultType of ['input_required', 'task', 3, null, 'complete']) {
+      expect(finishModernResult({ resultType }, serverInfo, undefined).resultType).toBe('complete');
+    }
   });
 
   it('merges the server identity into an existing _meta, replacing only its own key', () => {
@@ -582,7 +591,8 @@ describe('finishModernResult', () => {
   });
 
   it('never stamps them on an interim result', () => {
-    const finished = finishModernResult({ resultType: 'input_required' }, serverInfo, {
+    const interim = Object.defineProperty({ resultType: 'input_required' }, INTERIM_RESULT, { value: true });
+    const finished = finishModernResult(interim, serverInfo, {
       ttlMs: 60_000,
       cacheScope: 'public',
     });

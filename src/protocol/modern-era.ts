@@ -11,7 +11,7 @@ import type { JsonRpcFailure, JsonRpcMessage, JsonRpcParams, JsonRpcRequest } fr
 import { decodeHeaderValue } from './header-value.js';
 import { McpMethod } from './mcp.methods.js';
 import type { Implementation, ServerCapabilities } from './mcp.types.js';
-import type { CacheHint } from './modern.types.js';
+import { INTERIM_RESULT, type CacheHint } from './modern.types.js';
 import { isModernProtocolVersion } from './protocol-version.js';
 import { MetaKey, readEnvelope, type RequestEnvelope } from './request-envelope.js';
 
@@ -36,10 +36,11 @@ export const MODERN_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The notifications of the modern era: only `notifications/cancelled` (a stdio client's way to end a
- * `subscriptions/listen`; over HTTP, closing the stream is the cancellation).
+ * The notifications the modern era acts on over HTTP: none. Its one client notification,
+ * `notifications/cancelled`, is stdio's: over HTTP closing the response stream is the cancellation,
+ * and a notification naming a request id could be anyone's (ids are small, guessable numbers).
  */
-export const MODERN_NOTIFICATIONS: ReadonlySet<string> = new Set([McpMethod.Cancelled]);
+export const MODERN_NOTIFICATIONS: ReadonlySet<string> = new Set();
 
 /** The methods that may answer `input_required` (multi round-trip requests). */
 export const INPUT_METHODS: ReadonlySet<string> = new Set([
@@ -208,8 +209,9 @@ export function readInputParams(params: JsonRpcParams): {
 }
 
 /**
- * A handler's result as the modern era sends it: `resultType` (`complete` unless the handler chose
- * one), the server's identity in `_meta`, and the caching hints of cacheable methods.
+ * A handler's result as the modern era sends it: `resultType` (`input_required` for the lifecycle's
+ * interim results, `complete` for anything else, whatever it said), the server's identity in
+ * `_meta`, and the caching hints of cacheable methods (never on an interim result).
  */
 export function finishModernResult(
   result: Record<string, unknown>,
@@ -219,7 +221,7 @@ export function finishModernResult(
   const meta = isPlainObject(result._meta) ? result._meta : undefined;
   const finished: Record<string, unknown> = {
     ...result,
-    resultType: typeof result.resultType === 'string' ? result.resultType : 'complete',
+    resultType: (result as { [INTERIM_RESULT]?: boolean })[INTERIM_RESULT] === true ? 'input_required' : 'complete',
     _meta: meta ? { ...meta, [MetaKey.ServerInfo]: serverInfo } : { [MetaKey.ServerInfo]: serverInfo },
   };
   // Interim results are never cached: they depend on answers that are not part of any cache key.

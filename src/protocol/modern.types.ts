@@ -29,6 +29,13 @@ export interface InputRequest {
   readonly params: JsonRpcParams;
 }
 
+/**
+ * Marks the interim results the call lifecycle makes: only they go out as `input_required`. A
+ * handler's own value never does, whatever `resultType` it carries (one could otherwise send an
+ * `input_required` without sealed state, which the revision forbids).
+ */
+export const INTERIM_RESULT: unique symbol = Symbol('mcp42:interim-result');
+
 /** The interim result of an MRTR round: what to ask, and the sealed state the client echoes on its retry. */
 export interface InputRequiredResult {
   readonly resultType: 'input_required';

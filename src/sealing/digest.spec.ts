@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, digestOf } from './digest.js';
+import { JsonRpcError } from '../protocol/json-rpc.errors.js';
+import { canonicalJson, digestOf, MAX_DIGEST_DEPTH } from './digest.js';
+import { thrownBy } from '../../test/utils/thrown.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('base64url');
+
+/** `levels` arrays and objects nested alternately around a 0: its innermost value is `levels` deep. */
+function nested(levels: number): unknown {
+  let value: unknown = 0;
+  for (let level = 0; level < levels; level++) value = level % 2 === 0 ? [value] : { a: value };
+  return value;
+}
 
 describe('canonicalJson', () => {
   it('sorts object keys at every depth', () => {
@@ -40,6 +49,21 @@ describe('canonicalJson', () => {
     expect(canonicalJson({})).toBe('{}');
     expect(canonicalJson([])).toBe('[]');
   });
+
+  it(`writes values nested ${MAX_DIGEST_DEPTH} levels deep`, () => {
+    expect(MAX_DIGEST_DEPTH).toBe(256);
+    const deepest = nested(MAX_DIGEST_DEPTH);
+    expect(canonicalJson(deepest)).toBe(JSON.stringify(deepest));
+  });
+
+  it('refuses one level deeper with -32602, arrays and objects alike', () => {
+    for (const value of [nested(MAX_DIGEST_DEPTH + 1), { top: nested(MAX_DIGEST_DEPTH) }]) {
+      const error = thrownBy(() => canonicalJson(value));
+      expect(error).toBeInstanceOf(JsonRpcError);
+      expect((error as JsonRpcError).code).toBe(-32602);
+      expect(error.message).toBe('Invalid params: arguments are nested deeper than 256 levels');
+    }
+  });
 });
 
 describe('digestOf', () => {
@@ -71,6 +95,12 @@ describe('digestOf', () => {
 
   it('depends on the order of arrays', () => {
     expect(digestOf({ a: [1, 2] })).not.toBe(digestOf({ a: [2, 1] }));
+  });
+
+  it('refuses with -32602, not a stack overflow, arguments nested far deeper than any real call', () => {
+    const error = thrownBy(() => digestOf({ deep: nested(100_000) }));
+    expect(error).toBeInstanceOf(JsonRpcError);
+    expect((error as JsonRpcError).code).toBe(-32602);
   });
 
   it('tells nesting apart from keys that look alike', () => {

@@ -1,3 +1,4 @@
+import { createDecipheriv } from 'node:crypto';
 import { MIN_SECRET_BYTES, Sealer } from './sealer.js';
 import { thrownBy } from '../../test/utils/thrown.js';
 
@@ -48,6 +49,52 @@ describe('Sealer.fromSecret', () => {
     bytes.fill(2);
     expect(sealer.open('p', sealed)).toBe('v');
     expect(Sealer.fromSecret(new Uint8Array(32).fill(1)).open('p', sealed)).toBe('v');
+  });
+});
+
+describe('Sealer.fromSecret with several secrets (rotation)', () => {
+  const NEW_SECRET = 'the new secret, put first: 32 b+';
+  const rotated = (): Sealer => Sealer.fromSecret([NEW_SECRET, SECRET]);
+
+  it('opens what the old secret sealed', () => {
+    const sealed = Sealer.fromSecret(SECRET).seal('p', { from: 'old' });
+    expect(rotated().open('p', sealed)).toStrictEqual({ from: 'old' });
+  });
+
+  it('seals with the first: the new secret alone opens it, the old one alone does not', () => {
+    const sealed = rotated().seal('p', { from: 'rotated' });
+    expect(Sealer.fromSecret(NEW_SECRET).open('p', sealed)).toStrictEqual({ from: 'rotated' });
+    expect(Sealer.fromSecret(SECRET).open('p', sealed)).toBeUndefined();
+    expect(rotated().key('p').equals(Sealer.fromSecret(NEW_SECRET).key('p'))).toBe(true);
+  });
+
+  it('derives a key per secret, the sealing one first', () => {
+    const keys = rotated().keysOf('cursor');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]!.equals(Sealer.fromSecret(NEW_SECRET).key('cursor'))).toBe(true);
+    expect(keys[1]!.equals(Sealer.fromSecret(SECRET).key('cursor'))).toBe(true);
+  });
+
+  it('still opens nothing of another purpose or of a secret it was not given', () => {
+    expect(rotated().open('q', Sealer.fromSecret(SECRET).seal('p', 1))).toBeUndefined();
+    expect(rotated().open('p', Sealer.fromSecret(OTHER_SECRET).seal('p', 1))).toBeUndefined();
+  });
+
+  it('refuses an empty list', () => {
+    const error = thrownBy(() => Sealer.fromSecret([]));
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).toBe('at least one secret is needed');
+  });
+
+  it('refuses a list with a short secret anywhere in it', () => {
+    for (const secrets of [
+      [SECRET, 'x'.repeat(31)],
+      [new Uint8Array(31), SECRET],
+    ]) {
+      const error = thrownBy(() => Sealer.fromSecret(secrets));
+      expect(error).toBeInstanceOf(RangeError);
+      expect(error.message).toBe('the secret must have at least 32 bytes, got 31');
+    }
   });
 });
 
@@ -179,6 +226,28 @@ describe('Sealer.seal and open', () => {
       altered[0] = version;
       expect(sealer.open('p', textOf(altered))).toBeUndefined();
     }
+  });
+
+  it('authenticates the version byte: the tag checks out only with it as additional data', () => {
+    // open() also refuses other version bytes outright; this shows the tag itself covers the byte,
+    // so a later format cannot be passed off as this one (or the reverse) with the rest intact.
+    const bytes = bytesOf(sealer.seal('p', 'v'));
+    const iv = bytes.subarray(1, 13);
+    const body = bytes.subarray(13, bytes.length - 16);
+    const tag = bytes.subarray(bytes.length - 16);
+    const decrypt = (aad: Buffer | undefined): string | undefined => {
+      const decipher = createDecipheriv('aes-256-gcm', sealer.key('p'), iv);
+      if (aad) decipher.setAAD(aad);
+      decipher.setAuthTag(tag);
+      try {
+        return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    expect(decrypt(Buffer.of(1))).toBe('"v"');
+    expect(decrypt(undefined)).toBeUndefined();
+    expect(decrypt(Buffer.of(2))).toBeUndefined();
   });
 
   it.each([

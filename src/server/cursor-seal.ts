@@ -11,10 +11,11 @@ const TAG_LENGTH = 16;
  * this deployment issued, to this session (or principal), for this list.
  */
 export class CursorSeal {
-  constructor(private readonly key: Buffer) {}
+  /** @param keys the HMAC keys, the sealing one first; a cursor tagged with any of them opens (secret rotation). */
+  constructor(private readonly keys: readonly Buffer[]) {}
 
   seal(cursor: string, scope: string): string {
-    return `${cursor}.${this.tag(cursor, scope).toString('base64url')}`;
+    return `${cursor}.${tagOf(this.keys[0]!, cursor, scope).toString('base64url')}`;
   }
 
   /** @throws JsonRpcError -32602 for a cursor this application did not issue in this scope. */
@@ -22,13 +23,17 @@ export class CursorSeal {
     const dot = sealed.lastIndexOf('.');
     const cursor = sealed.slice(0, dot);
     const tag = Buffer.from(sealed.slice(dot + 1), 'base64url');
-    if (dot <= 0 || tag.length !== TAG_LENGTH || !timingSafeEqual(tag, this.tag(cursor, scope))) {
+    if (
+      dot <= 0 ||
+      tag.length !== TAG_LENGTH ||
+      !this.keys.some((key) => timingSafeEqual(tag, tagOf(key, cursor, scope)))
+    ) {
       throw invalidParams('invalid cursor');
     }
     return cursor;
   }
+}
 
-  private tag(cursor: string, scope: string): Buffer {
-    return createHmac('sha256', this.key).update(scope).update('\0').update(cursor).digest().subarray(0, TAG_LENGTH);
-  }
+function tagOf(key: Buffer, cursor: string, scope: string): Buffer {
+  return createHmac('sha256', key).update(scope).update('\0').update(cursor).digest().subarray(0, TAG_LENGTH);
 }

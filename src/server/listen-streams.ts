@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import type { McpChange, McpChangeBus } from '../interfaces/mcp-change-bus.interface.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
@@ -17,12 +16,9 @@ import { ServedCapabilities } from './served-capabilities.js';
 /** One open `subscriptions/listen` stream. */
 interface ListenStream {
   readonly id: RequestId;
-  readonly principal: string;
   readonly filter: SubscriptionFilter;
   readonly uris: ReadonlySet<string>;
   readonly call: McpCallContext;
-  /** Aborts when the client ends the stream. */
-  readonly controller: AbortController;
   /** Ends the subscription gracefully: its result goes out, then the stream closes. */
   readonly finish: () => void;
 }
@@ -37,22 +33,25 @@ const LIST_FLAG = {
   prompts: 'promptsListChanged',
   resources: 'resourcesListChanged',
 } as const;
-const ANONYMOUS = '';
 
 /**
  * The open `subscriptions/listen` streams (2026-07-28) of the application: the change notifications
  * on the bus reach each stream that asked for them, tagged with its subscription id. A stream
  * acknowledges first, with the part of its filter the server honours: list changes of the kinds it
- * serves, updates of the resources the caller may read. It ends when the client closes it (or
- * cancels it by id), or gracefully, with its result, when the application shuts down. Open streams
- * are bounded in all and per principal.
+ * serves, updates of the resources the caller may read. It ends when the client closes it, or
+ * gracefully, with its result, when the application shuts down (a listen that arrives then is ended
+ * at once). Streams are bounded in all and per identified principal, counted from the moment a
+ * listen arrives (its guards may take a while), not from its acknowledgement.
  */
 @Injectable()
 export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('McpListen');
   private readonly streams = new Set<ListenStream>();
-  private readonly perPrincipal = new Map<string, number>();
+  /** Listens arrived and not ended (acknowledged or not), in all and per identified principal. */
+  private held = 0;
+  private readonly heldBy = new Map<string, number>();
   private unsubscribe: (() => void) | undefined;
+  private closing = false;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -72,88 +71,82 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Ends every stream gracefully: each gets its result before the server closes. */
   onModuleDestroy(): void {
+    this.closing = true;
     this.unsubscribe?.();
     for (const stream of [...this.streams]) stream.finish();
   }
 
   /**
-   * Serves one `subscriptions/listen`: acknowledges, then streams what was asked until it ends.
-   * @returns the result that ends it gracefully.
-   * @throws RequestCancelledError when the client ended it (nothing is answered then);
-   *   JsonRpcError -32000 when too many streams are open (answered with HTTP 429).
+   * Whether `principal` may open another stream now: there is room in all, and for an identified
+   * principal, room of its own (anonymous callers are bounded by the total alone: one of them must
+   * not lock every other out).
    */
-  async listen(filter: SubscriptionFilter, call: McpCallContext, id: RequestId): Promise<Record<string, unknown>> {
-    const principal = this.options.sessionOwner(call.httpRequest) ?? ANONYMOUS;
-    this.checkRoom(principal);
-    const { caller, channel } = call;
-    if (!channel) throw new JsonRpcError(ErrorCode.InternalError, 'subscriptions/listen needs a response stream');
-    const controller = caller.beginCall(id);
-    const honoured = await this.honoured(filter, call);
-    // The guards of the resources took a while: the room may be gone, or the client.
-    if (controller.signal.aborted) {
-      caller.endCall(id, controller);
-      throw new RequestCancelledError(id);
-    }
-    this.checkRoom(principal);
-    return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const stream: ListenStream = {
-        id,
-        principal,
-        filter: honoured,
-        uris: new Set(honoured.resourceSubscriptions),
-        call,
-        controller,
-        finish: () => {
-          if (!this.forget(stream)) return;
-          resolve({ _meta: { [MetaKey.SubscriptionId]: id } });
-        },
-      };
-      const abort = (): void => {
-        if (this.forget(stream)) reject(new RequestCancelledError(id));
-      };
-      controller.signal.addEventListener('abort', abort, { once: true });
-      this.streams.add(stream);
-      this.perPrincipal.set(principal, (this.perPrincipal.get(principal) ?? 0) + 1);
-      const acknowledged = channel.send(
-        notificationMessage(McpMethod.SubscriptionsAcknowledged, this.tagged(id, { notifications: honoured })),
-      );
-      if (!acknowledged) abort();
-      // Nothing asked for is served: nothing would ever come, so the subscription ends at once, gracefully.
-      else if (isEmpty(honoured)) stream.finish();
-    }).finally(() => caller.endCall(id, controller));
+  hasRoom(principal: string | undefined): boolean {
+    if (this.held >= this.options.maxListenStreams) return false;
+    return principal === undefined || (this.heldBy.get(principal) ?? 0) < this.options.maxListenStreamsPerPrincipal;
   }
 
   /**
-   * The client cancelled its listen request by id (`notifications/cancelled`, as a stdio client
-   * would; HTTP clients usually close the stream): it ends without an answer.
-   * @returns whether a stream of that principal had that id.
+   * Serves one `subscriptions/listen`: acknowledges, then streams what was asked until it ends.
+   * The transport checks {@link hasRoom} just before, in the same turn.
+   * @returns the result that ends it gracefully.
+   * @throws RequestCancelledError when the client ended it (nothing is answered then);
+   *   JsonRpcError -32000 when there is no room (the transport answers that with 429 first).
    */
-  cancel(call: McpCallContext, requestId: RequestId): boolean {
-    const principal = this.options.sessionOwner(call.httpRequest) ?? ANONYMOUS;
-    for (const stream of this.streams) {
-      if (stream.id === requestId && stream.principal === principal) {
-        stream.controller.abort(new McpCallAbortedError('cancelled', 'Cancelled by the client'));
-        return true;
-      }
+  async listen(filter: SubscriptionFilter, call: McpCallContext, id: RequestId): Promise<Record<string, unknown>> {
+    const { caller, channel } = call;
+    const { principal } = caller;
+    if (!channel) throw new JsonRpcError(ErrorCode.InternalError, 'subscriptions/listen needs a response stream');
+    if (!this.hasRoom(principal)) throw new JsonRpcError(ErrorCode.ServerError, 'Too many open listen streams');
+    const release = this.hold(principal);
+    const controller = caller.beginCall(id);
+    try {
+      const honoured = await this.honoured(filter, call);
+      // The guards of the resources took a while: the client may be gone.
+      if (controller.signal.aborted) throw new RequestCancelledError(id);
+      return await new Promise<Record<string, unknown>>((resolve, reject) => {
+        const stream: ListenStream = {
+          id,
+          filter: honoured,
+          uris: new Set(honoured.resourceSubscriptions),
+          call,
+          finish: () => {
+            if (this.streams.delete(stream)) resolve({ _meta: { [MetaKey.SubscriptionId]: id } });
+          },
+        };
+        const abort = (): void => {
+          if (this.streams.delete(stream)) reject(new RequestCancelledError(id));
+        };
+        controller.signal.addEventListener('abort', abort, { once: true });
+        this.streams.add(stream);
+        const acknowledged = channel.send(
+          notificationMessage(McpMethod.SubscriptionsAcknowledged, this.tagged(id, { notifications: honoured })),
+        );
+        if (!acknowledged) abort();
+        // Nothing would ever come (nothing asked is served), or the application is shutting down:
+        // the subscription ends at once, gracefully.
+        else if (this.closing || isEmpty(honoured)) stream.finish();
+      });
+    } finally {
+      release();
+      caller.endCall(id, controller);
     }
-    return false;
   }
 
-  /** Whether `principal` (a `sessionOwner`, `undefined` when anonymous) may open another stream now. */
-  hasRoom(principal: string | undefined): boolean {
-    return (
-      this.streams.size < this.options.maxListenStreams &&
-      (this.perPrincipal.get(principal ?? ANONYMOUS) ?? 0) < this.options.maxListenStreamsPerPrincipal
-    );
-  }
-
-  private checkRoom(principal: string): void {
-    if (this.streams.size >= this.options.maxListenStreams) {
-      throw new JsonRpcError(ErrorCode.ServerError, 'Too many open listen streams; try again later');
-    }
-    if ((this.perPrincipal.get(principal) ?? 0) >= this.options.maxListenStreamsPerPrincipal) {
-      throw new JsonRpcError(ErrorCode.ServerError, 'Too many open listen streams for this caller; close one first');
-    }
+  /** Counts a listen from its arrival; the release counts it out, once. */
+  private hold(principal: string | undefined): () => void {
+    this.held++;
+    if (principal !== undefined) this.heldBy.set(principal, (this.heldBy.get(principal) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held--;
+      if (principal === undefined) return;
+      const left = (this.heldBy.get(principal) ?? 1) - 1;
+      if (left > 0) this.heldBy.set(principal, left);
+      else this.heldBy.delete(principal);
+    };
   }
 
   /** What the server honours of a filter: lists of kinds it serves, resources the caller may read. */
@@ -186,15 +179,6 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
 
   private tagged(id: RequestId, params: JsonRpcParams): JsonRpcParams {
     return { ...params, _meta: { [MetaKey.SubscriptionId]: id } };
-  }
-
-  /** @returns whether the stream was open (it is not any more). */
-  private forget(stream: ListenStream): boolean {
-    if (!this.streams.delete(stream)) return false;
-    const left = (this.perPrincipal.get(stream.principal) ?? 1) - 1;
-    if (left > 0) this.perPrincipal.set(stream.principal, left);
-    else this.perPrincipal.delete(stream.principal);
-    return true;
   }
 }
 

@@ -102,7 +102,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
         ? [...MODERN_PROTOCOL_VERSIONS]
         : [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
     this.pageSize = options.pageSize;
-    this.cursors = new CursorSeal(sealer.key('cursor'));
+    this.cursors = new CursorSeal(sealer.keysOf('cursor'));
     this.instructions = options.instructions;
     // Lists may differ per caller when guards hide items: private unless the options say otherwise.
     const { cache } = options;
@@ -237,7 +237,8 @@ export class McpServer implements McpServerPort<McpCallContext> {
     return this.toolCaller.call(params, context, requestId);
   }
 
-  // The methods and notifications below are the legacy era's: only session requests reach them.
+  // The methods and notifications below are the legacy era's: only session requests reach them
+  // (the modern era has no notification over HTTP, where closing a stream is the cancellation).
 
   onInitialized({ session }: McpCallContext): void {
     if (session) session.initialized = true;
@@ -247,14 +248,9 @@ export class McpServer implements McpServerPort<McpCallContext> {
     if (session) session.logLevel = level;
   }
 
-  onCancelled(params: CancelledNotificationParams, context: McpCallContext): void {
-    const { session } = context;
+  onCancelled(params: CancelledNotificationParams, { session }: McpCallContext): void {
     // Unknown and finished ids are ignored, as the specification says: the cancellation crossed the answer.
-    // A stateless client cancels nothing but its listen streams this way: its other requests end with their streams.
-    const cancelled = session
-      ? session.cancelCall(params.requestId, params.reason)
-      : this.listens.cancel(context, params.requestId);
-    if (!cancelled) {
+    if (session && !session.cancelCall(params.requestId, params.reason)) {
       this.logger.debug(`Cancellation of ${JSON.stringify(params.requestId)} ignored: no such call is running`);
     }
   }

@@ -11,7 +11,8 @@ const EMPTY = Object.freeze({});
 
 /**
  * The capabilities a 2026-07-28 client is told of, as they are now: a kind of item is declared only
- * while the server has some (a server without prompts has no `prompts/list`), completion while it has
+ * while the server serves some (a server without prompts, or with all of them disabled, has no
+ * `prompts/list`), completion while it has
  * prompts or resource templates to complete, logging always. (2025 sessions are told every
  * capability at `initialize`, because items may come later in their lives.)
  */
@@ -27,10 +28,11 @@ export class ServedCapabilities {
   ) {}
 
   get current(): ServerCapabilities {
-    const tools = this.tools.size > 0;
-    const templates = this.resources.templates.size > 0;
-    const resources = templates || this.resources.resources.size > 0;
-    const prompts = this.prompts.size > 0;
+    // Served items: a kind whose items are all disabled is not served (its list would be empty).
+    const tools = this.tools.servedItems().length > 0;
+    const templates = this.resources.templates.servedItems().length > 0;
+    const resources = templates || this.resources.resources.servedItems().length > 0;
+    const prompts = this.prompts.servedItems().length > 0;
     const key = (tools ? 1 : 0) | (resources ? 2 : 0) | (prompts ? 4 : 0) | (prompts || templates ? 8 : 0);
     let capabilities = this.byKinds.get(key);
     if (!capabilities) {

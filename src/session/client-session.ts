@@ -98,6 +98,11 @@ export class ClientSession implements McpSessionHandle {
     return this;
   }
 
+  /** The principal its requests act for: the one that created it (only its requests reach it). */
+  get principal(): string | undefined {
+    return this.owner;
+  }
+
   /** Cursors are sealed to the session that received them. */
   get cursorScope(): string {
     return this.id;

@@ -8,6 +8,7 @@ import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
 import type { CallToolParams, CallToolResult, InputRequiredResult } from '../protocol/mcp.types.js';
+import { readHeader } from '../protocol/header-value.js';
 import { checkParamHeaders } from '../protocol/param-headers.js';
 import { invalidToolArguments, toolAnswers, unknownTool } from './tool-answers.js';
 import { isMalformedCallToolResult, textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
@@ -67,7 +68,7 @@ export class McpToolCaller {
       const { paramHeaders } = tool;
       const admitted =
         call.caller.era === 'modern' && paramHeaders.length > 0
-          ? () => checkParamHeaders(paramHeaders, params.arguments, (header) => headerOf(call, header))
+          ? () => checkParamHeaders(paramHeaders, params.arguments, (header) => readHeader(call.headers, header))
           : undefined;
       return running.serveOne({ ...plan, raw: params.arguments ?? {}, admitted }, () => unknown(name));
     });
@@ -105,9 +106,4 @@ export class McpToolCaller {
     this.logger.error(`Tool ${name} (${tool.owner}) returned a result its outputSchema refuses: ${problems}`);
     return textResult(`Tool ${name} produced an invalid result: ${problems}`, true);
   }
-}
-
-function headerOf(call: McpCallContext, name: string): string | undefined {
-  const value = call.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
@@ -9,7 +9,8 @@ import { errorResponse, ErrorCode, JsonRpcError } from '../protocol/json-rpc.err
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
 import { admitModernRequest, ModernRefusal, modernErrorStatus } from '../protocol/modern-era.js';
-import { LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
+import { readHeader } from '../protocol/header-value.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import { ListenStreams } from '../server/listen-streams.js';
 import { McpServer } from '../server/mcp.server.js';
 import { writeEmpty, writeJson } from './http-responses.js';
@@ -22,9 +23,11 @@ import { StatelessResponder, type StatelessResponderSettings } from './stateless
  * first, as an SSE stream. The client closing the response is the request's cancellation.
  */
 @Injectable()
-export class StatelessPost {
+export class StatelessPost implements BeforeApplicationShutdown {
   private readonly logger = new Logger('McpTransport');
   private readonly settings: StatelessResponderSettings;
+  /** The callers of requests being served: the application's shutdown aborts their calls, as it ends sessions. */
+  private readonly serving = new Set<StatelessCaller>();
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -48,25 +51,24 @@ export class StatelessPost {
     };
   }
 
+  /**
+   * Aborts what still runs: a handler waiting on its signal must not hold the shutdown. After the
+   * modules' destroy hooks, so that listen streams have ended gracefully first.
+   */
+  beforeApplicationShutdown(): void {
+    const reason = new McpCallAbortedError('shutdown', 'The server is shutting down');
+    for (const caller of this.serving) caller.abort(reason);
+  }
+
   async handle(
     message: JsonRpcRequest | JsonRpcNotification,
     request: unknown,
     raw: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
-    const header = (name: string): string | undefined => {
-      const value = raw.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    };
-    if (!('id' in message)) {
-      // The revision defines no notification over HTTP but `notifications/cancelled` (a listen stream's end).
-      const caller = new StatelessCaller(
-        { protocolVersion: header('mcp-protocol-version') ?? LATEST_PROTOCOL_VERSION, clientCapabilities: {} },
-        this.options.sessionOwner(request),
-      );
-      this.server.modern.handleNotification(message, { caller, httpRequest: request, headers: raw.headers });
-      return writeEmpty(res, 202);
-    }
+    const header = (name: string): string | undefined => readHeader(raw.headers, name);
+    // Accepted and ignored: over HTTP the revision acts on no notification (a cancellation is a closed stream).
+    if (!('id' in message)) return writeEmpty(res, 202);
     let envelope;
     try {
       envelope = admitModernRequest(message, header, {
@@ -90,14 +92,22 @@ export class StatelessPost {
         { 'retry-after': '10' },
       );
     }
+    // Gone while its body arrived or was checked: nothing is left to serve. (The request itself is
+    // destroyed once its body is read; the response and the socket say whether the client is there.)
+    if (res.destroyed || res.writableEnded || raw.socket?.destroyed === true) return;
     const caller = new StatelessCaller(envelope, principal);
     const responder = new StatelessResponder(res, this.settings);
     res.once('close', () => {
       if (!responder.done) caller.abort(new McpCallAbortedError('cancelled', 'The client closed the response stream'));
     });
     const context: McpCallContext = { caller, httpRequest: request, headers: raw.headers, channel: responder };
-    const response = await this.server.modern.handleRequest(message, context);
-    responder.respond(response, statusOf(response));
+    this.serving.add(caller);
+    try {
+      const response = await this.server.modern.handleRequest(message, context);
+      responder.respond(response, statusOf(response));
+    } finally {
+      this.serving.delete(caller);
+    }
   }
 }
 

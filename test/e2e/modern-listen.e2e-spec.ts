@@ -5,8 +5,23 @@
  * open streams; and 2025 sessions hearing the same changes beside it. Every message received is
  * checked against the revision's JSON Schema by the modern client.
  */
-import { Injectable } from '@nestjs/common';
-import { McpModule, McpPromptRegistry, McpResourceRegistry, McpTool, McpToolRegistry } from '../../src/index.js';
+import {
+  Injectable,
+  UseGuards,
+  type BeforeApplicationShutdown,
+  type CanActivate,
+  type ModuleMetadata,
+} from '@nestjs/common';
+import {
+  McpModule,
+  McpPromptRegistry,
+  McpResource,
+  McpResourceRegistry,
+  McpTool,
+  McpToolRegistry,
+  type McpModuleOptions,
+} from '../../src/index.js';
+import { Gate } from '../fixtures/gate.js';
 import { ADMIN, bearer, modernApp } from '../fixtures/modern.fixture.js';
 import { useModernApp } from '../utils/modern-app.js';
 import { expectErrorAnswer, Meta, ModernClient, type ModernExchange } from '../utils/modern-client.js';
@@ -32,6 +47,52 @@ async function listen(
 }
 
 const methodsOf = (stream: ModernExchange): string[] => stream.messages.map((message) => message.method ?? 'response');
+
+/** Where the guard of `test://held` waits, and how often it ran. */
+const heldGuards = { gate: new Gate(), runs: 0 };
+
+/** The guard of `test://held`: counts its runs, and admits once the test opens its gate. */
+@Injectable()
+class HeldGuard implements CanActivate {
+  async canActivate(): Promise<boolean> {
+    heldGuards.runs++;
+    await heldGuards.gate.pass();
+    return true;
+  }
+}
+
+/** A resource whose guard the test holds: a listen subscribing to it waits for its verdict. */
+@Injectable()
+class HeldResource {
+  @McpResource({ uri: 'test://held', name: 'held', description: 'Guarded by a guard the test holds' })
+  @UseGuards(HeldGuard)
+  held(): string {
+    return 'held';
+  }
+}
+
+/** Holds the shutdown, before the library's own `beforeApplicationShutdown` (its module is imported, so later). */
+@Injectable()
+class ShutdownHold implements BeforeApplicationShutdown {
+  readonly gate = new Gate();
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.gate.pass();
+  }
+}
+
+/** The modern fixture app with `test://held`, and {@link ShutdownHold}, on top of `options`. */
+function heldApp(options: Partial<McpModuleOptions> = {}): ModuleMetadata {
+  const base = modernApp(options);
+  return { ...base, providers: [...(base.providers ?? []), HeldGuard, HeldResource, ShutdownHold] };
+}
+
+/** The graceful end of a listen: its result, tagged with its subscription id. */
+const endOf = (id: string | number) => ({
+  jsonrpc: '2.0',
+  id,
+  result: { resultType: 'complete', _meta: { [Meta.SubscriptionId]: id, [Meta.ServerInfo]: expect.any(Object) } },
+});
 
 @Injectable()
 class OnlyTools {
@@ -199,17 +260,16 @@ describe('2026-07-28 subscriptions/listen (e2e)', () => {
       expect(get.messages.map((message) => message.method)).toEqual([TOOLS_CHANGED, TOOLS_CHANGED, UPDATED]);
     });
 
-    it('ignores a cancellation by another principal', async () => {
+    it("ignores notifications/cancelled over HTTP, its own principal's included: closing the stream is the cancellation", async () => {
       const alice = client.with(bearer('alice'));
       const stream = await listen(alice, { toolsListChanged: true }, 'alices');
-      expect(await client.with(bearer('mallory')).notify('notifications/cancelled', { requestId: 'alices' })).toEqual({
-        status: 202,
-        text: '',
-      });
-      expect(await client.notify('notifications/cancelled', { requestId: 'alices' })).toEqual({
-        status: 202,
-        text: '',
-      });
+      // A listen id is a small guessable value: a notification naming it could be anyone's.
+      for (const sender of [client.with(bearer('mallory')), client, alice]) {
+        expect(await sender.notify('notifications/cancelled', { requestId: 'alices' })).toEqual({
+          status: 202,
+          text: '',
+        });
+      }
       const tools = app.get(McpToolRegistry);
       tools.add({ name: 'after_cancel', description: 'Still heard' }, () => 'x');
       try {
@@ -218,17 +278,6 @@ describe('2026-07-28 subscriptions/listen (e2e)', () => {
         tools.remove('after_cancel');
       }
       expect(stream.ended).toBe(false);
-      // Alice herself can.
-      expect((await alice.notify('notifications/cancelled', { requestId: 'alices' })).status).toBe(202);
-      await stream.untilEnd();
-    });
-
-    it('ends a stream whose listen request the client cancels by id, without a result', async () => {
-      const stream = await listen(client, { toolsListChanged: true }, 'to-cancel');
-      const cancel = await client.notify('notifications/cancelled', { requestId: 'to-cancel' });
-      expect(cancel).toEqual({ status: 202, text: '' });
-      await stream.untilEnd();
-      expect(methodsOf(stream)).toEqual([ACK]);
     });
   });
 });
@@ -278,6 +327,60 @@ describe('2026-07-28 subscriptions/listen limits (e2e)', () => {
   });
 });
 
+describe('2026-07-28 subscriptions/listen limits, counted from arrival (e2e)', () => {
+  const app = useModernApp(heldApp({ maxListenStreams: 10, maxListenStreamsPerPrincipal: 2 }), {
+    afterEach: () => heldGuards.gate.releaseAll(),
+  });
+
+  beforeEach(() => {
+    heldGuards.runs = 0;
+  });
+
+  // Was a bug, fixed (src/server/listen-streams.ts): listens were counted once acknowledged, after
+  // their resource guards; concurrent listens all passed the check, all ran their guards, and the
+  // extra ones were then refused with 200 and -32000 instead of 429.
+  it('refuses with 429 the listens of a principal past its limit while the guards of the first still decide', async () => {
+    const alice = app.client.with(bearer('alice'));
+    const settled: ModernExchange[] = [];
+    const opening = ['a1', 'a2', 'a3', 'a4'].map((id) =>
+      alice
+        .open('subscriptions/listen', { notifications: { resourceSubscriptions: ['test://held'] } }, { id })
+        .then((exchange) => {
+          settled.push(exchange);
+          return exchange;
+        }),
+    );
+    await until(() => settled.length === 2, 'two listens answered while the guards of two others decide');
+    for (const refused of settled) {
+      await refused.untilEnd();
+      expect(expectErrorAnswer(refused, 429).code).toBe(-32000);
+      expect(refused.headers['retry-after']).toBeDefined();
+    }
+    expect(heldGuards.runs).toBe(2);
+    heldGuards.gate.releaseAll();
+    const opened = (await Promise.all(opening)).filter((exchange) => !settled.slice(0, 2).includes(exchange));
+    expect(opened).toHaveLength(2);
+    for (const stream of opened) {
+      expect(stream.status).toBe(200);
+      await stream.nextMessage((message) => message.method === ACK);
+      expect(stream.messages[0]!.params?.notifications).toEqual({ resourceSubscriptions: ['test://held'] });
+    }
+    expect(heldGuards.runs).toBe(2);
+  });
+});
+
+describe('2026-07-28 subscriptions/listen limits of anonymous callers (e2e)', () => {
+  const app = useModernApp(modernApp({ maxListenStreams: 3, maxListenStreamsPerPrincipal: 1 }));
+
+  // Was a bug, fixed (src/server/listen-streams.ts): anonymous callers shared one per-principal
+  // count, so one anonymous listen locked every other anonymous caller out.
+  it('bounds anonymous listens by maxListenStreams alone, not per principal', async () => {
+    for (let opened = 0; opened < 3; opened++) await listen(app.client, { toolsListChanged: true });
+    const fourth = await app.client.send('subscriptions/listen', { notifications: { toolsListChanged: true } });
+    expect(expectErrorAnswer(fourth, 429).code).toBe(-32000);
+  });
+});
+
 describe('2026-07-28 subscriptions/listen at shutdown (e2e)', () => {
   it('ends each stream gracefully with its result when the application closes', async () => {
     const running = await startApp(modernApp());
@@ -304,6 +407,70 @@ describe('2026-07-28 subscriptions/listen at shutdown (e2e)', () => {
       }
     } finally {
       await running.close().catch(() => undefined);
+    }
+  });
+  // Was a bug, fixed (src/server/listen-streams.ts): a listen that arrived once the destroy hooks
+  // had ended the streams was acknowledged and then kept open, so close() waited for it for ever.
+  it('ends at once, with its result, a listen that arrives while the application shuts down; close() does not wait', async () => {
+    const running = await startApp(heldApp(), { forceCloseConnections: false });
+    const hold = running.app.get(ShutdownHold);
+    const client = new ModernClient(() => running.mcpUrl);
+    let closing: Promise<void> | undefined;
+    try {
+      closing = running.close();
+      // The destroy hooks have run; the server still accepts requests.
+      await within(hold.gate.whenWaiting(), 2000, 'the shutdown reaching beforeApplicationShutdown');
+      const late = await listen(client, { toolsListChanged: true }, 'late');
+      expect(await late.untilEnd()).toBe('end');
+      expect(late.messages.slice(1)).toEqual([endOf('late')]);
+      hold.gate.releaseAll();
+      await within(closing, 2000, 'the application closing');
+    } finally {
+      hold.gate.releaseAll();
+      client.closeAll();
+      await closing?.catch(() => undefined);
+    }
+  });
+
+  // Was a bug, fixed (src/server/listen-streams.ts): a listen whose resource guards were still
+  // deciding when the streams were ended became a stream afterwards, never ended.
+  it('ends at once, with its result, a listen whose guards decided while the application shut down', async () => {
+    const running = await startApp(heldApp(), { forceCloseConnections: false });
+    const hold = running.app.get(ShutdownHold);
+    const client = new ModernClient(() => running.mcpUrl);
+    heldGuards.gate.releaseAll();
+    let closing: Promise<void> | undefined;
+    try {
+      const opening = client.open(
+        'subscriptions/listen',
+        { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://held'] } },
+        { id: 'guarded' },
+      );
+      await within(heldGuards.gate.whenWaiting(), 2000, 'the guard of test://held deciding');
+      closing = running.close();
+      await within(hold.gate.whenWaiting(), 2000, 'the shutdown reaching beforeApplicationShutdown');
+      heldGuards.gate.releaseAll();
+      const stream = await opening;
+      expect(stream.status).toBe(200);
+      expect(await stream.untilEnd()).toBe('end');
+      expect(stream.messages).toEqual([
+        {
+          jsonrpc: '2.0',
+          method: ACK,
+          params: {
+            _meta: { [Meta.SubscriptionId]: 'guarded' },
+            notifications: { toolsListChanged: true, resourceSubscriptions: ['test://held'] },
+          },
+        },
+        endOf('guarded'),
+      ]);
+      hold.gate.releaseAll();
+      await within(closing, 2000, 'the application closing');
+    } finally {
+      heldGuards.gate.releaseAll();
+      hold.gate.releaseAll();
+      client.closeAll();
+      await closing?.catch(() => undefined);
     }
   });
 });

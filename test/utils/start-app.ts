@@ -22,6 +22,11 @@ export interface StartAppOptions {
   readonly bodyParser?: boolean;
   /** Nest logger, in place from the start (bootstrap logs included); off unless asked for. */
   readonly logger?: false | ('error' | 'warn' | 'log')[] | LoggerService;
+  /**
+   * Whether `close()` destroys the connections still open (`true` unless given); `false` is Nest's
+   * default, where closing waits until every response has ended.
+   */
+  readonly forceCloseConnections?: boolean;
 }
 
 /** Compiles `module` (or module metadata) and listens on 127.0.0.1:0. */
@@ -36,7 +41,7 @@ export async function startApp(
   const moduleRef = await Test.createTestingModule(metadata).compile();
   const app = moduleRef.createNestApplication({
     bodyParser: options.bodyParser ?? false,
-    forceCloseConnections: true,
+    forceCloseConnections: options.forceCloseConnections ?? true,
     logger: options.logger ?? false,
   });
   if (options.prefix !== undefined) app.setGlobalPrefix(options.prefix);

