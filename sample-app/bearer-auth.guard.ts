@@ -1,6 +1,6 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 
 /** A bearer token and the OAuth scopes it grants. */
 export interface BearerTokenGrant {
@@ -41,7 +41,10 @@ export class BearerAuthGuard implements CanActivate {
       if (presented && timingSafeEqual(presented, grant.digest)) granted ??= grant;
     }
     if (!granted) {
-      http.getResponse<ServerResponse>().setHeader('WWW-Authenticate', 'Bearer realm="mcp"');
+      // `header()` is the same on Express's response and Fastify's reply.
+      http
+        .getResponse<{ header(name: string, value: string): unknown }>()
+        .header('WWW-Authenticate', 'Bearer realm="mcp"');
       throw new UnauthorizedException();
     }
     request.user = { sub: granted.sub, auth: 'bearer', scope: granted.scope };

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
+import { createApp, platformFromEnv } from './http-platform.js';
 
 const HOST = '127.0.0.1';
 
@@ -17,17 +17,15 @@ async function bootstrap(): Promise<void> {
   if (stateSecret !== undefined && Buffer.byteLength(stateSecret) < 32) {
     throw new Error('MCP_STATE_SECRET must have at least 32 bytes (e.g. `openssl rand -base64 32`)');
   }
-  // bodyParser off: mcp42 reads MCP bodies itself, with its own size limit and JSON-RPC parse errors.
-  const app = await NestFactory.create(AppModule.register({ bearerToken, adminToken, stateSecret }), {
-    bodyParser: false,
-  });
+  const platform = platformFromEnv();
+  const app = await createApp(AppModule.register({ bearerToken, adminToken, stateSecret }), platform);
   app.enableShutdownHooks();
   await app.listen(port, HOST);
   const logger = new Logger('SampleApp');
   if (!bearerToken) {
     logger.warn(`MCP_BEARER_TOKEN is not set: the endpoint runs WITHOUT authentication, reachable from ${HOST} only`);
   }
-  logger.log(`MCP endpoint: http://${HOST}:${port}/mcp${bearerToken ? ' (bearer token required)' : ''}`);
+  logger.log(`MCP endpoint: http://${HOST}:${port}/mcp on ${platform}${bearerToken ? ' (bearer token required)' : ''}`);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -48,6 +48,7 @@ import { McpToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './transport/body-parser.notice.js';
 import { DuplicateEndpointNotice } from './transport/duplicate-endpoint.notice.js';
+import { FastifyRawBody } from './transport/fastify-raw-body.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
 import { SessionPost } from './transport/session-post.js';
 import { StatelessPost } from './transport/stateless-post.js';
@@ -121,6 +122,7 @@ const REGISTRIES = [
     McpServer,
     McpOriginMiddleware,
     BodyParserNotice,
+    FastifyRawBody,
     DuplicateEndpointNotice,
     SessionPost,
     StatelessPost,

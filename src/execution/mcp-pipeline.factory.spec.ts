@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Injectable, Module, UseGuards, type CanActivate } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, ExternalContextCreator } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { McpModule, McpTool } from '../index.js';
 import { ToolStore } from '../tools/tool.store.js';
@@ -71,5 +71,50 @@ describe('McpPipelineFactory: whether a pipeline runs guards', () => {
   it('counts global guards, from APP_GUARD providers and from app.useGlobalGuards()', async () => {
     expect(await guardedTools({ globalGuard: 'provider' })).toEqual({ open: true, onMethod: true, onClass: true });
     expect(await guardedTools({ globalGuard: 'app' })).toEqual({ open: true, onMethod: true, onClass: true });
+  });
+});
+
+// Nest 11 caches handler metadata by class and method name only; each context creator of ours keeps
+// its own cache in Nest's `handlerMetadataStorage` field, and these tests break if Nest renames it.
+describe('McpPipelineFactory: handler metadata of its own', () => {
+  it("finds Nest's handlerMetadataStorage where it replaces it, with get and set", () => {
+    const creator = new ExternalContextCreator(
+      ...([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ] as unknown as ConstructorParameters<typeof ExternalContextCreator>),
+    ) as unknown as { handlerMetadataStorage?: { get?: unknown; set?: unknown } };
+    expect(typeof creator.handlerMetadataStorage?.get).toBe('function');
+    expect(typeof creator.handlerMetadataStorage?.set).toBe('function');
+  });
+
+  it("gives a tool its arguments although its guard-only pipeline was built first (Nest 11's shared cache)", async () => {
+    @Injectable()
+    class EchoTools {
+      @UseGuards(Allow)
+      @McpTool({ description: 'Echo', input: { type: 'object', properties: { text: { type: 'string' } } } })
+      echo({ text }: { text: string }): string {
+        return `echo:${text}`;
+      }
+    }
+    @Module({ imports: [McpModule.forRoot({ name: 'args', version: '1.0.0' })], providers: [Allow, EchoTools] })
+    class AppModule {}
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    try {
+      const tool = app.get(ToolStore).get('echo')!;
+      const target = await tool.target({});
+      const invocation = { phase: 'call', kind: 'tool', name: 'echo', arguments: { text: 'hi' } };
+      expect(await target.canActivate([{}, undefined, undefined, invocation] as never)).toBe(true);
+      expect(await target.execute([{}, undefined, undefined, invocation] as never)).toBe('echo:hi');
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -198,6 +198,7 @@ export class McpPipelineFactory {
     const guards = (this.contexts as unknown as { guardsContextCreator: GuardsContextCreatorLike })
       .guardsContextCreator;
     return Object.create(this.contexts, {
+      handlerMetadataStorage: { value: new HandlerMetadata() },
       guardsContextCreator: {
         value: {
           create: (...args: unknown[]) => {
@@ -292,10 +293,12 @@ function guardProbe(method: Method): Method {
  * host of a handler among providers only (GraphQL resolvers and the like are providers): for a tool
  * on a controller it would find no module, and guards, interceptors, pipes and filters referenced by
  * class (`@UseGuards(RolesGuard)`, `@McpScopes()`) would resolve to nothing and be skipped, silently.
- * This adds the controllers of each module to the search, and changes nothing else.
+ * This adds the controllers of each module to the search. It also keeps its handler metadata to
+ * itself (see {@link HandlerMetadata}).
  */
 function withControllerHosts(base: ExternalContextCreator, modules: ModulesContainer): ExternalContextCreator {
   return Object.create(base, {
+    handlerMetadataStorage: { value: new HandlerMetadata() },
     getContextModuleKey: {
       value(
         this: ExternalContextCreator,
@@ -310,6 +313,28 @@ function withControllerHosts(base: ExternalContextCreator, modules: ModulesConta
       },
     },
   }) as ExternalContextCreator;
+}
+
+/**
+ * Where a context creator of ours caches handler metadata, apart from Nest's own cache. Nest 11 keys
+ * its cache by class name and method name only: the guard-only pipeline of a method, built first
+ * and without parameters, would then hand its metadata to the method's full pipeline, whose handler
+ * would get no arguments. Nest 12 keys it by class, context type and metadata key; a cache per
+ * creator, by instance, is right for both. (`handlerMetadataStorage` is Nest's own field; the
+ * pipeline factory's spec breaks if Nest renames it.)
+ */
+class HandlerMetadata {
+  private readonly byInstance = new WeakMap<object, Map<string, unknown>>();
+
+  get(instance: object, key: string): unknown {
+    return this.byInstance.get(instance)?.get(key);
+  }
+
+  set(instance: object, key: string, value: unknown): void {
+    let cached = this.byInstance.get(instance);
+    if (!cached) this.byInstance.set(instance, (cached = new Map()));
+    cached.set(key, value);
+  }
 }
 
 function errorText(error: unknown): string {

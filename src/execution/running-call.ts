@@ -186,6 +186,8 @@ export class RunningCall<R> {
       try {
         return this.round.inputRequired();
       } catch (error) {
+        // The client's own error (arguments too deeply nested to bind the state to): answered as such.
+        if (error instanceof JsonRpcError) throw error;
         this.answers.logger.error(
           `${describeItem(this.stand().item)} could not carry its state to the next round; answered with an internal error`,
           error instanceof Error ? error.message : String(error),

@@ -8,9 +8,24 @@ export function rawRequest(request: unknown): IncomingMessage {
   return ((request as { raw?: IncomingMessage }).raw ?? request) as IncomingMessage;
 }
 
-/** The Node response under Express's response or Fastify's reply. */
+/** The part of a Fastify reply read here. */
+interface FastifyReplyLike {
+  readonly raw: ServerResponse;
+  readonly sent?: boolean;
+  hijack?(): unknown;
+}
+
+/**
+ * The Node response under Express's response or Fastify's reply. A Fastify reply is hijacked first:
+ * the transport writes the response itself (JSON or an SSE stream that outlives the handler), and
+ * Fastify must not answer it too (its handler timeout would send a 503 under a running call, and on
+ * Nest 11 an error after our headers went out would crash the process).
+ */
 export function rawResponse(response: unknown): ServerResponse {
-  return ((response as { raw?: ServerResponse }).raw ?? response) as ServerResponse;
+  const reply = response as Partial<FastifyReplyLike>;
+  if (reply.raw === undefined) return response as ServerResponse;
+  if (typeof reply.hijack === 'function' && reply.sent !== true) reply.hijack();
+  return reply.raw;
 }
 
 /** A header's value; when a client repeats it, the first one. */

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res, SetMetadata, UseGuards, type Type } from '@nestjs/common';
 import type { McpGuard } from '../interfaces/mcp-module-options.interface.js';
-import { MCP_ENDPOINT_METADATA } from '../mcp.constants.js';
+import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_ENDPOINT_METADATA, MCP_RAW_BODY_CONFIG } from '../mcp.constants.js';
 import { StreamableHttpTransport } from './streamable-http.transport.js';
 
 /**
@@ -16,8 +16,10 @@ export function createMcpController(path: string, guards: readonly McpGuard[]): 
   class McpController {
     constructor(@Inject(StreamableHttpTransport) private readonly transport: StreamableHttpTransport) {}
 
-    // @Res() hands the response to the transport: it decides JSON or SSE per request.
+    // @Res() hands the response to the transport: it decides JSON or SSE per request. On Fastify the
+    // route config keeps Fastify's body parsers away (see FastifyRawBody); Express ignores it.
     @Post()
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { [MCP_RAW_BODY_CONFIG]: true })
     post(@Req() request: unknown, @Res() response: unknown): Promise<void> {
       return this.transport.handlePost(request, response);
     }
@@ -28,8 +30,8 @@ export function createMcpController(path: string, guards: readonly McpGuard[]): 
     }
 
     @Delete()
-    delete(@Req() request: unknown, @Res() response: unknown): void {
-      this.transport.handleDelete(request, response);
+    delete(@Req() request: unknown, @Res() response: unknown): Promise<void> {
+      return this.transport.handleDelete(request, response);
     }
   }
   return McpController;

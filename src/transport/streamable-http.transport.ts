@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { from } from 'rxjs';
 import {
   LAST_EVENT_ID_HEADER,
@@ -8,7 +9,7 @@ import {
 } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { classifyPost } from '../protocol/era-classifier.js';
-import { ErrorCode } from '../protocol/json-rpc.errors.js';
+import { errorResponse, ErrorCode, internalError } from '../protocol/json-rpc.errors.js';
 import { withoutUnreadableId } from '../protocol/modern-era.js';
 import { McpServer } from '../server/mcp.server.js';
 import { parseEventId, STANDALONE_STREAM_ID } from '../session/event-id.js';
@@ -33,6 +34,8 @@ import { StatelessPost } from './stateless-post.js';
  */
 @Injectable()
 export class StreamableHttpTransport {
+  private readonly logger = new Logger('McpTransport');
+
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sessions: SessionStore,
@@ -50,6 +53,10 @@ export class StreamableHttpTransport {
   async handlePost(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
+    await this.answering(res, () => this.post(request, raw, res));
+  }
+
+  private async post(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
     const { headers } = raw;
 
     const accepts = acceptedTypes(headers.accept);
@@ -92,6 +99,10 @@ export class StreamableHttpTransport {
   async handleGet(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
+    await this.answering(res, () => this.get(request, raw, res));
+  }
+
+  private async get(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.options.eras === 'modern') return refuseSessionMethod(res);
     if (!acceptedTypes(raw.headers.accept).eventStream) {
       return writeTransportError(res, 406, 'Not Acceptable: Accept must list text/event-stream');
@@ -141,14 +152,31 @@ export class StreamableHttpTransport {
   }
 
   /** DELETE: the client ends its session. */
-  handleDelete(request: unknown, response: unknown): void {
+  async handleDelete(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
-    if (this.options.eras === 'modern') return refuseSessionMethod(res);
-    if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
-    const session = sessionOf(this.sessions, request, raw, res);
-    if (!session) return;
-    session.end('deleted');
-    writeEmpty(res, 204);
+    await this.answering(res, () => {
+      if (this.options.eras === 'modern') return refuseSessionMethod(res);
+      if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
+      const session = sessionOf(this.sessions, request, raw, res);
+      if (!session) return;
+      session.end('deleted');
+      writeEmpty(res, 204);
+    });
+  }
+
+  /**
+   * Runs a handler that writes `res` itself, and answers what it could not: a failure of ours is
+   * logged and answered 500 with a JSON-RPC error that says nothing of it (or, once the answer has
+   * begun, the connection is cut). Nothing escapes to the framework, which would answer too.
+   */
+  private async answering(res: ServerResponse, serve: () => void | Promise<void>): Promise<void> {
+    try {
+      await serve();
+    } catch (error) {
+      this.logger.error('An MCP request could not be served', error instanceof Error ? error.stack : String(error));
+      if (!res.headersSent) writeJson(res, 500, errorResponse(null, internalError()));
+      else res.destroy();
+    }
   }
 }

@@ -1,17 +1,18 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { createApp, platformFromEnv } from '../../sample-app/http-platform.js';
 import { ConformanceModule } from './conformance.module.js';
 
 const HOST = '127.0.0.1';
 
 async function bootstrap(): Promise<void> {
   const port = Number(process.env.PORT ?? 3001);
-  // bodyParser off: mcp42 reads MCP bodies itself, with its own size limit and JSON-RPC parse errors.
-  const app = await NestFactory.create(ConformanceModule, { bodyParser: false });
+  // MCP_HTTP_ADAPTER=fastify serves it on Fastify (the conformance run covers both platforms).
+  const platform = platformFromEnv();
+  const app = await createApp(ConformanceModule, platform);
   app.enableShutdownHooks();
   await app.listen(port, HOST);
-  new Logger('ConformanceFixture').log(`MCP endpoint: http://${HOST}:${port}/mcp`);
+  new Logger('ConformanceFixture').log(`MCP endpoint: http://${HOST}:${port}/mcp on ${platform}`);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -126,6 +126,33 @@ describe('server/discover and result fields (e2e)', () => {
       expect(names).toEqual(expect.arrayContaining(['echo', 'regional', 'ask_name', 'order']));
     });
 
+    // Was a bug, fixed (src/server/served-capabilities.ts): capabilities counted the items
+    // registered, disabled ones included, so a server whose prompts were all disabled still declared
+    // prompts and served an empty prompts/list.
+    it('drops the prompts capability and prompts/list while every prompt is disabled, and brings them back with one', async () => {
+      const prompts = app.get(McpPromptRegistry);
+      const names = ((await client.result('prompts/list')).prompts as { name: string }[]).map((prompt) => prompt.name);
+      expect(names.sort()).toEqual(['ask_context', 'greeting']);
+      try {
+        for (const name of names) expect(prompts.disable(name)).toBe(true);
+        const { capabilities } = await client.result('server/discover');
+        expect(capabilities).not.toHaveProperty('prompts');
+        // Completion stays: the resource template still has arguments to complete.
+        expect(capabilities).toEqual({
+          tools: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          completions: {},
+          logging: {},
+        });
+        expect((await client.error(404, 'prompts/list')).code).toBe(-32601);
+        expect(prompts.enable('greeting')).toBe(true);
+        expect((await client.result('server/discover')).capabilities).toMatchObject({ prompts: { listChanged: true } });
+        expect((await client.result('prompts/list')).prompts).toEqual([expect.objectContaining({ name: 'greeting' })]);
+      } finally {
+        for (const name of names) prompts.enable(name);
+      }
+    });
+
     it('lists x-mcp-header annotations in the tool input schema', async () => {
       const tools = (await client.result('tools/list')).tools as { name: string; inputSchema: unknown }[];
       expect(tools.find((tool) => tool.name === 'regional')?.inputSchema).toMatchObject({

@@ -71,13 +71,17 @@ class HeldResource {
   }
 }
 
-/** Holds the shutdown, before the library's own `beforeApplicationShutdown` (its module is imported, so later). */
+/**
+ * Once `holding`, holds the shutdown at its gate, after the destroy hooks and before the library's
+ * own `beforeApplicationShutdown` (the root module's hooks run before those of the modules it imports).
+ */
 @Injectable()
 class ShutdownHold implements BeforeApplicationShutdown {
   readonly gate = new Gate();
+  holding = false;
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.gate.pass();
+    if (this.holding) await this.gate.pass();
   }
 }
 
@@ -414,6 +418,7 @@ describe('2026-07-28 subscriptions/listen at shutdown (e2e)', () => {
   it('ends at once, with its result, a listen that arrives while the application shuts down; close() does not wait', async () => {
     const running = await startApp(heldApp(), { forceCloseConnections: false });
     const hold = running.app.get(ShutdownHold);
+    hold.holding = true;
     const client = new ModernClient(() => running.mcpUrl);
     let closing: Promise<void> | undefined;
     try {
@@ -437,6 +442,7 @@ describe('2026-07-28 subscriptions/listen at shutdown (e2e)', () => {
   it('ends at once, with its result, a listen whose guards decided while the application shut down', async () => {
     const running = await startApp(heldApp(), { forceCloseConnections: false });
     const hold = running.app.get(ShutdownHold);
+    hold.holding = true;
     const client = new ModernClient(() => running.mcpUrl);
     heldGuards.gate.releaseAll();
     let closing: Promise<void> | undefined;

@@ -7,10 +7,13 @@
  * Every message received is checked against the revision's JSON Schema by the modern client.
  */
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpToolRegistry } from '../../src/index.js';
 import { bearer, ModernProbe, modernApp } from '../fixtures/modern.fixture.js';
 import { useModernApp } from '../utils/modern-app.js';
-import { ModernClient, type ModernRequestOptions } from '../utils/modern-client.js';
+import { expectErrorAnswer, ModernClient, ModernExchange, type ModernRequestOptions } from '../utils/modern-client.js';
+import { RecordingLogger } from '../utils/recording-logger.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
+import { HttpStream } from '../utils/sse-reader.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { delay } from '../utils/wait.js';
 
@@ -32,6 +35,11 @@ const NAME_REQUEST = {
     message: 'What is your name?',
     requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
   },
+};
+/** What the tools added here ask: the form of {@link NAME_REQUEST}. */
+const NAME_FORM = {
+  message: 'What is your name?',
+  requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] },
 };
 const SAMPLING_REQUEST = {
   method: 'sampling/createMessage',
@@ -213,6 +221,44 @@ describe('2026-07-28 multi round-trip requests (e2e)', () => {
       expect(probe().runs.get('order')).toBe(3);
       expect(probe().sideEffects.get('order')).toBe(1);
     });
+
+    // Was a bug, fixed (src/execution/input-round.ts, once): a ctx.once called once the round had
+    // ended (its state sealed) ran its work, whose value no state carried: the next round ran it again.
+    it('does not run a ctx.once called after the round ended: the charge happens once across rounds', async () => {
+      const refusals: string[] = [];
+      const tools = app.get(McpToolRegistry);
+      tools.add(
+        { name: 'charge_late', description: 'Asks who pays; charges even when the ask fails' },
+        async (_args, ctx) => {
+          const charge = (): Promise<number> => ctx.once('charge', () => probe().effect('charge'));
+          let payer;
+          try {
+            payer = await ctx.elicit(NAME_FORM, { key: 'payer' });
+          } catch (error) {
+            // The round ended (the ask is this round's answer): a careless handler charges anyway.
+            await charge().catch((refusal: unknown) => refusals.push((refusal as Error).message));
+            throw error;
+          }
+          return `charge #${await charge()} paid by ${String(payer.content?.name)}`;
+        },
+      );
+      try {
+        const r1 = await callTool(client, 'charge_late');
+        expect(r1).toMatchObject({ resultType: 'input_required', inputRequests: { payer: NAME_REQUEST } });
+        expect(refusals).toEqual([
+          'ctx.once("charge") cannot run: the round ended (the request is asking the client, or answered)',
+        ]);
+        expect(probe().sideEffects.get('charge')).toBeUndefined();
+        const r2 = await callTool(client, 'charge_late', {
+          inputResponses: { payer: accept({ name: 'Alice' }) },
+          requestState: r1.requestState,
+        });
+        expect(text(r2)).toBe('charge #1 paid by Alice');
+        expect(probe().sideEffects.get('charge')).toBe(1);
+      } finally {
+        tools.remove('charge_late');
+      }
+    });
   });
 
   describe('the requestState', () => {
@@ -390,6 +436,84 @@ describe('2026-07-28 multi round-trip requests (e2e)', () => {
   });
 });
 
+describe('2026-07-28 rounds that cannot go on (e2e)', () => {
+  const logger = new RecordingLogger();
+  const app = useModernApp(modernApp(), { logger, afterEach: () => (logger.entries.length = 0) });
+  const client = app.client;
+
+  /**
+   * A retry of `ask_name` with the arguments `{ deep: [[[...0...]]] }`, `levels` arrays deep, written
+   * by hand (JSON.stringify itself overflows long before 100 000 levels; JSON.parse does not).
+   */
+  async function retryNested(levels: number): Promise<ModernExchange> {
+    const params = { name: 'ask_name' };
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: `deep-${levels}`,
+      method: 'tools/call',
+      params: client.paramsOf({
+        ...params,
+        arguments: { deep: 'NESTED' },
+        inputResponses: { user_name: accept({ name: 'Alice' }) },
+        requestState: 'any-state',
+      }),
+    }).replace('"NESTED"', `${'['.repeat(levels)}0${']'.repeat(levels)}`);
+    const stream = await HttpStream.open(app.running.mcpUrl, 'POST', client.headersOf('tools/call', params), body);
+    const exchange = new ModernExchange(stream, 'tools/call', `deep-${levels}`);
+    await exchange.untilEnd();
+    return exchange;
+  }
+
+  // Was a bug, fixed (src/sealing/digest.ts): the digest of the arguments recursed without bound; a
+  // request nested deep enough overflowed the stack, answered -32603 and logged as a server failure.
+  it('refuses with -32602 arguments nested too deep to bind a requestState to, logging no error', async () => {
+    for (const levels of [257, 100_000]) {
+      expect(expectErrorAnswer(await retryNested(levels), 200)).toEqual({
+        code: -32602,
+        message: 'Invalid params: arguments are nested deeper than 256 levels',
+      });
+    }
+    expect(logger.at('error')).toEqual([]);
+  });
+
+  // Was a bug, fixed (src/execution/running-call.ts, abortedAnswer): without a requestState to open,
+  // the digest is first needed to seal the next one, and its -32602 was taken for a failure to seal:
+  // answered -32603 and logged as an error, which any client could cause at will.
+  it('refuses with -32602 arguments nested too deep to seal a requestState for, logging no error', async () => {
+    let deep: unknown = 0;
+    for (let level = 0; level < 257; level++) deep = [deep];
+    expect(await client.error(200, 'tools/call', { name: 'order', arguments: { item: 'book', deep } })).toEqual({
+      code: -32602,
+      message: 'Invalid params: arguments are nested deeper than 256 levels',
+    });
+    expect(logger.at('error')).toEqual([]);
+  });
+
+  // Was a bug, fixed (src/execution/request-state.ts, running-call.ts): a state too large to seal was
+  // answered -32602, blaming the client for what the handler kept, and nothing was logged.
+  it('answers -32603 and logs an error naming the item when what ctx.once keeps is too big to seal', async () => {
+    const tools = app.get(McpToolRegistry);
+    tools.add({ name: 'hoarder', description: 'Keeps too much across rounds' }, async (_args, ctx) => {
+      await ctx.once('hoard', () => 'x'.repeat(600 * 1024));
+      await ctx.elicit(NAME_FORM, { key: 'who' });
+      return 'never';
+    });
+    try {
+      expect(await client.error(200, 'tools/call', { name: 'hoarder' })).toEqual({
+        code: -32603,
+        message: 'Internal error',
+      });
+    } finally {
+      tools.remove('hoarder');
+    }
+    expect(logger.at('error')).toEqual([
+      expect.stringMatching(
+        /^Tool hoarder could not carry its state to the next round; answered with an internal error \| .*524288 characters sealed/,
+      ),
+    ]);
+  });
+});
+
 describe('2026-07-28 requestState across instances (e2e)', () => {
   const SHARED = 'shared-secret-of-the-whole-deployment-0123456789';
   let apps: RunningApp[] = [];
@@ -441,5 +565,51 @@ describe('2026-07-28 requestState expiry (e2e)', () => {
     expect(text(await app.client.result('tools/call', { ...answers, requestState: fresh.requestState }))).toBe(
       'Hello, Alice! (modern)',
     );
+  });
+});
+
+describe('stateSecret rotation (e2e)', () => {
+  const OLD = 'the-old-secret-of-the-deployment-0123456789';
+  const NEW = 'the-new-secret-of-the-deployment-9876543210';
+  let apps: RunningApp[] = [];
+  let oldOnly: ModernClient;
+  let rotated: ModernClient;
+
+  // Was not possible before (src/sealing/sealer.ts, src/server/cursor-seal.ts): one secret only.
+  beforeAll(async () => {
+    apps = await Promise.all([
+      startApp(modernApp({ stateSecret: OLD, pageSize: 2 })),
+      startApp(modernApp({ stateSecret: [NEW, OLD], pageSize: 2 })),
+    ]);
+    [oldOnly, rotated] = apps.map((running) => new ModernClient(() => running.mcpUrl));
+  });
+
+  afterAll(async () => {
+    await Promise.all(apps.map((running) => running.close()));
+  });
+
+  const round2 = { name: 'ask_name', inputResponses: { user_name: accept({ name: 'Alice' }) } };
+
+  it('opens a requestState sealed with the old secret', async () => {
+    const r1 = await oldOnly.result('tools/call', { name: 'ask_name' });
+    const final = await rotated.result('tools/call', { ...round2, requestState: r1.requestState });
+    expect(text(final)).toBe('Hello, Alice! (modern)');
+  });
+
+  it('seals with the new secret: an instance with the old one alone cannot open its state', async () => {
+    const r1 = await rotated.result('tools/call', { name: 'ask_name' });
+    expect((await oldOnly.error(200, 'tools/call', { ...round2, requestState: r1.requestState })).code).toBe(-32602);
+    expect(text(await rotated.result('tools/call', { ...round2, requestState: r1.requestState }))).toBe(
+      'Hello, Alice! (modern)',
+    );
+  });
+
+  it('opens list cursors sealed with the old secret, and seals its own with the new one', async () => {
+    const fromOld = await oldOnly.result('tools/list');
+    expect(typeof fromOld.nextCursor).toBe('string');
+    const next = await rotated.result('tools/list', { cursor: fromOld.nextCursor });
+    expect(next.tools).toHaveLength(2);
+    const fromRotated = await rotated.result('tools/list');
+    expect((await oldOnly.error(200, 'tools/list', { cursor: fromRotated.nextCursor })).code).toBe(-32602);
   });
 });

@@ -6,12 +6,17 @@
  * client request on a stream. Every message received is checked against the revision's JSON Schema
  * by the modern client (which also fails on any request from the server).
  */
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import http from 'node:http';
-import { ADMIN, ModernProbe, modernApp } from '../fixtures/modern.fixture.js';
+import type { Socket } from 'node:net';
+import { McpModule, McpToolRegistry } from '../../src/index.js';
+import { Gate } from '../fixtures/gate.js';
+import { ADMIN, BearerGuard, ModernProbe, modernApp, MODERN_OPTIONS } from '../fixtures/modern.fixture.js';
 import { resourceNotFound } from '../utils/raw-http-client.js';
 import { useModernApp } from '../utils/modern-app.js';
-import { base64Sentinel, expectErrorAnswer, type ModernExchange } from '../utils/modern-client.js';
-import { within } from '../utils/wait.js';
+import { base64Sentinel, expectErrorAnswer, ModernClient, type ModernExchange } from '../utils/modern-client.js';
+import { startApp } from '../utils/start-app.js';
+import { until, within } from '../utils/wait.js';
 
 const text = (result: Record<string, unknown>): string =>
   ((result.content as { type: string; text?: string }[]) ?? []).map((block) => block.text ?? '').join('');
@@ -24,6 +29,23 @@ function expectStreamedAnswer(exchange: ModernExchange): void {
   const { messages } = exchange;
   expect(messages.at(-1)).toMatchObject({ id: exchange.id });
   expect(messages.filter((message) => message.method === undefined)).toHaveLength(1);
+}
+
+/** Where {@link HoldingGuard} holds requests, and the sockets of those it held. */
+const holding = { gate: new Gate(), sockets: [] as Socket[] };
+const HOLD_HEADER = 'x-hold';
+
+/** An endpoint guard that holds requests carrying {@link HOLD_HEADER} at a gate (after the body parser read them). */
+@Injectable()
+class HoldingGuard implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<http.IncomingMessage>();
+    if (request.headers[HOLD_HEADER] === '1') {
+      holding.sockets.push(request.socket);
+      await holding.gate.pass();
+    }
+    return true;
+  }
 }
 
 describe('2026-07-28 requests (e2e)', () => {
@@ -51,6 +73,28 @@ describe('2026-07-28 requests (e2e)', () => {
       expect(exchange.isJson).toBe(true);
       expect(exchange.messages).toHaveLength(1);
       expect(text(exchange.response!.result!)).toBe('echo: json');
+    });
+  });
+
+  describe('a result whose resultType the handler chose', () => {
+    // Was a bug, fixed (src/protocol/modern-era.ts, finishModernResult): a handler's own `resultType`
+    // string went out as it was, so a tool could answer `input_required` without any sealed state.
+    it.each(['input_required', 'task'])('sends a CallToolResult with resultType %s as complete', async (resultType) => {
+      const tools = app.get(McpToolRegistry);
+      tools.add({ name: 'own_result_type', description: 'Returns a resultType of its own' }, () => ({
+        content: [{ type: 'text', text: 'done' }],
+        resultType,
+      }));
+      try {
+        const result = await client.result('tools/call', { name: 'own_result_type', arguments: {} });
+        expect(result).toEqual({
+          resultType: 'complete',
+          content: [{ type: 'text', text: 'done' }],
+          _meta: expect.any(Object),
+        });
+      } finally {
+        tools.remove('own_result_type');
+      }
     });
   });
 
@@ -306,5 +350,78 @@ describe('2026-07-28 requests (e2e)', () => {
         inputRequests: { user_name: { method: 'elicitation/create' } },
       });
     });
+  });
+});
+
+describe('2026-07-28 requests at shutdown (e2e)', () => {
+  // Was a bug, fixed (src/transport/stateless-post.ts, beforeApplicationShutdown): stateless calls
+  // were not aborted at shutdown; with connections not forced closed, close() waited for a handler
+  // that waits on its signal for ever (forced closed, the handler saw 'cancelled').
+  it('aborts a running call with reason kind "shutdown", answers it, and close() does not wait for it', async () => {
+    const running = await startApp(modernApp(), { forceCloseConnections: false });
+    const client = new ModernClient(() => running.mcpUrl);
+    const probe = running.app.get(ModernProbe);
+    let closing: Promise<void> | undefined;
+    try {
+      const exchange = await client.open('tools/call', { name: 'wait_for_cancel' }, { progressToken: 's1' });
+      await exchange.nextMessage((message) => message.method === 'notifications/progress');
+      closing = running.close();
+      await within(probe.whenAborted(), 2000, 'the handler seeing its abort');
+      expect(probe.abortKinds).toEqual(['shutdown']);
+      expect(probe.sentAfterAbort).toEqual([false, false]);
+      await within(closing, 2000, 'the application closing');
+      expect(await exchange.untilEnd()).toBe('end');
+      expect(exchange.response?.result).toEqual({
+        resultType: 'complete',
+        content: [{ type: 'text', text: 'Tool wait_for_cancel was aborted: The server is shutting down' }],
+        isError: true,
+        _meta: expect.any(Object),
+      });
+    } finally {
+      client.closeAll();
+      await closing?.catch(() => undefined);
+    }
+  });
+});
+
+describe('2026-07-28 requests whose client left before they were served (e2e)', () => {
+  // The body parser reads the body before the endpoint guards run, so the request reaches the
+  // transport whole after its client is gone.
+  const app = useModernApp(
+    {
+      imports: [McpModule.forRoot({ ...MODERN_OPTIONS, guards: [BearerGuard, HoldingGuard] })],
+      providers: modernApp().providers,
+    },
+    { bodyParser: true, afterEach: ({ get }) => get(ModernProbe).reset() },
+  );
+
+  afterEach(() => {
+    holding.gate.releaseAll();
+    holding.sockets.length = 0;
+  });
+
+  // Was a bug, fixed (src/transport/stateless-post.ts, handle): a request whose client had closed
+  // the connection was dispatched all the same (its response's 'close' had already been emitted, so
+  // nothing aborted it), and its handler ran for nobody.
+  it('does not run the handler of a request whose connection closed before it was dispatched', async () => {
+    const params = { name: 'ask_name' };
+    const req = http.request(app.running.mcpUrl, {
+      method: 'POST',
+      headers: { ...app.client.headersOf('tools/call', params), [HOLD_HEADER]: '1' },
+      agent: false,
+    });
+    let answered = false;
+    req.on('response', () => (answered = true));
+    req.on('error', () => undefined);
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 'gone', method: 'tools/call', params: app.client.paramsOf(params) }));
+    await within(holding.gate.whenWaiting(), 2000, 'the endpoint guard holding the request');
+    req.destroy();
+    await until(() => holding.sockets[0]!.destroyed, 'the server seeing the connection closed');
+    holding.gate.releaseAll();
+    // A request sent afterwards is served after whatever the released one led to.
+    const probe = app.get(ModernProbe);
+    expect((await app.client.result('tools/call', params)).resultType).toBe('input_required');
+    expect(probe.runs.get('ask_name')).toBe(1);
+    expect(answered).toBe(false);
   });
 });

@@ -177,6 +177,13 @@ describe('options that cannot work fail bootstrap with a TypeError naming the op
     ],
     ['keepAliveMs past the longest timer', { keepAliveMs: 2 ** 31 }, /keepAliveMs/],
     ['sessionOwner that is not a function', { sessionOwner: 'sub' }, /sessionOwner/],
+    // Lists of secrets (rotation) are taken now: the message says what such a list must hold.
+    ['stateSecret as an empty list', { stateSecret: [] }, /stateSecret .*\(or a non-empty list of them\)/],
+    [
+      'stateSecret with a short secret in its list',
+      { stateSecret: ['a-secret-of-at-least-thirty-two-bytes!', 'short'] },
+      /stateSecret .*\(or a non-empty list of them\)/,
+    ],
   ])('%s', async (_label, extra, message) => {
     const options = { name: 'invalid', version: '1.0.0', ...extra } as unknown as McpModuleOptions;
     for (const imported of [McpModule.forRoot(options), McpModule.forRootAsync({ useFactory: () => options })]) {

@@ -19,7 +19,7 @@ import {
   WEATHER_SUMMARY_TOOL_DEFINITION,
 } from '../fixtures/sample-tool-definitions.js';
 import { httpExchange } from '../utils/http-exchange.js';
-import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
+import { initializeRequest, MCP_POST_HEADERS, TEST_ADAPTER } from '../utils/start-app.js';
 import { orTimeout } from '../utils/wait.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,10 +44,13 @@ function distIsStale(): boolean {
   return SOURCE_DIRS.some((dir) => newestSourceMtime(dir) > built);
 }
 
-/** The sample's environment: a token left undefined is unset, not inherited. */
+/** The sample's environment: a value left undefined is unset, not inherited. */
 interface SampleEnv {
   readonly bearerToken?: string;
   readonly adminToken?: string;
+  readonly stateSecret?: string;
+  /** `MCP_HTTP_ADAPTER`: the platform of the test run unless given. */
+  readonly adapter?: string;
 }
 
 /** A free TCP port on 127.0.0.1: listen on port 0, note the port, close. */
@@ -90,13 +93,17 @@ class SampleProcess {
   }
 
   /** Starts the built sample on a free port; a token left undefined is unset in its environment. */
-  static async start({ bearerToken, adminToken }: SampleEnv): Promise<SampleProcess> {
+  static async start({ bearerToken, adminToken, stateSecret, adapter }: SampleEnv): Promise<SampleProcess> {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), NO_COLOR: '1' };
     // Jest's own flags are not the sample's; and an inherited token must not change the scenario.
     delete env.NODE_OPTIONS;
     delete env.MCP_BEARER_TOKEN;
     delete env.MCP_ADMIN_TOKEN;
+    delete env.MCP_STATE_SECRET;
+    // The sample runs on the platform of the test run (MCP_HTTP_ADAPTER is what its entry reads).
+    env.MCP_HTTP_ADAPTER = adapter ?? TEST_ADAPTER;
+    if (stateSecret !== undefined) env.MCP_STATE_SECRET = stateSecret;
     if (bearerToken !== undefined) env.MCP_BEARER_TOKEN = bearerToken;
     if (adminToken !== undefined) env.MCP_ADMIN_TOKEN = adminToken;
     const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -209,7 +216,7 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
     it('warns that it runs WITHOUT authentication, on 127.0.0.1 only', () => {
       expect(sample!.text).toMatch(/WITHOUT authentication/);
       expect(sample!.text).toMatch(/127\.0\.0\.1 only/);
-      expect(sample!.text).toContain(`MCP endpoint: http://127.0.0.1:${sample!.port}/mcp`);
+      expect(sample!.text).toContain(`MCP endpoint: http://127.0.0.1:${sample!.port}/mcp on ${TEST_ADAPTER}`);
       expect(sample!.text).not.toMatch(/bearer token required/);
     });
 
@@ -308,6 +315,12 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
         { adminToken: 'admin-secret' },
         /ERROR.*MCP_ADMIN_TOKEN needs MCP_BEARER_TOKEN/,
       ],
+      [
+        'MCP_STATE_SECRET shorter than 32 bytes',
+        { stateSecret: 'short' },
+        /ERROR.*MCP_STATE_SECRET must have at least 32 bytes/,
+      ],
+      ['MCP_HTTP_ADAPTER naming no platform', { adapter: 'koa' }, /ERROR.*MCP_HTTP_ADAPTER must be express or fastify/],
     ];
     const samples = new Map<string, SampleProcess>();
 

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { INestApplication, LoggerService, ModuleMetadata, Type, DynamicModule } from '@nestjs/common';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 
@@ -27,7 +28,17 @@ export interface StartAppOptions {
    * default, where closing waits until every response has ended.
    */
   readonly forceCloseConnections?: boolean;
+  /**
+   * The HTTP platform: Express, or Fastify (its own adapter per app). Unless given, the environment
+   * variable `MCP_TEST_ADAPTER` chooses, so that the whole suite can run on either.
+   */
+  readonly adapter?: TestAdapter;
 }
+
+export type TestAdapter = 'express' | 'fastify';
+
+/** The platform tests run on unless they name one: `MCP_TEST_ADAPTER`, else Express. */
+export const TEST_ADAPTER: TestAdapter = process.env.MCP_TEST_ADAPTER === 'fastify' ? 'fastify' : 'express';
 
 /** Compiles `module` (or module metadata) and listens on 127.0.0.1:0. */
 export async function startApp(
@@ -39,11 +50,15 @@ export async function startApp(
       ? { imports: [module as Type<unknown> | DynamicModule] }
       : module;
   const moduleRef = await Test.createTestingModule(metadata).compile();
-  const app = moduleRef.createNestApplication({
+  const settings = {
     bodyParser: options.bodyParser ?? false,
     forceCloseConnections: options.forceCloseConnections ?? true,
     logger: options.logger ?? false,
-  });
+  };
+  const app =
+    (options.adapter ?? TEST_ADAPTER) === 'fastify'
+      ? moduleRef.createNestApplication(new FastifyAdapter(), settings)
+      : moduleRef.createNestApplication(settings);
   if (options.prefix !== undefined) app.setGlobalPrefix(options.prefix);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -1,0 +1,83 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingHttpHeaders } from 'node:http';
+import { MCP_RAW_BODY_CONFIG } from '../mcp.constants.js';
+
+/** The request headers that make Fastify parse a body: without them it hands the stream on unread. */
+const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as const;
+
+/** The parts of Fastify's instance and request used here (Fastify is not a dependency of mcp42). */
+interface FastifyRequestLike {
+  readonly raw: { headers: IncomingHttpHeaders };
+  readonly routeOptions?: { readonly config?: Record<string, unknown> };
+  [stash: symbol]: unknown;
+}
+type Done = (error?: Error | null, payload?: unknown) => void;
+interface FastifyLike {
+  addHook(
+    name: 'preParsing',
+    hook: (request: FastifyRequestLike, reply: unknown, payload: unknown, done: Done) => void,
+  ): unknown;
+  addHook(name: 'preValidation', hook: (request: FastifyRequestLike, reply: unknown, done: Done) => void): unknown;
+}
+
+/**
+ * On Fastify, keeps every body parser away from the MCP endpoint, so that mcp42 reads its bodies
+ * itself, with `maxBodyBytes` (413) and JSON-RPC parse errors (-32700) exactly as on Express,
+ * whatever parsers, `bodyLimit` or `rawBody` the application set up for its other routes.
+ *
+ * Fastify parses a body only when the request names a content type or has body framing; two hooks,
+ * on the routes marked with the raw-body route config only, set those headers aside just before that
+ * decision (`preParsing`) and put them back just after it (`preValidation`, before guards and the
+ * handler). Hooks rather than a parser of our own: Nest registers the JSON parser first and Fastify
+ * refuses a second one for the same type, and replacing it would change the application's other
+ * routes. On Express this does nothing: mcp42 reads the raw stream unless a parser got there first.
+ */
+@Injectable()
+export class FastifyRawBody implements OnModuleInit {
+  private readonly logger = new Logger('McpTransport');
+  /** Per application: where a request's body headers wait while Fastify decides not to parse. */
+  private readonly stash = Symbol('mcp42:body-headers');
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const adapter = this.adapterHost.httpAdapter as { getType?: () => string; getInstance?: () => unknown } | undefined;
+    if (adapter?.getType?.() !== 'fastify') return;
+    const fastify = adapter.getInstance?.() as FastifyLike | undefined;
+    try {
+      this.install(fastify!);
+    } catch (error) {
+      this.logger.warn(
+        'Fastify did not take the hooks that keep its body parser away from the MCP endpoint (was it started before ' +
+          `McpModule initialised?): bodies there are parsed by Fastify, with its limits and errors. ${String(error)}`,
+      );
+    }
+  }
+
+  private install(fastify: FastifyLike): void {
+    const { stash } = this;
+    fastify.addHook('preParsing', (request, _reply, payload, done) => {
+      if (request.routeOptions?.config?.[MCP_RAW_BODY_CONFIG] === true) {
+        const { headers } = request.raw;
+        const kept: Partial<Record<(typeof BODY_HEADERS)[number], string | string[]>> = {};
+        for (const name of BODY_HEADERS) {
+          const value = headers[name];
+          if (value === undefined) continue;
+          kept[name] = value;
+          delete headers[name];
+        }
+        request[stash] = kept;
+      }
+      done(null, payload);
+    });
+    fastify.addHook('preValidation', (request, _reply, done) => {
+      const kept = request[stash] as Record<string, string | string[]> | undefined;
+      if (kept) {
+        Object.assign(request.raw.headers, kept);
+        request[stash] = undefined;
+      }
+      done();
+    });
+  }
+}
