@@ -3,7 +3,17 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'docs-api/**', 'coverage/**', 'node_modules/**', 'conformance-results/**'] },
+  {
+    // test/consumers/<app>/dist: the consumer apps' compiled output (scripts/consumers.mjs).
+    ignores: [
+      'dist/**',
+      'docs-api/**',
+      'coverage/**',
+      'node_modules/**',
+      'conformance-results/**',
+      'test/consumers/*/dist/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

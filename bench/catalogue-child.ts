@@ -1,5 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { forkServer } from './affinity.js';
+import { serverExecArgv } from './child.js';
 import type { CatalogueCommand, CatalogueReport, CatalogueVariant, ProfileRuns } from './targets.js';
 
 const SCRIPT = new URL('./catalogue-process.js', import.meta.url);
@@ -18,7 +20,10 @@ export class CatalogueChild {
   ) {}
 
   static async start(variant: CatalogueVariant): Promise<CatalogueChild> {
-    const child = fork(SCRIPT, [JSON.stringify(variant)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = forkServer(SCRIPT, [JSON.stringify(variant)], {
+      execArgv: serverExecArgv(),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const ready = await new Promise<CatalogueReport>((resolve, reject) => {
       const onExit = (code: number | null): void => reject(new Error(`catalogue server exited with ${code}`));
       child.once('exit', onExit);
@@ -39,10 +44,10 @@ export class CatalogueChild {
     return this.ask({ type: 'usage' }, 'usage');
   }
 
-  /** Medians of in-process listings: computing every page, and encoding every page's response. */
-  async profile(runs: ProfileRuns): Promise<{ listMs: number; encodeMs: number }> {
-    const { listMs, encodeMs } = await this.ask({ type: 'profile', runs }, 'profile');
-    return { listMs, encodeMs };
+  /** Medians of in-process listings: computing every page, and encoding every page's response (two ways). */
+  async profile(runs: ProfileRuns): Promise<{ listMs: number; encodeMs: number; stringifyMs: number }> {
+    const { listMs, encodeMs, stringifyMs } = await this.ask({ type: 'profile', runs }, 'profile');
+    return { listMs, encodeMs, stringifyMs };
   }
 
   /** Closes the server and waits for the process to end; kills it if it does not within 5 s. */

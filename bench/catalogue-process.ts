@@ -3,7 +3,7 @@
  * URL and the CPU its bootstrap took, then reports its CPU use and guard counts, times one listing
  * in-process (computing the pages, encoding them), and stops when asked.
  */
-import { encodeResponse } from '../src/protocol/json-rpc.codec.js';
+import { encodeResponseInParts } from '../src/protocol/json-rpc.codec.js';
 import { startCatalogue, type CatalogueServer } from './servers/mcp42-catalogue.js';
 import type { CatalogueCommand, CatalogueReport, CatalogueVariant, ProfileRuns } from './targets.js';
 
@@ -29,14 +29,20 @@ async function medianMs(runs: number, work: () => unknown): Promise<number> {
   return times[Math.floor(times.length / 2)]!;
 }
 
-/** One full listing, computed, then encoded as the responses the server sends (by the same function). */
+/**
+ * One full listing, computed, then encoded as the responses the server sends (by the same function),
+ * then encoded whole by JSON.stringify (what every listing cost before its pages were kept encoded).
+ */
 async function profile(server: CatalogueServer, runs: ProfileRuns): Promise<CatalogueReport> {
   const listMs = await medianMs(runs.list, () => server.listPages());
   const pages = await server.listPages();
   const encodeMs = await medianMs(runs.encode, () => {
-    for (const result of pages) encodeResponse({ jsonrpc: '2.0', id: 1, result });
+    for (const result of pages) encodeResponseInParts({ jsonrpc: '2.0', id: 1, result });
   });
-  return { type: 'profile', listMs, encodeMs };
+  const stringifyMs = await medianMs(runs.encode, () => {
+    for (const result of pages) JSON.stringify({ jsonrpc: '2.0', id: 1, result });
+  });
+  return { type: 'profile', listMs, encodeMs, stringifyMs };
 }
 
 async function main(): Promise<void> {

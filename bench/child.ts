@@ -1,5 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { forkServer } from './affinity.js';
 import type { ChildCommand, ChildReport, TargetName } from './targets.js';
 
 const SCRIPT = new URL('./server-process.js', import.meta.url);
@@ -14,7 +15,7 @@ export class ServerChild {
   ) {}
 
   static async start(target: TargetName): Promise<ServerChild> {
-    const child = fork(SCRIPT, [target], {
+    const child = forkServer(SCRIPT, [target], {
       execArgv: serverExecArgv(),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -42,6 +43,15 @@ export class ServerChild {
     return report;
   }
 
+  /** CPU (user + system, µs) the child's process used so far. */
+  async cpuMicros(): Promise<number> {
+    const answer = nextReport(this.process);
+    this.send({ type: 'usage' });
+    const report = await answer;
+    if (report.type !== 'usage') throw new Error(`expected a usage report, got ${report.type}`);
+    return report.cpuMicros;
+  }
+
   /** Closes the server and waits for the process to end; kills it if it does not within 5 s. */
   async stop(): Promise<void> {
     if (this.process.exitCode !== null || this.process.signalCode !== null) return;
@@ -58,7 +68,7 @@ export class ServerChild {
 }
 
 /** Node flags of a server process: GC on demand; a CPU profile written on exit when BENCH_CPU_PROF names a directory. */
-function serverExecArgv(): string[] {
+export function serverExecArgv(): string[] {
   const profileDir = process.env.BENCH_CPU_PROF;
   return profileDir ? ['--expose-gc', '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : ['--expose-gc'];
 }

@@ -1,5 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { forkServer } from './affinity.js';
+import { serverExecArgv } from './child.js';
 import type { ItemsCommand, ItemsReport, ItemsServerSpec } from './targets.js';
 
 const SCRIPT = new URL('./items-process.js', import.meta.url);
@@ -18,7 +20,10 @@ export class ItemsChild {
   ) {}
 
   static async start(spec: ItemsServerSpec): Promise<ItemsChild> {
-    const child = fork(SCRIPT, [JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = forkServer(SCRIPT, [JSON.stringify(spec)], {
+      execArgv: serverExecArgv(),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const ready = await new Promise<ItemsReport>((resolve, reject) => {
       const onExit = (code: number | null): void => reject(new Error(`items server exited with ${code}`));
       child.once('exit', onExit);

@@ -32,30 +32,39 @@ export const ECHO_BODY = JSON.stringify({
 /** The stateless revision: no session; every request names its version and client in `params._meta`. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
-/** The echo call as a 2026-07-28 request: the same call, with the per-request `_meta` envelope. */
-export const MODERN_ECHO_BODY = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name: 'echo',
-    arguments: { text: ECHO_TEXT },
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
-      'io.modelcontextprotocol/clientInfo': { name: 'mcp42-bench', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
+/** A 2026-07-28 request (id 1): its params, then the per-request `_meta` envelope. */
+export function modernBody(method: string, params: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+        'io.modelcontextprotocol/clientInfo': { name: 'mcp42-bench', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
     },
-  },
-});
+  });
+}
 
-/** Headers of the 2026-07-28 echo call: the version, and the method and tool name mirrored from the body. */
-export function modernEchoHeaders(): Record<string, string> {
+/** Headers of a 2026-07-28 request: the version, the method, and the name it mirrors when it has one. */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
   return {
     ...POST_HEADERS,
     'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
-    'mcp-method': 'tools/call',
-    'mcp-name': 'echo',
+    'mcp-method': method,
+    ...(name === undefined ? {} : { 'mcp-name': name }),
   };
+}
+
+/** The echo call as a 2026-07-28 request: the same call, with the per-request `_meta` envelope. */
+export const MODERN_ECHO_BODY = modernBody('tools/call', { name: 'echo', arguments: { text: ECHO_TEXT } });
+
+/** Headers of the 2026-07-28 echo call: the version, and the method and tool name mirrored from the body. */
+export function modernEchoHeaders(): Record<string, string> {
+  return modernHeaders('tools/call', 'echo');
 }
 
 /** Headers of a POST that opens a session. */
@@ -80,9 +89,13 @@ export async function openSession(agent: Agent, url: string): Promise<string> {
   return sessionId;
 }
 
-/** Ends a session with DELETE. */
+/**
+ * Ends a session with DELETE. Without Content-Type: there is no body (Fastify answers a DELETE that
+ * names a JSON body but has none with 400 before the request reaches the endpoint).
+ */
 export async function closeSession(agent: Agent, url: string, sessionId: string): Promise<void> {
-  const reply = await send(agent, 'DELETE', url, sessionHeaders(sessionId));
+  const { 'content-type': _none, ...headers } = sessionHeaders(sessionId);
+  const reply = await send(agent, 'DELETE', url, headers);
   if (reply.status !== 200 && reply.status !== 204) throw new Error(`DELETE answered ${reply.status}`);
 }
 

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { ItemLoadFigures, ItemsFigures } from './items-load.js';
 import type { LoadFigures, LoadSettings } from './load.js';
 import { RATE_CONNECTIONS } from './session-rate.js';
@@ -11,6 +12,7 @@ import {
   TARGETS,
   TOOL_SCHEMAS,
   type CatalogueVariant,
+  type LoadGroup,
   type LoadName,
   type TargetName,
   type ToolSchemaKind,
@@ -27,64 +29,116 @@ export interface BenchResults {
   readonly sessionCount: number;
   readonly load: ReadonlyMap<LoadName, LoadFigures>;
   readonly sessions: ReadonlyMap<TargetName, SessionFigures>;
+  /** Where the processes ran, and the load averages before and after the run. */
+  readonly machine: { readonly placement: string; readonly loadBefore: string; readonly loadAfter: string };
 }
 
 const pad = (value: string, width: number): string => value.padEnd(width);
 const num = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
+const optional = (value: number | undefined, digits: number, width: number): string =>
+  value === undefined ? 'n/a'.padStart(width) : num(value, digits, width);
 
-/** The closing table: load figures per target, ratios, then session memory and creation rate. */
+const GROUPS: Record<LoadGroup, string> = {
+  express: `Express (Nest ${versionOf('@nestjs/core')}, @nestjs/platform-express, express ${versionOf('express')})`,
+  fastify: `Fastify (Nest ${versionOf('@nestjs/core')}, @nestjs/platform-fastify, fastify ${versionOf('fastify')})`,
+  sdk: 'official SDK (@modelcontextprotocol/sdk v1, @modelcontextprotocol/server v2)',
+};
+
+function versionOf(name: string): string {
+  try {
+    return (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
+  } catch {
+    return '?';
+  }
+}
+
+/**
+ * A / b of two loads: req/s over the whole run, the range of the per-round ratios, and the ratio of
+ * server CPU per request (b's over a's: above 1 when a costs less), which holds better than req/s
+ * when the machine is shared. Undefined when either was not measured.
+ */
+function compare(load: ReadonlyMap<LoadName, LoadFigures>, a: LoadName, b: LoadName): string | undefined {
+  const [x, y] = [load.get(a), load.get(b)];
+  if (!x || !y) return undefined;
+  const rounds = x.slices
+    .map((slice, round) => {
+      const other = y.slices[round];
+      return other ? slice.reqPerSec / other.reqPerSec : undefined;
+    })
+    .filter((ratio): ratio is number => ratio !== undefined);
+  const range =
+    rounds.length > 1 ? ` [rounds ${Math.min(...rounds).toFixed(2)}-${Math.max(...rounds).toFixed(2)}]` : '';
+  const cpu =
+    x.cpuMicrosPerRequest !== undefined && y.cpuMicrosPerRequest !== undefined
+      ? `, by CPU/req ${(y.cpuMicrosPerRequest / x.cpuMicrosPerRequest).toFixed(2)}x`
+      : '';
+  return `${(x.reqPerSec / y.reqPerSec).toFixed(2)}x${range}${cpu}`;
+}
+
+/** The closing table: load figures per platform, ratios, then session memory and creation rate. */
 export function formatResults(results: BenchResults): string {
-  const { settings, load, sessions } = results;
+  const { settings, load, sessions, machine } = results;
   const lines = [
     `tools/call echo {"text":"hello"}: ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
-      `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per target ` +
-      `(in ${settings.rounds} turns), each server in its own process;`,
-    '  2025 targets on one initialized session (2025-11-25); 2026-07-28 targets stateless: MCP-Protocol-Version,',
-    '  Mcp-Method and Mcp-Name headers, the _meta envelope (version, clientInfo, clientCapabilities), no session',
+      `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per load ` +
+      `(in ${settings.rounds} turns), each load on a server process of its own;`,
+    `  ${machine.placement}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`,
+    '  2025 loads on one initialized session (2025-11-25); 2026-07-28 loads stateless: MCP-Protocol-Version,',
+    '  Mcp-Method and Mcp-Name headers, the _meta envelope (version, clientInfo, clientCapabilities), no session;',
+    "  the bare routes answer the session echo's JSON-RPC result (no MCP checks), their body parsed by the platform",
+    '  CPU µs/req: the server process (user + system) per request; server %: its CPU over the measured time',
+    '  (100 = one core); others: cores kept busy meanwhile by processes other than the server and the load generator',
     '',
-    `${pad('target', 44)}${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'requests'.padStart(10)}  errors`,
+    `${pad('load', 46)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}` +
+      `${'CPU µs/req'.padStart(12)}${'server %'.padStart(10)}${'others'.padStart(8)}${'requests'.padStart(10)}  errors`,
   ];
-  for (const [name, figures] of load) {
-    const errors = figures.errors + figures.non2xx + figures.mismatches;
-    const detail =
-      errors > 0 ? ` (socket ${figures.errors}, non-2xx ${figures.non2xx}, wrong body ${figures.mismatches})` : '';
-    lines.push(
-      `${pad(LOADS[name].label, 44)}${num(figures.reqPerSec, 1, 10)}${num(figures.p50Ms, 2, 9)}${num(figures.p99Ms, 2, 9)}` +
-        `${String(figures.requests).padStart(10)}  ${errors}${detail}`,
-    );
+  for (const group of Object.keys(GROUPS) as LoadGroup[]) {
+    const members = [...load].filter(([name]) => LOADS[name].group === group);
+    if (members.length === 0) continue;
+    lines.push(GROUPS[group]);
+    for (const [name, figures] of members) {
+      const errors = figures.errors + figures.non2xx + figures.mismatches;
+      const detail =
+        errors > 0 ? ` (socket ${figures.errors}, non-2xx ${figures.non2xx}, wrong body ${figures.mismatches})` : '';
+      lines.push(
+        `  ${pad(LOADS[name].label, 44)}${num(figures.reqPerSec, 0, 9)}${num(figures.p50Ms, 2, 8)}${num(figures.p99Ms, 2, 8)}` +
+          `${optional(figures.cpuMicrosPerRequest, 0, 12)}` +
+          `${optional(figures.serverCores === undefined ? undefined : figures.serverCores * 100, 0, 10)}` +
+          `${optional(figures.otherCores, 2, 8)}${String(figures.requests).padStart(10)}  ${errors}${detail}`,
+      );
+    }
   }
-  /** `a` / `b` in req/s, or n/a when either was not measured. */
-  const ratio = (a: LoadName, b: LoadName): string => {
-    const [x, y] = [load.get(a), load.get(b)];
-    return x && y ? `${(x.reqPerSec / y.reqPerSec).toFixed(2)}x` : 'n/a';
-  };
-  if (load.has('mcp42')) {
+
+  const ratios: [string, string | undefined][] = [
+    ['Express: mcp42 session / bare route (target >= 0.95x)', compare(load, 'mcp42', 'bare-nest')],
+    ['Express: mcp42 stateless / bare route', compare(load, 'mcp42-modern', 'bare-nest')],
+    ['Fastify: mcp42 session / bare route (target >= 0.80x)', compare(load, 'mcp42-fastify', 'bare-nest-fastify')],
+    ['Fastify: mcp42 stateless / bare route', compare(load, 'mcp42-fastify-modern', 'bare-nest-fastify')],
+    ['Express: stateless / session (target >= 1.00x)', compare(load, 'mcp42-modern', 'mcp42')],
+    ['Fastify: stateless / session (target >= 1.00x)', compare(load, 'mcp42-fastify-modern', 'mcp42-fastify')],
+    ['Fastify / Express, mcp42 session', compare(load, 'mcp42-fastify', 'mcp42')],
+    ['Fastify / Express, bare route', compare(load, 'bare-nest-fastify', 'bare-nest')],
+    ['mcp42 Express session / SDK v1 Express', compare(load, 'mcp42', 'sdk-express')],
+    ['mcp42 Fastify session / SDK v1 node:http', compare(load, 'mcp42-fastify', 'sdk-node')],
+    ['mcp42 Express stateless / SDK v2', compare(load, 'mcp42-modern', 'sdk2-modern')],
+    ['mcp42 Fastify stateless / SDK v2', compare(load, 'mcp42-fastify-modern', 'sdk2-modern')],
+    ['SDK v2 stateless / SDK v1 session (node:http)', compare(load, 'sdk2-modern', 'sdk-node')],
+  ];
+  const measured = ratios.filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (measured.length > 0) {
+    lines.push('', 'ratios of req/s (in brackets the range of the per-round ratios), and by server CPU per request:');
+    for (const [label, ratio] of measured) lines.push(`  ${pad(label, 56)}${ratio}`);
+  }
+  if (sessions.size > 0) {
     lines.push(
       '',
-      `mcp42 / bare Nest route: ${ratio('mcp42', 'bare-nest')}   (target >= 0.80x)`,
-      `mcp42 / official SDK (Express): ${ratio('mcp42', 'sdk-express')}   mcp42 / official SDK (node:http): ${ratio('mcp42', 'sdk-node')}   (target > 1x)`,
+      `heap: ${results.sessionCount} idle sessions (initialize + notifications/initialized each), forced GC before and after`,
+      `rate: ${results.sessionCount} more initialize requests over ${RATE_CONNECTIONS} keep-alive connections`,
     );
   }
-  const session = load.get('mcp42');
-  const modern = load.get('mcp42-modern');
-  if (modern) {
-    const latency = session
-      ? `   p50 ${session.p50Ms.toFixed(2)} -> ${modern.p50Ms.toFixed(2)} ms, p99 ${session.p99Ms.toFixed(2)} -> ${modern.p99Ms.toFixed(2)} ms`
-      : '';
-    lines.push(
-      `mcp42 2026-07-28 stateless / mcp42 2025 session: ${ratio('mcp42-modern', 'mcp42')}${latency}`,
-      `mcp42 / official SDK v2, both 2026-07-28: ${ratio('mcp42-modern', 'sdk2-modern')}   ` +
-        `official SDK v2 2026-07-28 / official SDK 2025 session (node:http): ${ratio('sdk2-modern', 'sdk-node')}`,
-    );
-  }
-  lines.push(
-    '',
-    `heap: ${results.sessionCount} idle sessions (initialize + notifications/initialized each), forced GC before and after`,
-    `rate: ${results.sessionCount} more initialize requests over ${RATE_CONNECTIONS} keep-alive connections`,
-  );
   for (const [name, figures] of sessions) {
     lines.push(
-      `  ${pad(TARGETS[name], 38)} heap per idle session ${num(figures.bytesPerSession / 1024, 2, 7)} KB` +
+      `  ${pad(TARGETS[name], 40)} heap per idle session ${num(figures.bytesPerSession / 1024, 2, 7)} KB` +
         `   sessions created per second ${num(figures.perSecond, 0, 6)}`,
     );
   }
@@ -110,12 +164,15 @@ export function formatCatalogueResults({ settings, figures }: CatalogueResults):
     `tools/list of ${CATALOGUE_TOOLS} tools, every page walked by following nextCursor; each catalogue server in its own process`,
     ...Object.entries(TOOL_SCHEMAS).map(([kind, shape]) => `  ${pad(kind, 8)} tools: input DTO with ${shape}`),
     'one listing in the server process, no HTTP (medians): list = every page computed (McpServer.listTools: paging,',
-    "  every tool's visibility check); encode = every page's response encoded (encodeResponse: JSON.stringify)",
+    "  every tool's visibility check, the page's encoding kept); encode = every page's response encoded as the server",
+    "  does (encodeResponseInParts: the page's kept bytes, the rest encoded); stringify = the same responses by",
+    '  JSON.stringify, what encoding them cost before pages were kept encoded',
     `one listing over HTTP: pages fetched one after the other on one idle keep-alive connection (median, >= ${settings.listingSeconds} s`,
     '  of listings); CPU = what the server process (user + system) spent per listing meanwhile',
     '',
     `${pad('catalogue', 34)}${'pages'.padStart(6)}${'KB/listing'.padStart(12)}${'boot CPU s'.padStart(12)}` +
-      `${'list ms'.padStart(9)}${'encode ms'.padStart(11)}${'HTTP ms'.padStart(9)}${'CPU ms'.padStart(8)}  guard runs/listing`,
+      `${'list ms'.padStart(9)}${'encode ms'.padStart(11)}${'stringify ms'.padStart(14)}${'HTTP ms'.padStart(9)}` +
+      `${'CPU ms'.padStart(8)}  guard runs/listing`,
   ];
   for (const figure of figures) {
     const { variant, guardChecks } = figure;
@@ -123,7 +180,7 @@ export function formatCatalogueResults({ settings, figures }: CatalogueResults):
     lines.push(
       `${label(variant)}${String(figure.pages).padStart(6)}${num(figure.listingBytes / 1024, 1, 12)}` +
         `${num(figure.bootCpuMs / 1000, 1, 12)}${num(figure.listMs, 2, 9)}${num(figure.encodeMs, 2, 11)}` +
-        `${num(figure.listingMs, 2, 9)}${num(figure.listingCpuMs, 2, 8)}  ${guard}`,
+        `${num(figure.stringifyMs, 2, 14)}${num(figure.listingMs, 2, 9)}${num(figure.listingCpuMs, 2, 8)}  ${guard}`,
     );
   }
   lines.push(
@@ -147,13 +204,24 @@ export function formatCatalogueResults({ settings, figures }: CatalogueResults):
     );
   }
 
-  const find = (schema: ToolSchemaKind, pageSize: number, guarded: boolean): CatalogueFigures | undefined =>
+  const find = (
+    schema: ToolSchemaKind,
+    pageSize: number,
+    guarded: boolean,
+    era: CatalogueVariant['era'] = 'session',
+  ): CatalogueFigures | undefined =>
     figures.find(
-      (f) => f.variant.schema === schema && f.variant.pageSize === pageSize && f.variant.guarded === guarded,
+      (f) =>
+        f.variant.schema === schema &&
+        f.variant.pageSize === pageSize &&
+        f.variant.guarded === guarded &&
+        f.variant.era === era,
     );
   const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
   const signed = (value: number, digits: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
-  const pageSizes = [...new Set(figures.filter((f) => !f.variant.guarded).map((f) => f.variant.pageSize))];
+  const pageSizes = [
+    ...new Set(figures.filter((f) => !f.variant.guarded && f.variant.era === 'session').map((f) => f.variant.pageSize)),
+  ];
   lines.push('');
   for (const pageSize of pageSizes) {
     const simple = find('simple', pageSize, false);
@@ -186,6 +254,24 @@ export function formatCatalogueResults({ settings, figures }: CatalogueResults):
         ` | HTTP: server CPU/listing ${signed(guarded.listingCpuMs - open.listingCpuMs, 2)} ms idle, ` +
         `${signed(guarded.load.cpuMsPerListing - open.load.cpuMsPerListing, 2)} ms under load` +
         ` | listings/s ${ratio(guarded.load.listingsPerSec, open.load.listingsPerSec)}`,
+    );
+  }
+  for (const modern of figures.filter((f) => f.variant.era === 'modern')) {
+    const { schema, pageSize, guarded } = modern.variant;
+    const session = find(schema, pageSize, guarded);
+    if (!session) continue;
+    lines.push(
+      `2026-07-28 / 2025 session, ${schema}, pageSize ${pageSize}: server CPU/listing ` +
+        `${ratio(modern.listingCpuMs, session.listingCpuMs)} idle, ` +
+        `${ratio(modern.load.cpuMsPerListing, session.load.cpuMsPerListing)} under load` +
+        ` | listings/s ${ratio(modern.load.listingsPerSec, session.load.listingsPerSec)}`,
+    );
+  }
+  for (const figure of figures.filter((f) => f.variant.era === 'session' && !f.variant.guarded)) {
+    lines.push(
+      `encoding kept per page, ${catalogueLabel(figure.variant)}: a listing's responses encoded in ` +
+        `${figure.encodeMs.toFixed(2)} ms, ${figure.stringifyMs.toFixed(2)} ms by JSON.stringify ` +
+        `(${(figure.stringifyMs / figure.encodeMs).toFixed(0)}x)`,
     );
   }
   return lines.join('\n');

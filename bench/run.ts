@@ -1,18 +1,24 @@
 /**
- * `npm run bench`: throughput of tools/call echo on mcp42, a bare Nest route and the official SDK
- * transport on 2025 sessions, and on mcp42 and the official SDK v2 (`createMcpHandler`) as stateless
- * 2026-07-28 requests; then heap per idle session and session creation rate, then tools/list on
- * catalogues of 1,000 tools with simple and complex schemas, then resources/read, prompts/get and
- * completion/complete next to tools/call, and template resolution with 1, 100 and 1,000 resource
- * templates. Figures are printed, never asserted. Environment: BENCH_DURATION (measured s per target,
- * default 10; a catalogue gets a quarter of it, an items request 15%), BENCH_WARMUP (s, default 2; a catalogue and each
- * items request get half of it), BENCH_ROUNDS (turns the duration is split into, default 2),
- * BENCH_CONNECTIONS (default 10), BENCH_SESSIONS (default 2000), BENCH_PARTS (which parts run,
- * default "load,sessions,catalogues,items"), BENCH_CPU_PROF (a directory: every server process writes
- * a V8 CPU profile there, `node --cpu-prof`, when it stops; profiling slows it down, so its figures
- * are not comparable with unprofiled runs).
+ * `npm run bench`: throughput of tools/call echo on mcp42 (2025 session and stateless 2026-07-28)
+ * and on a bare Nest route answering the same result, on Express and on Fastify, and on the official
+ * SDK, v1 (stateful; Express and node:http) and v2 (`createMcpHandler`, 2026-07-28), with each
+ * server's CPU per request read from its process; then heap per idle session and session creation
+ * rate; then tools/list on catalogues of 1,000 tools with simple and complex schemas; then
+ * resources/read, prompts/get and completion/complete next to tools/call, and template resolution
+ * with 1, 100 and 1,000 resource templates. Every server runs on one core and this process (the load
+ * generator) on another when `taskset` can pin them. Figures are printed, never asserted.
+ *
+ * Environment: BENCH_DURATION (measured s per target, default 10; a catalogue gets a quarter of it,
+ * an items request 15%), BENCH_WARMUP (s, default 2; a catalogue and each items request get half of
+ * it), BENCH_ROUNDS (turns the duration is split into, default 2), BENCH_CONNECTIONS (default 10),
+ * BENCH_SESSIONS (default 2000), BENCH_PARTS (which parts run, default
+ * "load,sessions,catalogues,items"), BENCH_LOADS (which echo loads run, by name, default all: see
+ * LOADS in targets.ts), BENCH_PIN (0: pin nothing), BENCH_CPU_PROF (a directory: every server
+ * process writes a V8 CPU profile there, `node --cpu-prof`, when it stops; profiling slows it down, so
+ * its figures are not comparable with unprofiled runs).
  */
 import { randomUUID } from 'node:crypto';
+import { loadAverage, pinned, placement } from './affinity.js';
 import { ServerChild } from './child.js';
 import { keepAliveAgent } from './http-client.js';
 import { runItems } from './items-load.js';
@@ -31,7 +37,7 @@ import { measureSessionRate } from './session-rate.js';
 import { CATALOGUE_VARIANTS, LOADS, TARGETS, type LoadName, type TargetName } from './targets.js';
 import { runCatalogues, type CatalogueSettings } from './tool-list.js';
 
-const SESSION_TARGETS: readonly TargetName[] = ['mcp42', 'sdk-express'];
+const SESSION_TARGETS: readonly TargetName[] = ['mcp42', 'mcp42-fastify', 'sdk-express'];
 const PARTS = ['load', 'sessions', 'catalogues', 'items'] as const;
 /** Shares of BENCH_DURATION and BENCH_WARMUP each catalogue gets: there are six of them. */
 const CATALOGUE_DURATION_SHARE = 0.25;
@@ -67,11 +73,11 @@ async function prepareLoad(child: ServerChild, name: LoadName, settings: LoadSet
       body = MODERN_ECHO_BODY;
     } else {
       // The bare route ignores MCP headers; it gets the same ones, a made-up session id included.
-      const sessionId = server === 'bare-nest' ? randomUUID() : await openSession(agent, child.url);
+      const sessionId = server.startsWith('bare-nest') ? randomUUID() : await openSession(agent, child.url);
       headers = sessionHeaders(sessionId);
     }
     const expectBody = await sampleEcho(agent, child.url, headers, body);
-    return new TargetLoad({ url: child.url, headers, body, expectBody }, settings);
+    return new TargetLoad({ url: child.url, headers, body, expectBody }, settings, () => child.cpuMicros());
   } finally {
     agent.destroy();
   }
@@ -85,7 +91,7 @@ async function runLoad(settings: LoadSettings): Promise<Map<LoadName, LoadFigure
   const children: ServerChild[] = [];
   try {
     const loads = new Map<LoadName, TargetLoad>();
-    for (const name of Object.keys(LOADS) as LoadName[]) {
+    for (const name of loadNames()) {
       const child = await ServerChild.start(LOADS[name].server);
       children.push(child);
       loads.set(name, await prepareLoad(child, name, settings));
@@ -95,13 +101,24 @@ async function runLoad(settings: LoadSettings): Promise<Map<LoadName, LoadFigure
         const started = performance.now();
         if (round === 0) await load.warmUp();
         await load.measure(settings.durationSeconds / settings.rounds);
-        console.log(`load round ${round + 1}/${settings.rounds}  ${LOADS[name].label} (${took(started)})`);
+        const { group, label } = LOADS[name];
+        console.log(`load round ${round + 1}/${settings.rounds}  ${group}: ${label} (${took(started)})`);
       }
     }
     return new Map([...loads].map(([name, load]) => [name, load.figures()]));
   } finally {
     await Promise.all(children.map((child) => child.stop()));
   }
+}
+
+/** The loads BENCH_LOADS names (all by default), in the order of LOADS. */
+function loadNames(): LoadName[] {
+  const all = Object.keys(LOADS) as LoadName[];
+  const wanted = process.env.BENCH_LOADS?.split(',').map((name) => name.trim());
+  if (!wanted) return all;
+  const unknown = wanted.filter((name) => !(all as string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_LOADS: unknown ${unknown.join(', ')}; known: ${all.join(', ')}`);
+  return all.filter((name) => wanted.includes(name));
 }
 
 /** Heap per idle session, then creation rate, in a fresh server process per target. */
@@ -146,6 +163,9 @@ async function main(): Promise<void> {
   const unknown = parts.filter((part) => !(PARTS as readonly string[]).includes(part));
   if (unknown.length > 0) throw new Error(`BENCH_PARTS: unknown ${unknown.join(', ')}; known: ${PARTS.join(', ')}`);
   const started = performance.now();
+  pinned(); // pins this process before any server starts
+  const loadBefore = loadAverage();
+  console.log(`${placement()}; load average ${loadBefore}`);
 
   const load = parts.includes('load') ? await runLoad(settings) : new Map<LoadName, LoadFigures>();
   const sessions = parts.includes('sessions') ? await runSessions(sessionCount) : new Map<TargetName, SessionFigures>();
@@ -154,7 +174,10 @@ async function main(): Promise<void> {
     : [];
   const items = parts.includes('items') ? await runItems(itemsSettings, (line) => console.log(line)) : undefined;
 
-  if (load.size > 0 || sessions.size > 0) console.log(`\n${formatResults({ settings, sessionCount, load, sessions })}`);
+  const machine = { placement: placement(), loadBefore, loadAfter: loadAverage() };
+  if (load.size > 0 || sessions.size > 0) {
+    console.log(`\n${formatResults({ settings, sessionCount, load, sessions, machine })}`);
+  }
   if (catalogues.length > 0) {
     console.log(`\n${formatCatalogueResults({ settings: catalogueSettings, figures: catalogues })}`);
   }

@@ -1,13 +1,15 @@
 /**
- * Child process entry: starts one target server, tells the parent its URL, then answers heap
- * questions and stops when asked. One process per server keeps heaps and GC apart.
+ * Child process entry: starts one target server, tells the parent its URL, then answers heap and
+ * CPU questions and stops when asked. One process per server keeps heaps and GC apart.
  */
 import type { BenchServer } from './servers/bench-server.js';
 import type { ChildCommand, ChildReport, TargetName } from './targets.js';
 
 const starters: Record<TargetName, () => Promise<BenchServer>> = {
-  mcp42: async () => (await import('./servers/mcp42.js')).startMcp42(),
-  'bare-nest': async () => (await import('./servers/bare-nest.js')).startBareNest(),
+  mcp42: async () => (await import('./servers/mcp42.js')).startMcp42('express'),
+  'mcp42-fastify': async () => (await import('./servers/mcp42.js')).startMcp42('fastify'),
+  'bare-nest': async () => (await import('./servers/bare-nest.js')).startBareNest('express'),
+  'bare-nest-fastify': async () => (await import('./servers/bare-nest.js')).startBareNest('fastify'),
   'sdk-express': async () => (await import('./servers/sdk-express.js')).startSdkExpress(),
   'sdk-node': async () => (await import('./servers/sdk-node.js')).startSdkNode(),
   'sdk2-node': async () => (await import('./servers/sdk2-node.js')).startSdk2Node(),
@@ -36,6 +38,9 @@ async function main(): Promise<void> {
   process.on('message', (command: ChildCommand) => {
     if (command.type === 'heap') {
       void settledHeapUsed().then((heapUsed) => report({ type: 'heap', heapUsed, sessions: server.sessionCount() }));
+    } else if (command.type === 'usage') {
+      const { user, system } = process.cpuUsage();
+      report({ type: 'usage', cpuMicros: user + system });
     } else if (command.type === 'stop') {
       void server.close().finally(() => process.disconnect());
     }

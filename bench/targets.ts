@@ -1,9 +1,11 @@
 /** The servers the benchmark can start, by the name the child process is given. */
 export const TARGETS = {
   mcp42: 'mcp42 (sample app, Nest + Express)',
+  'mcp42-fastify': 'mcp42 (sample app, Nest + Fastify)',
   'bare-nest': 'bare Nest @Post() route (Express)',
-  'sdk-express': 'official SDK (createMcpExpressApp)',
-  'sdk-node': 'official SDK (plain node:http)',
+  'bare-nest-fastify': 'bare Nest @Post() route (Fastify)',
+  'sdk-express': 'official SDK v1 (createMcpExpressApp)',
+  'sdk-node': 'official SDK v1 (plain node:http)',
   'sdk2-node': 'official SDK v2 (createMcpHandler, node:http)',
 } as const;
 
@@ -16,32 +18,55 @@ export type TargetName = keyof typeof TARGETS;
  */
 export type EchoEra = 'session' | 'modern';
 
+/** Which group of the report a load belongs to: the HTTP platform under Nest, or the official SDK. */
+export type LoadGroup = 'express' | 'fastify' | 'sdk';
+
 /** One load of the load part: a server process, and how the echo call is sent to it. */
 export interface LoadTarget {
   readonly server: TargetName;
   readonly era: EchoEra;
+  readonly group: LoadGroup;
   readonly label: string;
 }
 
-/** The loads of the load part, in the order they take turns; each gets a server process of its own. */
+/**
+ * The loads of the load part, in the order they take turns; each gets a server process of its own.
+ * Per platform: mcp42 in both eras and the bare route answering the same JSON-RPC result; then the
+ * official SDK, v1 (stateful, 2025 sessions) and v2 (stateless 2026-07-28).
+ */
 export const LOADS = {
-  mcp42: { server: 'mcp42', era: 'session', label: 'mcp42 (sample app, Nest + Express)' },
-  'bare-nest': { server: 'bare-nest', era: 'session', label: TARGETS['bare-nest'] },
-  'sdk-express': { server: 'sdk-express', era: 'session', label: TARGETS['sdk-express'] },
-  'sdk-node': { server: 'sdk-node', era: 'session', label: TARGETS['sdk-node'] },
-  'mcp42-modern': { server: 'mcp42', era: 'modern', label: 'mcp42 (sample app), 2026-07-28 stateless' },
-  'sdk2-modern': { server: 'sdk2-node', era: 'modern', label: 'official SDK v2 (node:http), 2026-07-28' },
+  mcp42: { server: 'mcp42', era: 'session', group: 'express', label: 'mcp42, 2025 session' },
+  'mcp42-modern': { server: 'mcp42', era: 'modern', group: 'express', label: 'mcp42, 2026-07-28 stateless' },
+  'bare-nest': { server: 'bare-nest', era: 'session', group: 'express', label: 'bare Nest @Post() route' },
+  'mcp42-fastify': { server: 'mcp42-fastify', era: 'session', group: 'fastify', label: 'mcp42, 2025 session' },
+  'mcp42-fastify-modern': {
+    server: 'mcp42-fastify',
+    era: 'modern',
+    group: 'fastify',
+    label: 'mcp42, 2026-07-28 stateless',
+  },
+  'bare-nest-fastify': {
+    server: 'bare-nest-fastify',
+    era: 'session',
+    group: 'fastify',
+    label: 'bare Nest @Post() route',
+  },
+  'sdk-express': { server: 'sdk-express', era: 'session', group: 'sdk', label: 'v1 createMcpExpressApp, 2025 session' },
+  'sdk-node': { server: 'sdk-node', era: 'session', group: 'sdk', label: 'v1 node:http, 2025 session' },
+  'sdk2-modern': { server: 'sdk2-node', era: 'modern', group: 'sdk', label: 'v2 createMcpHandler, 2026-07-28' },
 } as const satisfies Record<string, LoadTarget>;
 
 export type LoadName = keyof typeof LOADS;
 
 /** Parent → child. */
-export type ChildCommand = { readonly type: 'heap' } | { readonly type: 'stop' };
+export type ChildCommand = { readonly type: 'heap' } | { readonly type: 'usage' } | { readonly type: 'stop' };
 
 /** Child → parent. */
 export type ChildReport =
   | { readonly type: 'ready'; readonly url: string }
-  | { readonly type: 'heap'; readonly heapUsed: number; readonly sessions: number | undefined };
+  | { readonly type: 'heap'; readonly heapUsed: number; readonly sessions: number | undefined }
+  /** CPU the child's process used so far (user + system, µs). */
+  | { readonly type: 'usage'; readonly cpuMicros: number };
 
 /** How many tools each catalogue server of the tools/list benchmark registers. */
 export const CATALOGUE_TOOLS = 1000;
@@ -64,23 +89,27 @@ export interface CatalogueVariant {
   readonly pageSize: number;
   /** Whether a global APP_GUARD (it allows everything) is asked about every tool of every page. */
   readonly guarded: boolean;
+  /** How the pages are asked for: on a 2025 session, or as stateless 2026-07-28 requests. */
+  readonly era: EchoEra;
 }
 
 /**
- * The catalogues measured: both schemas at the default page size and in one page; and the simple one
+ * The catalogues measured: both schemas at the default page size and in one page; the simple one
  * behind a global guard, whose cost per tool does not depend on the schema and shows best next to the
- * cheapest listing.
+ * cheapest listing; and the complex one listed by stateless 2026-07-28 requests (whose results the
+ * era stamps: resultType, serverInfo, caching hints).
  */
 export const CATALOGUE_VARIANTS: readonly CatalogueVariant[] = [
-  { schema: 'simple', pageSize: 100, guarded: false },
-  { schema: 'simple', pageSize: 1000, guarded: false },
-  { schema: 'complex', pageSize: 100, guarded: false },
-  { schema: 'complex', pageSize: 1000, guarded: false },
-  { schema: 'simple', pageSize: 100, guarded: true },
+  { schema: 'simple', pageSize: 100, guarded: false, era: 'session' },
+  { schema: 'simple', pageSize: 1000, guarded: false, era: 'session' },
+  { schema: 'complex', pageSize: 100, guarded: false, era: 'session' },
+  { schema: 'complex', pageSize: 1000, guarded: false, era: 'session' },
+  { schema: 'simple', pageSize: 100, guarded: true, era: 'session' },
+  { schema: 'complex', pageSize: 100, guarded: false, era: 'modern' },
 ];
 
-export const catalogueLabel = ({ schema, pageSize, guarded }: CatalogueVariant): string =>
-  `${schema}, pageSize ${pageSize}${guarded ? ', APP_GUARD' : ''}`;
+export const catalogueLabel = ({ schema, pageSize, guarded, era }: CatalogueVariant): string =>
+  `${schema}, pageSize ${pageSize}${guarded ? ', APP_GUARD' : ''}${era === 'modern' ? ', 2026-07-28' : ''}`;
 
 /** How many in-process listings the child times: computing the pages, encoding them. */
 export interface ProfileRuns {
@@ -105,10 +134,12 @@ export type CatalogueReport =
     }
   /**
    * Medians, in ms, of one full listing inside the server's process, without HTTP: `listMs` to compute
-   * every page (McpServer.listTools: paging and each tool's visibility check), `encodeMs` to encode
-   * every page's response (the server's encodeResponse: JSON.stringify).
+   * every page (McpServer.listTools: paging, each tool's visibility check, the page's encoding kept),
+   * `encodeMs` to encode every page's response as the server does (encodeResponseInParts: the page's
+   * kept bytes and the rest), `stringifyMs` to encode them with JSON.stringify whole, as every listing
+   * did before pages were kept encoded.
    */
-  | { readonly type: 'profile'; readonly listMs: number; readonly encodeMs: number };
+  | { readonly type: 'profile'; readonly listMs: number; readonly encodeMs: number; readonly stringifyMs: number };
 
 /**
  * The requests of the items benchmark, each against the one fixture server (bench/servers/mcp42-items.ts)

@@ -3,7 +3,7 @@ import { CatalogueChild } from './catalogue-child.js';
 import { CatalogueLoad, type CatalogueLoadFigures, type Listing } from './catalogue-load.js';
 import { keepAliveAgent, send } from './http-client.js';
 import type { LoadSettings } from './load.js';
-import { openSession, sessionHeaders } from './mcp-client.js';
+import { modernBody, modernHeaders, openSession, sessionHeaders } from './mcp-client.js';
 import { CATALOGUE_TOOLS, catalogueLabel, catalogueToolName, type CatalogueVariant } from './targets.js';
 
 /** Full listings timed one after the other, after LISTING_WARMUP unmeasured ones. */
@@ -42,16 +42,23 @@ export interface CatalogueFigures {
   readonly listingCpuMs: number;
   /** Median time to compute every page in the server's process (McpServer.listTools), without HTTP. */
   readonly listMs: number;
-  /** Median time to encode every page's response there (JSON.stringify), without HTTP. */
+  /** Median time to encode every page's response there, as the server does (encodeResponseInParts), without HTTP. */
   readonly encodeMs: number;
+  /** The same with JSON.stringify of each whole response: what encoding cost before pages were kept encoded. */
+  readonly stringifyMs: number;
   readonly guardChecks: GuardChecks;
   readonly load: CatalogueLoadFigures;
 }
 
 const took = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-const listBody = (cursor: string | undefined): string =>
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: cursor === undefined ? {} : { cursor } });
+/** The request for the page after `cursor`, in the variant's era. */
+const listBody = (variant: CatalogueVariant, cursor: string | undefined): string => {
+  const params = cursor === undefined ? {} : { cursor };
+  return variant.era === 'modern'
+    ? modernBody('tools/list', params)
+    : JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params });
+};
 
 interface ListedTool {
   readonly name?: unknown;
@@ -63,7 +70,8 @@ interface ListedTool {
  * order, pages of `pageSize`, the expected schema. Returns each page's request and its answer.
  */
 async function walkCatalogue(agent: Agent, url: string, variant: CatalogueVariant): Promise<Listing> {
-  const headers = sessionHeaders(await openSession(agent, url));
+  const headers =
+    variant.era === 'modern' ? modernHeaders('tools/list') : sessionHeaders(await openSession(agent, url));
   const fail = (why: string): never => {
     throw new Error(`${catalogueLabel(variant)}: ${why}`);
   };
@@ -72,13 +80,16 @@ async function walkCatalogue(agent: Agent, url: string, variant: CatalogueVarian
   let cursor: string | undefined;
   let seen = 0;
   do {
-    const body = listBody(cursor);
+    const body = listBody(variant, cursor);
     const reply = await send(agent, 'POST', url, headers, body);
     if (reply.status !== 200 || !String(reply.headers['content-type']).startsWith('application/json')) {
       fail(`tools/list answered ${reply.status} ${reply.body.slice(0, 200)}`);
     }
-    const { result } = JSON.parse(reply.body) as { result?: { tools?: ListedTool[]; nextCursor?: unknown } };
+    const { result } = JSON.parse(reply.body) as {
+      result?: { tools?: ListedTool[]; nextCursor?: unknown; resultType?: unknown };
+    };
     const tools = result?.tools ?? fail(`no tools in ${reply.body.slice(0, 200)}`);
+    if (variant.era === 'modern' && result?.resultType !== 'complete') fail(`resultType ${String(result?.resultType)}`);
     if (tools.length !== Math.min(variant.pageSize, CATALOGUE_TOOLS - seen)) fail(`a page of ${tools.length} tools`);
     tools.forEach((tool, index) => {
       if (tool.name !== catalogueToolName(seen + index)) fail(`tool ${seen + index} is ${String(tool.name)}`);

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { HttpPlatform } from '../../sample-app/http-platform.js';
 import { endpointUrl, HOST, type BenchServer } from './bench-server.js';
 
 interface EchoCall {
@@ -9,8 +11,8 @@ interface EchoCall {
 }
 
 /**
- * What a Nest user typically writes for one JSON endpoint: `@Body()` parsed by Nest's default JSON
- * body parser, and the returned object serialised by Nest. It answers the same JSON-RPC result as
+ * What a Nest user typically writes for one JSON endpoint: `@Body()` parsed by the platform's default
+ * JSON body parser, and the returned object serialised by Nest. It answers the same JSON-RPC result as
  * the echo tool, without any MCP checks (headers, session, validation).
  */
 @Controller('mcp')
@@ -25,9 +27,13 @@ class EchoController {
 @Module({ controllers: [EchoController] })
 class BareModule {}
 
-/** A bare Nest app on the same Express adapter as the mcp42 sample, default body parser on. */
-export async function startBareNest(): Promise<BenchServer> {
-  const app = await NestFactory.create(BareModule, { logger: false, forceCloseConnections: true });
+/** A bare Nest app on the same adapter as the mcp42 sample it is compared with, default body parser on. */
+export async function startBareNest(platform: HttpPlatform = 'express'): Promise<BenchServer> {
+  const options = { logger: false, forceCloseConnections: true } as const;
+  const app =
+    platform === 'fastify'
+      ? await NestFactory.create(BareModule, new FastifyAdapter(), options)
+      : await NestFactory.create(BareModule, options);
   await app.listen(0, HOST);
   return {
     url: endpointUrl(app.getHttpServer().address()),

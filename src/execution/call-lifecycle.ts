@@ -112,13 +112,12 @@ export class McpCallLifecycle {
       this.contextSettingsOf(answers),
       round,
     );
-    const { signal } = controller;
     let outcome: unknown;
     let failure: { readonly error: unknown } | undefined;
     try {
       outcome = await untilAborted(
         () => work(running),
-        signal,
+        controller,
         (late) => running.reportLate(late),
       );
     } catch (error) {

@@ -66,7 +66,7 @@ function makeContext(
   const logger = new Logger('test');
   const debug = jest.fn<(message: unknown) => void>();
   jest.spyOn(logger, 'debug').mockImplementation(debug);
-  const ctx = new HandlerContext(call, 'req-1', 'weather', options.meta, controller.signal, {
+  const ctx = new HandlerContext(call, 'req-1', 'weather', options.meta, controller, {
     clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 60_000,
     validators: new JsonSchemaValidatorFactory(),
     logger,

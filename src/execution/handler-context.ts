@@ -57,16 +57,23 @@ export class HandlerContext implements McpContext {
   /** `once` values of a 2025 call, which has no rounds to carry them across. */
   private onceValues: Map<string, Promise<unknown>> | undefined;
 
-  /** @param round the MRTR round of a stateless request that may ask the client for input. */
+  /**
+   * @param abort what aborts the call: its signal is made only if the handler reads it.
+   * @param round the MRTR round of a stateless request that may ask the client for input.
+   */
   constructor(
     private readonly call: McpCallContext,
     readonly requestId: RequestId,
     private itemName: string,
     readonly meta: Meta | undefined,
-    readonly signal: AbortSignal,
+    private readonly abort: { readonly signal: AbortSignal },
     private readonly settings: HandlerContextSettings,
     private readonly round?: InputRound,
   ) {}
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
 
   get name(): string {
     return this.itemName;

@@ -1,5 +1,6 @@
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
+import type { McpCallAbort } from '../interfaces/mcp-caller.interface.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { ErrorCode, internalError, JsonRpcError } from '../protocol/json-rpc.errors.js';
@@ -92,23 +93,21 @@ export class RunningCall<R> {
     private readonly call: McpCallContext,
     private readonly requestId: RequestId,
     private readonly request: RequestItem,
-    private readonly controller: AbortController,
+    private readonly controller: McpCallAbort,
     contextSettings: HandlerContextSettings,
     private readonly round?: InputRound,
   ) {
-    this.context = new HandlerContext(
-      call,
-      requestId,
-      request.name,
-      request.meta,
-      controller.signal,
-      contextSettings,
-      round,
-    );
+    this.context = new HandlerContext(call, requestId, request.name, request.meta, controller, contextSettings, round);
   }
 
+  /** The call's signal (made on first read: see `McpCallAbort`). */
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /** Whether the call aborted, without making its signal. */
+  get aborted(): boolean {
+    return this.controller.aborted;
   }
 
   /**
@@ -181,7 +180,7 @@ export class RunningCall<R> {
    * A round that ended to ask the client is answered with what it asks.
    */
   abortedAnswer(): R | InputRequiredResult {
-    const reason: unknown = this.signal.reason;
+    const reason: unknown = this.controller.reason;
     if (this.round && reason instanceof McpCallAbortedError && reason.kind === 'input-required') {
       try {
         return this.round.inputRequired();
@@ -220,7 +219,7 @@ export class RunningCall<R> {
   reportLate(failure: unknown): void {
     const error = failure instanceof HandlerFailure ? failure.error : failure;
     // The work stopping on the abort itself, and failures meant for the model, are no news.
-    if (error === this.signal.reason || error instanceof McpToolError) return;
+    if (error === this.controller.reason || error instanceof McpToolError) return;
     this.answers.logger.debug(
       `${describeItem(this.stand().item)} failed after its request was aborted: ${String(error)}`,
     );
@@ -230,8 +229,8 @@ export class RunningCall<R> {
   finish(): void {
     this.context.finish();
     this.round?.close(() =>
-      this.signal.aborted
-        ? this.signal.reason
+      this.controller.aborted
+        ? this.controller.reason
         : new McpClientRequestError('Withdrawn: the request that asked has its answer', ErrorCode.InvalidRequest),
     );
     if (this.timer) clearTimeout(this.timer);
@@ -287,7 +286,7 @@ export class RunningCall<R> {
       () => {
         const line = `The guards of ${describeItem(candidate.item)} did not answer in time`;
         // Of a request answered already (cancelled, session ended), it is a detail, not an error.
-        if (this.signal.aborted) this.answers.logger.debug(line);
+        if (this.controller.aborted) this.answers.logger.debug(line);
         else this.answers.logger.error(line);
       },
     );
@@ -332,6 +331,6 @@ export class RunningCall<R> {
    * go on, nor be mapped and logged as a failure. The rejection goes to {@link reportLate}.
    */
   private stopIfAborted(): void {
-    if (this.signal.aborted) throw this.signal.reason;
+    if (this.controller.aborted) throw this.controller.reason;
   }
 }

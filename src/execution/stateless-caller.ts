@@ -4,6 +4,7 @@ import type { RequestId } from '../protocol/json-rpc.types.js';
 import { passesThreshold, type LoggingLevel } from '../protocol/logging-level.js';
 import type { ClientCapabilities, Implementation } from '../protocol/mcp.types.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
+import { CallAbort } from '../session/call-abort.js';
 
 /**
  * The caller of one stateless (2026-07-28) request: everything known of the client is what this
@@ -14,7 +15,7 @@ export class StatelessCaller implements McpCaller {
   readonly era = 'modern' as const;
   readonly session: McpSessionHandle | undefined = undefined;
   readonly cursorScope: string;
-  private readonly controllers = new Set<AbortController>();
+  private readonly controllers = new Set<CallAbort>();
 
   /** @param principal who sends the request (`sessionOwner`), `undefined` when anonymous. */
   constructor(
@@ -47,13 +48,13 @@ export class StatelessCaller implements McpCaller {
     return false;
   }
 
-  beginCall(): AbortController {
-    const controller = new AbortController();
+  beginCall(): CallAbort {
+    const controller = new CallAbort();
     this.controllers.add(controller);
     return controller;
   }
 
-  endCall(_id: RequestId, controller: AbortController): void {
+  endCall(_id: RequestId, controller: CallAbort): void {
     this.controllers.delete(controller);
   }
 

@@ -28,7 +28,28 @@ export interface McpCaller {
   /** Whether a call with this request id is running (a second one with the id is refused). */
   isRunning(id: RequestId): boolean;
   /** Registers a running call, so that its cancellation (or the caller's end) aborts it. */
-  beginCall(id: RequestId): AbortController;
+  beginCall(id: RequestId): McpCallAbort;
   /** Forgets a call that finished. */
-  endCall(id: RequestId, controller: AbortController): void;
+  endCall(id: RequestId, controller: McpCallAbort): void;
+}
+
+/**
+ * What aborts one running call, as an `AbortController` does: its `signal` (what handlers see) is
+ * made only when something reads it, and the lifecycle listens with {@link onAbort}, so that a call
+ * nobody cancels costs no `AbortController` at all. Internal: not exported by the package.
+ */
+export interface McpCallAbort {
+  /** The call's `AbortSignal`, made on first read: aborted already, with the reason, if the call was. */
+  readonly signal: AbortSignal;
+  /** Whether the call aborted. */
+  readonly aborted: boolean;
+  /** Why it aborted; `undefined` while it has not. */
+  readonly reason: unknown;
+  /** Aborts the call with `reason`; the first abort wins. */
+  abort(reason: unknown): void;
+  /**
+   * Calls `listener` when the call aborts (never, if it aborted already), before the signal's own
+   * listeners. @returns what removes it.
+   */
+  onAbort(listener: () => void): () => void;
 }

@@ -1,4 +1,5 @@
 import { errorResponse, internalError, invalidRequest, parseError } from './json-rpc.errors.js';
+import { encodeWithKnownJson, joinJsonParts, type JsonInParts } from './known-json.js';
 import type {
   JsonRpcFailure,
   JsonRpcMessage,
@@ -104,15 +105,37 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * @param onFailure told why, so the caller can log the server bug.
  */
 export function encodeResponse(response: JsonRpcResponse, onFailure?: (error: unknown) => void): string {
+  return jsonText(encodeResponseInParts(response, onFailure));
+}
+
+/** A response's JSON: one text, or in parts when its result holds a value whose JSON is known. */
+export type EncodedResponse = string | JsonInParts;
+
+/**
+ * {@link encodeResponse}, but a result made of a value encoded before (a page of a list) comes in
+ * parts, that value's JSON as the bytes kept of it: the response costs only the encoding of the rest,
+ * and a transport that writes the parts as they are never measures or converts the long one.
+ */
+export function encodeResponseInParts(
+  response: JsonRpcResponse,
+  onFailure?: (error: unknown) => void,
+): EncodedResponse {
   try {
-    if ('result' in response && droppedByJson(response.result)) {
-      throw new TypeError(`a ${typeof response.result} result has no JSON form`);
+    if ('result' in response) {
+      if (droppedByJson(response.result)) throw new TypeError(`a ${typeof response.result} result has no JSON form`);
+      const parts = encodeWithKnownJson(response);
+      if (parts !== undefined) return parts;
     }
     return JSON.stringify(response);
   } catch (error) {
     onFailure?.(error);
     return JSON.stringify(errorResponse(response.id, internalError()));
   }
+}
+
+/** The whole text of an encoded response. */
+export function jsonText(encoded: EncodedResponse): string {
+  return typeof encoded === 'string' ? encoded : joinJsonParts(encoded);
 }
 
 /** The values `JSON.stringify` silently leaves out of an object. */

@@ -31,12 +31,17 @@ import type {
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListToolsResult,
+  PromptDefinition,
   ReadResourceResult,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
   ResourceUriParams,
   ServerCapabilities,
   SubscriptionFilter,
+  ToolDefinition,
 } from '../protocol/mcp.types.js';
 import type { Page } from '../protocol/pagination.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { McpCompletionService } from '../completion/completion.service.js';
 import { GuardClock, GUARD_DEADLINE_MS } from '../execution/guard-clock.js';
 import { ItemVisibility } from '../execution/item-visibility.js';
@@ -52,11 +57,21 @@ import { Sealer } from '../sealing/sealer.js';
 import { McpToolCaller } from '../tools/tool.caller.js';
 import { ToolStore } from '../tools/tool.store.js';
 import { CursorSeal } from './cursor-seal.js';
+import { EncodedPages } from './encoded-pages.js';
 import { ListenStreams } from './listen-streams.js';
 import { ServedCapabilities } from './served-capabilities.js';
 
 /** The lists a caching hint is configured for, by their option names. */
 type ListName = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
+/** The paged lists, by the names their cursors are sealed to, and the definitions each lists. */
+interface ListedDefinitions {
+  readonly tools: ToolDefinition;
+  readonly resources: ResourceDefinition;
+  readonly templates: ResourceTemplateDefinition;
+  readonly prompts: PromptDefinition;
+}
+type PagedList = keyof ListedDefinitions;
 
 /**
  * The application's MCP server: binds the pure dispatcher, once per era, to this application's
@@ -77,6 +92,13 @@ export class McpServer implements McpServerPort<McpCallContext> {
   private readonly instructions: string | undefined;
   /** The caching hints of the lists and of `server/discover`, worked out once. */
   private readonly hints: Readonly<Record<ListName | 'discover', CacheHint>>;
+  /** Each list's pages, encoded once per page and visibility class. */
+  private readonly encodedPages: { readonly [L in PagedList]: EncodedPages<ListedDefinitions[L]> } = {
+    tools: new EncodedPages(),
+    resources: new EncodedPages(),
+    templates: new EncodedPages(),
+    prompts: new EncodedPages(),
+  };
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -136,20 +158,21 @@ export class McpServer implements McpServerPort<McpCallContext> {
 
   async listTools(cursor: string | undefined, context: McpCallContext): Promise<ListToolsResult> {
     context.cacheHint = this.hints.tools;
-    const { items, nextCursor } = await this.list('tools', cursor, context, (after, visible) =>
+    const { items, nextCursor } = await this.list('tools', this.tools, cursor, context, (after, visible) =>
       this.tools.page(after, this.pageSize, (tool) => visible(tool, { kind: 'tool', name: tool.definition.name })),
     );
-    return { tools: items.map((tool) => tool.definition), ...nextCursor };
+    return { tools: items, ...nextCursor };
   }
 
   async listResources(cursor: string | undefined, context: McpCallContext): Promise<ListResourcesResult> {
     context.cacheHint = this.hints.resources;
-    const { items, nextCursor } = await this.list('resources', cursor, context, (after, visible) =>
-      this.resources.resources.page(after, this.pageSize, (resource) =>
+    const { resources } = this.resources;
+    const { items, nextCursor } = await this.list('resources', resources, cursor, context, (after, visible) =>
+      resources.page(after, this.pageSize, (resource) =>
         visible(resource, { kind: 'resource', name: resource.definition.name, uri: resource.definition.uri }),
       ),
     );
-    return { resources: items.map((resource) => resource.definition), ...nextCursor };
+    return { resources: items, ...nextCursor };
   }
 
   async listResourceTemplates(
@@ -157,12 +180,13 @@ export class McpServer implements McpServerPort<McpCallContext> {
     context: McpCallContext,
   ): Promise<ListResourceTemplatesResult> {
     context.cacheHint = this.hints.resourceTemplates;
-    const { items, nextCursor } = await this.list('templates', cursor, context, (after, visible) =>
-      this.resources.templates.page(after, this.pageSize, (template) =>
+    const { templates } = this.resources;
+    const { items, nextCursor } = await this.list('templates', templates, cursor, context, (after, visible) =>
+      templates.page(after, this.pageSize, (template) =>
         visible(template, { kind: 'resourceTemplate', name: template.definition.name }),
       ),
     );
-    return { resourceTemplates: items.map((template) => template.definition), ...nextCursor };
+    return { resourceTemplates: items, ...nextCursor };
   }
 
   readResource(
@@ -183,12 +207,12 @@ export class McpServer implements McpServerPort<McpCallContext> {
 
   async listPrompts(cursor: string | undefined, context: McpCallContext): Promise<ListPromptsResult> {
     context.cacheHint = this.hints.prompts;
-    const { items, nextCursor } = await this.list('prompts', cursor, context, (after, visible) =>
+    const { items, nextCursor } = await this.list('prompts', this.prompts, cursor, context, (after, visible) =>
       this.prompts.page(after, this.pageSize, (prompt) =>
         visible(prompt, { kind: 'prompt', name: prompt.definition.name }),
       ),
     );
-    return { prompts: items.map((prompt) => prompt.definition), ...nextCursor };
+    return { prompts: items, ...nextCursor };
   }
 
   getPrompt(
@@ -204,27 +228,31 @@ export class McpServer implements McpServerPort<McpCallContext> {
   }
 
   /**
-   * One page of a list method, its cursors sealed to the session and to the list they belong to.
+   * One page of a list method, its cursors sealed to the session and to the list they belong to,
+   * its items' definitions encoded once per page and visibility class (see {@link EncodedPages}).
    * One guard deadline for the whole listing: a guard that never settles leaves its item out,
    * rather than the page hanging, and a page of hung guards takes 10 s, not 10 s per turn of items.
    */
-  private async list<T>(
-    list: string,
+  private async list<L extends PagedList, T extends { readonly definition: ListedDefinitions[L] }>(
+    list: L,
+    catalogue: Catalogue<T>,
     cursor: string | undefined,
     context: McpCallContext,
     page: (
       after: string | undefined,
       visible: (handler: ServedHandler, item: ItemRequest) => Promise<boolean>,
     ) => Promise<Page<T>>,
-  ): Promise<{ items: T[]; nextCursor: { nextCursor?: string } }> {
+  ): Promise<{ items: readonly ListedDefinitions[L][]; nextCursor: { nextCursor?: string } }> {
     const scope = `${list}\0${context.caller.cursorScope}`;
     const after = cursor === undefined ? undefined : this.cursors.open(cursor, scope);
+    const revision = catalogue.servedItems();
     const deadline = this.clock.deadline(GUARD_DEADLINE_MS);
     const visible = (handler: ServedHandler, item: ItemRequest): Promise<boolean> =>
       this.visibility.isVisible(handler, item, context, deadline.passed);
     const result = await page(after, visible).finally(() => deadline.cancel());
+    const definitions = result.page.map((item) => item.definition);
     return {
-      items: result.page,
+      items: this.encodedPages[list].page(revision, after, definitions),
       nextCursor: result.nextCursor === undefined ? {} : { nextCursor: this.cursors.seal(result.nextCursor, scope) },
     };
   }

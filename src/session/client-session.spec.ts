@@ -1,3 +1,4 @@
+import { CallAbort } from './call-abort.js';
 import { jest } from '@jest/globals';
 import type { Observable, Subscription } from 'rxjs';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
@@ -269,7 +270,7 @@ describe('ClientSession', () => {
       expect(session.busy).toBe(true);
       session.endCall('two', two);
       expect(session.busy).toBe(false);
-      session.endCall('never-started', new AbortController());
+      session.endCall('never-started', new CallAbort());
       expect(session.busy).toBe(false);
       expect(session.runningCalls).toBe(0);
     });
@@ -362,7 +363,7 @@ describe('ClientSession.isRunning', () => {
   it('ignores endCall of an id that is not running', () => {
     const { session } = makeSession();
     session.beginCall(1);
-    expect(() => session.endCall(2, new AbortController())).not.toThrow();
+    expect(() => session.endCall(2, new CallAbort())).not.toThrow();
     expect(session.isRunning(1)).toBe(true);
   });
 });

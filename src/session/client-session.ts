@@ -12,6 +12,7 @@ import { ClientRequests, type ClientRequestOptions } from './client-requests.js'
 import type { McpEventStore } from '../interfaces/mcp-event-store.interface.js';
 import type { SendOutcome } from './session-stream.js';
 import { SessionStreams } from './session-streams.js';
+import type { CallAbort } from './call-abort.js';
 import { RunningCalls } from './running-calls.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
 
@@ -229,7 +230,7 @@ export class ClientSession implements McpSessionHandle {
    * Registers a running call so that cancelling it or ending the session aborts it.
    * @internal
    */
-  beginCall(id: RequestId): AbortController {
+  beginCall(id: RequestId): CallAbort {
     return (this.inflight ??= new RunningCalls()).begin(id);
   }
 
@@ -237,7 +238,7 @@ export class ClientSession implements McpSessionHandle {
    * Forgets a call that finished; the idle clock starts again from its end.
    * @internal
    */
-  endCall(id: RequestId, controller: AbortController): void {
+  endCall(id: RequestId, controller: CallAbort): void {
     this.inflight?.end(id, controller);
     this.lastActivity = Date.now();
   }

@@ -1,12 +1,13 @@
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
+import { CallAbort } from './call-abort.js';
 
 /**
  * The calls one session is running, by request id: each with the controller that aborts it when
  * the client cancels it or the session ends.
  */
 export class RunningCalls {
-  private readonly calls = new Map<RequestId, AbortController>();
+  private readonly calls = new Map<RequestId, CallAbort>();
 
   get size(): number {
     return this.calls.size;
@@ -16,13 +17,13 @@ export class RunningCalls {
     return this.calls.has(id);
   }
 
-  begin(id: RequestId): AbortController {
-    const controller = new AbortController();
+  begin(id: RequestId): CallAbort {
+    const controller = new CallAbort();
     this.calls.set(id, controller);
     return controller;
   }
 
-  end(id: RequestId, controller: AbortController): void {
+  end(id: RequestId, controller: CallAbort): void {
     // A newer call may have taken the id after this one was answered.
     if (this.calls.get(id) === controller) this.calls.delete(id);
   }

@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { encodeMessage } from '../protocol/json-rpc.codec.js';
+import { encodeMessage, type EncodedResponse } from '../protocol/json-rpc.codec.js';
 import { errorResponse, ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 
@@ -22,6 +22,32 @@ export function writeJsonText(res: ServerResponse, status: number, body: string,
     'content-length': Buffer.byteLength(body),
   });
   res.end(body);
+}
+
+/**
+ * Writes an encoded response and ends the response. One in parts goes out as its parts: the long
+ * one (a page of a list, kept as bytes) is neither measured nor converted again, only written.
+ */
+export function writeEncoded(
+  res: ServerResponse,
+  status: number,
+  body: EncodedResponse,
+  headers?: OutgoingHttpHeaders,
+): void {
+  if (typeof body === 'string') return writeJsonText(res, status, body, headers);
+  if (res.headersSent || res.destroyed) return;
+  const { head, known, tail } = body;
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(head) + known.length + Buffer.byteLength(tail),
+  });
+  // One write of the three: corked, they leave together as they would as one body.
+  res.cork();
+  res.write(head);
+  res.write(known);
+  res.end(tail);
+  res.uncork();
 }
 
 /** Writes a status with no body (202 Accepted, 204 No Content). */

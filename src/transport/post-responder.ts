@@ -1,10 +1,10 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { encodeMessage, encodeResponse } from '../protocol/json-rpc.codec.js';
+import { encodeMessage, encodeResponseInParts, jsonText, type EncodedResponse } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import type { CallChannel } from '../execution/call-channel.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionStream } from '../session/session-stream.js';
-import { writeJsonText } from './http-responses.js';
+import { writeEncoded } from './http-responses.js';
 import { SseWriter } from './sse.writer.js';
 import { pumpToConnection } from './stream-pump.js';
 
@@ -33,7 +33,7 @@ export interface PostResponderSettings {
  */
 export class PostResponder implements CallChannel {
   /** Serialised responses waiting for the last one (JSON mode). */
-  private readonly collected: string[] = [];
+  private readonly collected: EncodedResponse[] = [];
   private stream: SessionStream | undefined;
   private remaining: number;
 
@@ -96,8 +96,8 @@ export class PostResponder implements CallChannel {
     if (this.done) return;
     this.remaining--;
     if (response !== undefined) {
-      const json = encodeResponse(response, (error) => this.settings.onUnserializable?.(error, response));
-      if (this.stream) this.stream.sendEncoded(json);
+      const json = encodeResponseInParts(response, (error) => this.settings.onUnserializable?.(error, response));
+      if (this.stream) this.stream.sendEncoded(jsonText(json));
       else this.collected.push(json);
     }
     if (this.done) this.finish();
@@ -109,7 +109,8 @@ export class PostResponder implements CallChannel {
       return;
     }
     if (this.collected.length > 0) {
-      writeJsonText(this.res, 200, this.batch ? `[${this.collected.join(',')}]` : this.collected[0]!, this.headers);
+      const body = this.batch ? `[${this.collected.map(jsonText).join(',')}]` : this.collected[0]!;
+      writeEncoded(this.res, 200, body, this.headers);
       return;
     }
     // Every request was cancelled: nothing may be said about them, yet a POST of requests must be
@@ -129,7 +130,7 @@ export class PostResponder implements CallChannel {
         streamFinished: () => stream.finished,
       });
     }
-    for (const json of this.collected) stream.sendEncoded(json);
+    for (const json of this.collected) stream.sendEncoded(jsonText(json));
     this.collected.length = 0;
     return stream;
   }

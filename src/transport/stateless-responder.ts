@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { encodeMessage, encodeResponse } from '../protocol/json-rpc.codec.js';
+import { encodeMessage, encodeResponseInParts, jsonText } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import type { CallChannel } from '../execution/call-channel.js';
-import { writeJsonText } from './http-responses.js';
+import { writeEncoded } from './http-responses.js';
 import { SseWriter } from './sse.writer.js';
 
 /** What a stateless responder takes from the module options. */
@@ -69,13 +69,13 @@ export class StatelessResponder implements CallChannel {
     const json =
       response === undefined
         ? undefined
-        : encodeResponse(response, (error) => this.settings.onUnserializable?.(error, response));
+        : encodeResponseInParts(response, (error) => this.settings.onUnserializable?.(error, response));
     if (this.writer) {
-      if (json !== undefined) this.writer.sendEncoded(json);
+      if (json !== undefined) this.writer.sendEncoded(jsonText(json));
       this.writer.end();
       return;
     }
-    if (json !== undefined) return writeJsonText(this.res, status, json);
+    if (json !== undefined) return writeEncoded(this.res, status, json);
     // Unanswered (cancelled): the client went away; an empty stream ends the exchange for anyone left.
     const empty = new SseWriter(this.res, 0);
     if (empty.open()) empty.end();

@@ -19,7 +19,7 @@ import { readMcpBody } from './body.reader.js';
 import { headerValue, rawRequest, rawResponse } from './http-request.js';
 import { writeEmpty, writeJson, writeTransportError } from './http-responses.js';
 import { refuseLegacyPost, refuseSessionMethod } from './legacy-refusal.js';
-import { acceptedTypes, isJsonContentType } from './media-type.js';
+import { MediaTypeVerdicts } from './media-type-verdicts.js';
 import { legacyVersionHeaderOk, rejectVersionHeader, sessionOf } from './session-headers.js';
 import { SessionPost } from './session-post.js';
 import { pumpToConnection } from './stream-pump.js';
@@ -35,6 +35,7 @@ import { StatelessPost } from './stateless-post.js';
 @Injectable()
 export class StreamableHttpTransport {
   private readonly logger = new Logger('McpTransport');
+  private readonly mediaTypes = new MediaTypeVerdicts();
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -59,11 +60,11 @@ export class StreamableHttpTransport {
   private async post(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
     const { headers } = raw;
 
-    const accepts = acceptedTypes(headers.accept);
+    const accepts = this.mediaTypes.accepted(headers.accept);
     if (!accepts.json || !accepts.eventStream) {
       return writeTransportError(res, 406, 'Not Acceptable: Accept must list application/json and text/event-stream');
     }
-    if (!isJsonContentType(headers['content-type'])) {
+    if (!this.mediaTypes.isJson(headers['content-type'])) {
       return writeTransportError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
     }
     const read = await readMcpBody(request, raw, this.options.maxBodyBytes);
@@ -104,7 +105,7 @@ export class StreamableHttpTransport {
 
   private async get(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.options.eras === 'modern') return refuseSessionMethod(res);
-    if (!acceptedTypes(raw.headers.accept).eventStream) {
+    if (!this.mediaTypes.accepted(raw.headers.accept).eventStream) {
       return writeTransportError(res, 406, 'Not Acceptable: Accept must list text/event-stream');
     }
     if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);

@@ -173,8 +173,9 @@ function externalIPv4(): string | undefined {
 }
 
 beforeAll(() => {
-  // A fresh checkout (CI) has no dist: one build here. A dist older than its sources is rebuilt too,
-  // or these tests would pass or fail on code that no longer exists.
+  // `npm test` builds before jest runs. Run alone, a dist that is missing or older than its sources is
+  // built here, or these tests would pass or fail on code that no longer exists (run this spec alone
+  // then: in a run of both projects, two such builds would empty dist under each other).
   if (distIsStale()) {
     try {
       execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });

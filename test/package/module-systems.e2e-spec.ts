@@ -1,41 +1,51 @@
 /**
- * The package as an application loads it: built with the project's own build settings, resolved
- * through the `exports` of package.json, from a CommonJS script (`require('mcp42')`, which Node
- * serves through require(esm) since 20.19) and from ES modules (`import`). Both must reach one copy
- * of the library, or metadata keys and tokens defined twice would break discovery.
+ * The package as an application loads it: packed by npm (./packed-package.ts), resolved through the
+ * `exports` of its package.json, from a CommonJS app (`require('mcp42')` reaches dist/cjs) and from an
+ * ES module app (`import` reaches dist/esm, a one-line wrapper that re-exports dist/cjs). Both must reach
+ * ONE copy of the library, whichever system loads it first: a second copy would bring a second
+ * McpModule, MCP_SESSION symbol, McpToolRegistry token and McpToolError class, and an app mixing the
+ * two (an ESM library of tools in a CommonJS app, say) would fail DI or turn tool errors into
+ * internal errors. Each app below registers McpModule through one module system and declares its
+ * tools, throws McpToolError and injects McpToolRegistry through the other.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { packedPackage, type PackedPackage } from './packed-package.js';
 
 const run = promisify(execFile);
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A CommonJS Nest app serving one tool, written as plain JavaScript (no TypeScript decorators). */
-const COMMONJS_APP = `
-'use strict';
-require('reflect-metadata');
-const { Injectable, Module } = require('@nestjs/common');
-const { NestFactory } = require('@nestjs/core');
-const mcp = require('mcp42');
-
-class Greeter {
-  greet() {
-    return 'hello from CommonJS';
+/**
+ * A Nest app in plain JavaScript (no TypeScript decorators), the same for both systems: `own` is the
+ * package as the app loads it its own way, `other` as it loads it the other way. It serves `greet`
+ * and `fail` over HTTP and prints one JSON line with what it found.
+ */
+const APP_BODY = `
+function appModule(own, other) {
+  class Greeter {
+    constructor(registry) {
+      this.registry = registry;
+    }
+    greet() {
+      return 'hello, ' + (this.registry.has('greet') ? 'registry holds greet' : 'registry lacks greet');
+    }
+    fail() {
+      throw new other.McpToolError('refused on purpose');
+    }
   }
-}
-mcp.McpTool({ name: 'greet', description: 'Greets' })(
-  Greeter.prototype,
-  'greet',
-  Object.getOwnPropertyDescriptor(Greeter.prototype, 'greet'),
-);
-Injectable()(Greeter);
+  for (const name of ['greet', 'fail']) {
+    const descriptor = Object.getOwnPropertyDescriptor(Greeter.prototype, name);
+    other.McpTool({ name, description: name })(Greeter.prototype, name, descriptor);
+  }
+  Inject(other.McpToolRegistry)(Greeter, undefined, 0);
+  Injectable()(Greeter);
 
-class AppModule {}
-Module({ imports: [mcp.McpModule.forRoot({ name: 'cjs-app', version: '1.0.0' })], providers: [Greeter] })(AppModule);
+  class AppModule {}
+  Module({ imports: [own.McpModule.forRoot({ name: 'app', version: '1.0.0' })], providers: [Greeter] })(AppModule);
+  return AppModule;
+}
 
 async function post(url, body, sessionId) {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -44,9 +54,8 @@ async function post(url, body, sessionId) {
   return { sessionId: response.headers.get('mcp-session-id'), text: await response.text() };
 }
 
-async function main() {
-  const esm = await import('mcp42');
-  const app = await NestFactory.create(AppModule, { logger: false, forceCloseConnections: true });
+async function serve(AppModule) {
+  const app = await NestFactory.create(AppModule, { logger: false, forceCloseConnections: true, bodyParser: false });
   await app.listen(0, '127.0.0.1');
   const url = 'http://127.0.0.1:' + app.getHttpServer().address().port + '/mcp';
   try {
@@ -54,87 +63,139 @@ async function main() {
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cjs-test', version: '1' } },
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'package-test', version: '1' } },
     });
     await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, init.sessionId);
-    const call = await post(
-      url,
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: {} } },
-      init.sessionId,
-    );
-    process.stdout.write(
-      JSON.stringify({
-        sameModule: esm.McpModule === mcp.McpModule,
-        sameToken: esm.MCP_SESSION === mcp.MCP_SESSION,
-        sameExports: Object.keys(esm).sort().join() === Object.keys(mcp).sort().join(),
-        call: JSON.parse(call.text),
-      }),
-    );
+    const call = async (id, name) =>
+      JSON.parse((await post(url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }, init.sessionId)).text);
+    return { greet: await call(2, 'greet'), fail: await call(3, 'fail') };
   } finally {
     await app.close();
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(String(error && error.stack ? error.stack : error));
-  process.exit(1);
-});
+/** Serves the app, with McpModule from \`own\` and the tools from \`other\`, and reports. */
+function report(own, other, esm, cjs, resolved) {
+  return serve(appModule(own, other)).then((calls) => ({
+    resolved,
+    sameModule: esm.McpModule === cjs.McpModule,
+    sameToken: esm.MCP_SESSION === cjs.MCP_SESSION,
+    sameRegistry: esm.McpToolRegistry === cjs.McpToolRegistry,
+    // Node's ESM view of a CommonJS module also names its __esModule marker; nothing else may differ.
+    esmNames: Object.keys(esm).filter((name) => name !== '__esModule').sort(),
+    cjsNames: Object.keys(cjs).sort(),
+    calls,
+  }));
+}
+
+function done(promise) {
+  promise.then(
+    (outcome) => process.stdout.write(JSON.stringify(outcome)),
+    (error) => {
+      process.stderr.write(String(error && error.stack ? error.stack : error));
+      process.exit(1);
+    },
+  );
+}
 `;
 
-describe('the package from CommonJS and from ES modules', () => {
+/** CommonJS: McpModule from `require('mcp42')`, the tools through `await import('mcp42')`. */
+const COMMONJS_APP = `'use strict';
+const { Inject, Injectable, Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const own = require('mcp42');
+${APP_BODY}
+done(import('mcp42').then((esm) => report(own, esm, esm, own, { require: require.resolve('mcp42') })));
+`;
+
+/** ES module: McpModule from `import`, the tools through `createRequire(...)('mcp42')`. */
+const ESM_APP = `import { Inject, Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { createRequire } from 'node:module';
+import * as own from 'mcp42';
+const require = createRequire(import.meta.url);
+const other = require('mcp42');
+${APP_BODY}
+done(report(own, other, own, other, { import: import.meta.resolve('mcp42'), require: require.resolve('mcp42') }));
+`;
+
+interface Outcome {
+  resolved: Record<string, string>;
+  sameModule: boolean;
+  sameToken: boolean;
+  sameRegistry: boolean;
+  esmNames: string[];
+  cjsNames: string[];
+  calls: { greet: { result?: unknown; error?: unknown }; fail: { result?: unknown; error?: unknown } };
+}
+
+describe('the packed package from CommonJS and from ES modules', () => {
   let workDir: string;
+  let packed: PackedPackage;
 
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'mcp42-package-'));
-    const packageDir = join(workDir, 'mcp42');
-    // The build the package ships (tsconfig.build.json: stripInternal and all), of src/ alone.
-    await writeFile(
-      join(workDir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: join(ROOT, 'tsconfig.build.json'),
-        compilerOptions: {
-          rootDir: ROOT,
-          outDir: join(packageDir, 'dist'),
-          typeRoots: [join(ROOT, 'node_modules', '@types')],
-          declaration: false,
-          declarationMap: false,
-          sourceMap: false,
-        },
-        include: [join(ROOT, 'src')],
-        exclude: [join(ROOT, 'src', '**', '*.spec.ts')],
-      }),
-    );
-    await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', workDir]);
-    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-    const { name, version, type, main, exports } = manifest;
-    await writeFile(join(packageDir, 'package.json'), JSON.stringify({ name, version, type, main, exports }));
-    // Its dependencies and peers, as an application's node_modules would hold them.
-    await symlink(join(ROOT, 'node_modules'), join(packageDir, 'node_modules'), 'dir');
-    const appModules = join(workDir, 'app', 'node_modules');
-    await mkdir(appModules, { recursive: true });
-    await symlink(packageDir, join(appModules, 'mcp42'), 'dir');
-    for (const peer of ['@nestjs', 'reflect-metadata', 'rxjs', 'class-validator', 'class-transformer']) {
-      await symlink(join(ROOT, 'node_modules', peer), join(appModules, peer), 'dir');
-    }
-    await writeFile(join(workDir, 'app', 'package.json'), JSON.stringify({ name: 'cjs-app', type: 'commonjs' }));
-    await writeFile(join(workDir, 'app', 'main.js'), COMMONJS_APP);
-  }, 60_000);
+    packed = await packedPackage(workDir);
+    await writeFile(join(packed.appDir, 'main.cjs'), COMMONJS_APP);
+    await writeFile(join(packed.appDir, 'main.mjs'), ESM_APP);
+  }, 180_000);
 
   afterAll(async () => {
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
-  it('serves a CommonJS Nest app, and require() and import reach the one same copy of the library', async () => {
-    const { stdout } = await run(process.execPath, [join(workDir, 'app', 'main.js')], { timeout: 30_000 });
-    const outcome = JSON.parse(stdout) as {
-      sameModule: boolean;
-      sameToken: boolean;
-      sameExports: boolean;
-      call: { result?: { content?: unknown } };
-    };
+  async function outcomeOf(file: string): Promise<Outcome> {
+    const { stdout } = await run(process.execPath, [join(packed.appDir, file)], { timeout: 30_000 });
+    return JSON.parse(stdout) as Outcome;
+  }
+
+  function expectOneCopy(outcome: Outcome): void {
     expect(outcome.sameModule).toBe(true);
     expect(outcome.sameToken).toBe(true);
-    expect(outcome.sameExports).toBe(true);
-    expect(outcome.call.result?.content).toEqual([{ type: 'text', text: 'hello from CommonJS' }]);
+    expect(outcome.sameRegistry).toBe(true);
+    expect(outcome.esmNames).toEqual(outcome.cjsNames);
+    expect(outcome.cjsNames).toEqual(expect.arrayContaining(['McpModule', 'McpTool', 'MCP_SESSION', 'McpToolError']));
+    // The tools, McpToolError and McpToolRegistry came from the other system's view of the package.
+    expect(outcome.calls.greet.result).toMatchObject({
+      content: [{ type: 'text', text: 'hello, registry holds greet' }],
+    });
+    expect(outcome.calls.fail.result).toMatchObject({
+      content: [{ type: 'text', text: 'refused on purpose' }],
+      isError: true,
+    });
+  }
+
+  it('holds the published build alone: one CommonJS implementation, the ES module wrapper, the docs', () => {
+    expect(packed.files.filter((file) => !/^dist\/(cjs|esm)\//.test(file))).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'package.json',
+    ]);
+    expect(packed.files.filter((file) => file.startsWith('dist/esm/'))).toEqual([
+      'dist/esm/index.d.ts',
+      'dist/esm/index.js',
+    ]);
+    expect(packed.files).toEqual(
+      expect.arrayContaining(['dist/cjs/package.json', 'dist/cjs/index.js', 'dist/cjs/index.d.ts']),
+    );
+  });
+
+  it('runs no script when installed (nothing of the repository is packed for one to run)', () => {
+    const scripts = (packed.manifest.scripts ?? {}) as Record<string, string>;
+    for (const hook of ['preinstall', 'install', 'postinstall']) expect(scripts[hook]).toBeUndefined();
+  });
+
+  it('serves a CommonJS Nest app: require() reaches dist/cjs, and import() the one same copy', async () => {
+    const outcome = await outcomeOf('main.cjs');
+    expect(outcome.resolved.require).toBe(join(packed.packageDir, 'dist', 'cjs', 'index.js'));
+    expectOneCopy(outcome);
+  }, 30_000);
+
+  it('serves an ES module Nest app: import reaches dist/esm, which re-exports the one copy require() gets', async () => {
+    const outcome = await outcomeOf('main.mjs');
+    expect(outcome.resolved.import).toBe(`file://${join(packed.packageDir, 'dist', 'esm', 'index.js')}`);
+    expect(outcome.resolved.require).toBe(join(packed.packageDir, 'dist', 'cjs', 'index.js'));
+    expectOneCopy(outcome);
   }, 30_000);
 });

@@ -1,13 +1,15 @@
 /**
- * The public API as users get it: the declarations the build publishes (tsconfig.build.json, with
- * `stripInternal`), emitted here in memory from src/index.ts. The list below is the API report:
- * adding, removing or renaming an export of the package changes this test, on purpose.
+ * The public API as users get it: the declarations of the packed package (./packed-package.ts: the
+ * CommonJS build's `.d.ts`, made with `stripInternal`, and the ES module wrapper's), read by a
+ * consumer's compiler through the package's `exports` (or `types`, for `moduleResolution: node10`), in
+ * every module setting a Nest app may have. The list below is the API report: adding, removing or
+ * renaming an export of the package changes this test, on purpose.
  */
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ts from 'typescript';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { packedPackage, ROOT, type PackedPackage } from './packed-package.js';
 
 /** Every name `import { … } from 'mcp42'` offers, sorted. */
 const PUBLIC_API = [
@@ -148,110 +150,142 @@ const PUBLIC_API = [
   'userMessage',
 ];
 
-interface Emitted {
-  readonly program: ts.Program;
-  /** The published declaration files, by path relative to the package root (`dist/src/...d.ts`). */
-  readonly declarations: ReadonlyMap<string, string>;
+/** A consumer's compiler settings, and the file the package must resolve to under them. */
+interface ConsumerSetting {
+  readonly name: string;
+  /** The consumer file's extension: `.mts` and `.cts` fix its module format under node16/nodenext. */
+  readonly extension: '.ts' | '.mts' | '.cts';
+  readonly options: ts.CompilerOptions;
+  /** The declaration file `'mcp42'` must resolve to, relative to the package. */
+  readonly resolvesTo: string;
 }
 
-function emitDeclarations(): Emitted {
-  const configPath = join(ROOT, 'tsconfig.build.json');
-  const config = ts.getParsedCommandLineOfConfigFile(
-    configPath,
-    {},
-    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
-  )!;
-  const options: ts.CompilerOptions = {
-    ...config.options,
-    emitDeclarationOnly: true,
-    declarationMap: false,
-    noEmit: false,
-  };
-  const program = ts.createProgram([join(ROOT, 'src', 'index.ts')], options);
-  const declarations = new Map<string, string>();
-  program.emit(undefined, (fileName, text) => {
-    const relative = fileName.slice(ROOT.length + 1);
-    if (relative.startsWith('dist/src/') && relative.endsWith('.d.ts')) declarations.set(relative, text);
-  });
-  return { program, declarations };
-}
+/**
+ * Not here: `node16` for a CommonJS file. Under it TypeScript refuses a CommonJS file's imports of an
+ * ES module, and Nest 12 (the repository's) is ES modules only, so a consumer's own imports of Nest
+ * fail there just as ours do; with Nest 11 it works, and test/consumers/nest11-cjs-fastify compiles so.
+ */
+const SETTINGS: readonly ConsumerSetting[] = [
+  {
+    name: 'nodenext, ES module (an ESM Nest app)',
+    extension: '.mts',
+    options: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+    resolvesTo: 'dist/esm/index.d.ts',
+  },
+  {
+    name: 'nodenext, CommonJS (a .cts file, or a package without "type": "module")',
+    extension: '.cts',
+    options: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+    resolvesTo: 'dist/cjs/index.d.ts',
+  },
+  {
+    name: 'bundler',
+    extension: '.ts',
+    options: { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
+    resolvesTo: 'dist/esm/index.d.ts',
+  },
+  {
+    name: 'commonjs, node10 resolution (the `nest new` setting; deprecated in TypeScript 6)',
+    extension: '.ts',
+    options: {
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      ignoreDeprecations: '6.0',
+    },
+    resolvesTo: 'dist/cjs/index.d.ts',
+  },
+];
 
 describe('the published declarations', () => {
-  let emitted: Emitted;
+  let workDir: string;
+  let packed: PackedPackage;
 
-  beforeAll(() => {
-    emitted = emitDeclarations();
-  }, 60_000);
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'mcp42-api-'));
+    packed = await packedPackage(workDir);
+  }, 180_000);
+
+  afterAll(async () => {
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
 
   it('are built with stripInternal', () => {
-    expect(emitted.program.getCompilerOptions().stripInternal).toBe(true);
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(ROOT, 'tsconfig.cjs.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    )!;
+    expect(config.options.stripInternal).toBe(true);
+    expect(config.options.declaration).toBe(true);
   });
 
-  it('export exactly the public API, and nothing marked @internal', () => {
-    const checker = emitted.program.getTypeChecker();
-    const index = emitted.program.getSourceFile(join(ROOT, 'src', 'index.ts'))!;
-    const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(index)!);
-    expect(exports.map((symbol) => symbol.name).sort()).toEqual([...PUBLIC_API].sort());
-    const internal = exports.filter((symbol) => {
-      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-      return (target.declarations ?? []).some((declaration) =>
-        ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal'),
-      );
-    });
-    expect(internal.map((symbol) => symbol.name)).toEqual([]);
-  });
-
-  it('keep no @internal declaration in any published file', () => {
-    const leaks = [...emitted.declarations].filter(([, text]) => text.includes('@internal')).map(([file]) => file);
+  it('keep no @internal declaration in any published file', async () => {
+    const declarations = packed.files.filter((file) => file.endsWith('.d.ts'));
+    expect(declarations).toEqual(expect.arrayContaining(['dist/cjs/index.d.ts', 'dist/esm/index.d.ts']));
+    const leaks: string[] = [];
+    for (const file of declarations) {
+      if ((await readFile(join(packed.packageDir, file), 'utf8')).includes('@internal')) leaks.push(file);
+    }
     expect(leaks).toEqual([]);
-    expect(emitted.declarations.get('dist/src/index.d.ts')).toBeDefined();
   });
 
-  /** A program over the emitted declarations alone, as a consumer's compiler sees them. */
-  function declarationProgram(): { program: ts.Program; files: ReadonlyMap<string, string> } {
-    const files = new Map([...emitted.declarations].map(([file, text]) => [join(ROOT, file), text]));
-    const host = ts.createCompilerHost({});
-    const readFile = host.readFile.bind(host);
-    const fileExists = host.fileExists.bind(host);
-    host.readFile = (fileName) => files.get(fileName) ?? readFile(fileName);
-    host.fileExists = (fileName) => files.has(fileName) || fileExists(fileName);
-    const getSourceFile = host.getSourceFile.bind(host);
-    host.getSourceFile = (fileName, language) => {
-      const text = files.get(fileName);
-      return text === undefined ? getSourceFile(fileName, language) : ts.createSourceFile(fileName, text, language);
-    };
-    const program = ts.createProgram(
-      [join(ROOT, 'dist', 'src', 'index.d.ts')],
-      {
-        module: ts.ModuleKind.NodeNext,
-        moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        target: ts.ScriptTarget.ES2023,
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-        types: ['node'],
-        typeRoots: [join(ROOT, 'node_modules', '@types')],
-      },
-      host,
-    );
-    return { program, files };
+  /**
+   * A consumer file importing the package under `setting`, compiled against the unpacked package with
+   * `skipLibCheck: false`: what `'mcp42'` resolves to, the names it exports, and every diagnostic.
+   */
+  async function consumerView(setting: ConsumerSetting): Promise<{
+    resolved: string | undefined;
+    names: string[];
+    problems: string[];
+  }> {
+    const file = join(packed.appDir, `consumer-${SETTINGS.indexOf(setting)}${setting.extension}`);
+    await writeFile(file, "import * as mcp42 from 'mcp42';\nexport const module = mcp42.McpModule;\n");
+    const program = ts.createProgram([file], {
+      target: ts.ScriptTarget.ES2023,
+      strict: true,
+      esModuleInterop: true,
+      experimentalDecorators: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: ['node'],
+      typeRoots: [join(ROOT, 'node_modules', '@types')],
+      ...setting.options,
+    });
+    const source = program.getSourceFile(file)!;
+    const specifier = (source.statements[0] as ts.ImportDeclaration).moduleSpecifier;
+    const checker = program.getTypeChecker();
+    const moduleSymbol = checker.getSymbolAtLocation(specifier);
+    const resolved = moduleSymbol?.declarations?.[0]?.getSourceFile().fileName;
+    const names = moduleSymbol ? checker.getExportsOfModule(moduleSymbol).map((symbol) => symbol.name) : [];
+    // The consumer's file and the package's declarations must be clean; Nest's own are not our
+    // concern (and checking only ours keeps this quick).
+    const ours = program
+      .getSourceFiles()
+      .filter((sourceFile) => sourceFile === source || sourceFile.fileName.startsWith(`${packed.packageDir}/`));
+    const diagnostics = [
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...ours.flatMap((sourceFile) => [
+        ...program.getSyntacticDiagnostics(sourceFile),
+        ...program.getSemanticDiagnostics(sourceFile),
+      ]),
+    ];
+    const problems = diagnostics.map((diagnostic) => {
+      const where = diagnostic.file ? `${diagnostic.file.fileName.slice(packed.appDir.length + 1)}: ` : '';
+      return `${where}TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+    });
+    return { resolved, names: names.sort(), problems };
   }
 
-  it('type-check on their own: nothing they name was stripped away', () => {
-    const { program, files } = declarationProgram();
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((diagnostic) => diagnostic.file === undefined || files.has(diagnostic.file.fileName))
-      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-    expect(problems).toEqual([]);
-  });
-
-  it('offer consumers the whole public API: stripInternal took no export with it', () => {
-    // A comment above an export that mentions the internal tag makes stripInternal drop that export.
-    const { program } = declarationProgram();
-    const checker = program.getTypeChecker();
-    const index = program.getSourceFile(join(ROOT, 'dist', 'src', 'index.d.ts'))!;
-    const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(index)!);
-    expect(exports.map((symbol) => symbol.name).sort()).toEqual([...PUBLIC_API].sort());
-  });
+  it.each(SETTINGS.map((setting) => [setting.name, setting] as const))(
+    'offer a consumer compiling with %s the whole public API, type-checking cleanly',
+    async (_name, setting) => {
+      const view = await consumerView(setting);
+      expect(view.resolved).toBe(join(packed.packageDir, setting.resolvesTo));
+      expect(view.problems).toEqual([]);
+      // A comment above an export that mentions the internal tag makes stripInternal drop that export.
+      expect(view.names).toEqual([...PUBLIC_API].sort());
+    },
+    60_000,
+  );
 });

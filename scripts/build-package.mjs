@@ -1,0 +1,68 @@
+// The published build (run by `npm run build` and by `prepack`, so `npm pack` and `npm publish` always
+// ship a fresh one): ONE CommonJS implementation of src/ plus an ES module wrapper that re-exports it.
+//
+//   dist/cjs/           tsc -p tsconfig.cjs.json: src/ as CommonJS, declarations with stripInternal
+//   dist/cjs/package.json  {"type":"commonjs"} (the package itself is "type": "module")
+//   dist/esm/index.js   export * from '../cjs/index.js';   (Node's "ES module wrapper" pattern)
+//   dist/esm/index.d.ts the same line, for `import` under TypeScript's node16/nodenext/bundler
+//
+// `require('mcp42')` and `import 'mcp42'` (package.json `exports`) therefore reach the same single
+// copy of the library: one McpModule class, one MCP_SESSION symbol, one McpToolRegistry token. A dual
+// build (two copies) would break DI tokens and `instanceof` checks in any app that mixes the two (see
+// notes/issue-12-research.md, §c). Only these two folders are published (package.json `files`).
+//
+// Usage: node scripts/build-package.mjs [--out-dir <dir>]   (default: dist; cjs/ and esm/ are
+// replaced in it, nothing else is touched). test/package/ builds into a temporary folder this way.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+/** The one line of the ES module wrapper, the same for its code and its declarations. */
+export const ESM_WRAPPER = "export * from '../cjs/index.js';\n";
+
+function outDirFromArgs(args) {
+  const index = args.indexOf('--out-dir');
+  if (index === -1) return join(ROOT, 'dist');
+  const value = args[index + 1];
+  if (!value) throw new Error('--out-dir needs a folder');
+  return resolve(value);
+}
+
+/** Runs tsc with `args` from the repository root; resolves on success, rejects with its output. */
+function tsc(args) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [TSC, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolveRun();
+      else reject(new Error(`tsc ${args.join(' ')} failed (${signal ?? `exit code ${code}`}):\n${output}`));
+    });
+  });
+}
+
+export async function buildPackage(outDir) {
+  const cjs = join(outDir, 'cjs');
+  const esm = join(outDir, 'esm');
+  rmSync(cjs, { recursive: true, force: true });
+  rmSync(esm, { recursive: true, force: true });
+  await tsc(['-p', 'tsconfig.cjs.json', '--outDir', cjs]);
+  writeFileSync(join(cjs, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+  mkdirSync(esm, { recursive: true });
+  writeFileSync(join(esm, 'index.js'), ESM_WRAPPER);
+  writeFileSync(join(esm, 'index.d.ts'), ESM_WRAPPER);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  buildPackage(outDirFromArgs(process.argv.slice(2))).catch((error) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
