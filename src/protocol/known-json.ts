@@ -43,7 +43,12 @@ export interface JsonInParts {
 export function encodeWithKnownJson(response: JsonRpcSuccess): JsonInParts | undefined {
   const { result } = response;
   if (typeof result !== 'object' || result === null || Array.isArray(result) || 'toJSON' in result) return undefined;
-  const [first] = Object.keys(result);
+  // The first own key without listing them all: this runs for every response, and most have none known.
+  let first: string | undefined;
+  for (const key in result) {
+    if (Object.hasOwn(result, key)) first = key;
+    break;
+  }
   if (first === undefined) return undefined;
   const value = (result as Record<string, unknown>)[first];
   const bytes = typeof value === 'object' && value !== null ? known.get(value) : undefined;
