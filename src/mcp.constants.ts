@@ -58,10 +58,13 @@ export const MCP_SESSION = Symbol('mcp:session');
 /**
  * The route metadata `@nestjs/platform-fastify` reads as a route's Fastify config (its
  * `FASTIFY_ROUTE_CONFIG_METADATA`; Express ignores it). The endpoint's routes carry
- * {@link MCP_RAW_BODY_CONFIG} there, so that Fastify leaves their bodies unparsed.
+ * {@link MCP_ENDPOINT_CONFIG} there, and its POST {@link MCP_RAW_BODY_CONFIG}, so that Fastify leaves
+ * its bodies unparsed.
  */
 export const FASTIFY_ROUTE_CONFIG_METADATA = '__fastify_route_config__';
 export const MCP_RAW_BODY_CONFIG = 'mcp42RawBody';
+/** The key of the endpoint's Fastify route config that names its path: the Origin/Host hook checks those routes. */
+export const MCP_ENDPOINT_CONFIG = 'mcp42Endpoint';
 
 /** Injection token of the change bus (`McpChangeBus`) that fans changes out to listening clients. */
 export const MCP_CHANGE_BUS = Symbol('mcp:change-bus');

@@ -48,6 +48,7 @@ import { McpToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './transport/body-parser.notice.js';
 import { DuplicateEndpointNotice } from './transport/duplicate-endpoint.notice.js';
+import { FastifyOriginCheck } from './transport/fastify-origin-check.js';
 import { FastifyRawBody } from './transport/fastify-raw-body.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
 import { SessionPost } from './transport/session-post.js';
@@ -121,6 +122,7 @@ const REGISTRIES = [
     ListenStreams,
     McpServer,
     McpOriginMiddleware,
+    FastifyOriginCheck,
     BodyParserNotice,
     FastifyRawBody,
     DuplicateEndpointNotice,
@@ -148,12 +150,20 @@ export class McpModule extends McpConfigurableModule implements NestModule {
     return super.forRootAsync(options);
   }
 
-  constructor(@Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>) {
+  /** @internal Nest makes the module; its dependencies are no part of the published declarations. */
+  constructor(
+    @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>,
+    private readonly fastifyOriginCheck: FastifyOriginCheck,
+  ) {
     super();
   }
 
-  /** Puts the Origin/Host check in front of this module's endpoint, before any guard. */
+  /**
+   * Puts the Origin/Host check in front of this module's endpoint, before any guard: a Fastify hook
+   * on Fastify (cheaper there than a middleware), the middleware everywhere else.
+   */
   configure(consumer: MiddlewareConsumer): void {
+    if (this.fastifyOriginCheck.install()) return;
     consumer.apply(McpOriginMiddleware).forRoutes(this.endpoint);
   }
 }

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
-import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { invalidRequest } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { InputRequiredResult } from '../protocol/mcp.types.js';
@@ -13,6 +12,7 @@ import type { HandlerContextSettings } from './handler-context.js';
 import { GuardClock } from './guard-clock.js';
 import { ItemVisibility } from './item-visibility.js';
 import { InputRound, type InputRoundSettings } from './input-round.js';
+import { InputRoundSlot } from './input-round-slot.js';
 import type { StateBinding } from './request-state.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import { RunningCall, type RequestItem, type RunningCallSettings } from './running-call.js';
@@ -98,10 +98,8 @@ export class McpCallLifecycle {
     }
     const round = this.roundOf(call, request);
     const controller = caller.beginCall(requestId);
-    if (round) {
-      round.onNeedsInput = () =>
-        controller.abort(new McpCallAbortedError('input-required', 'The request needs input from the client'));
-    }
+    // A field, not a closure over `controller`: see InputRoundSlot.
+    if (round) round.call = controller;
     const running = new RunningCall(
       this.settings,
       answers,
@@ -138,7 +136,7 @@ export class McpCallLifecycle {
    * its arguments; none for 2025 sessions (they ask with requests of their own) and other requests.
    * @throws JsonRpcError -32602 for a `requestState` that is not this request's.
    */
-  private roundOf(call: McpCallContext, request: RequestItem): InputRound | undefined {
+  private roundOf(call: McpCallContext, request: RequestItem): InputRoundSlot | undefined {
     const { input } = request;
     if (call.caller.era !== 'modern' || !input) return undefined;
     const binding = (): StateBinding => ({
@@ -146,7 +144,10 @@ export class McpCallLifecycle {
       item: `${input.method}\0${request.uri ?? request.name}`,
       args: digestOf(input.arguments ?? {}),
     });
-    return new InputRound(this.rounds, binding, input);
+    const slot = new InputRoundSlot(() => new InputRound(this.rounds, binding, input));
+    // Answers and a state are the request's own: opened (and a forged state refused) before anything runs.
+    if (input.requestState !== undefined || input.inputResponses !== undefined) slot.get();
+    return slot;
   }
 
   private contextSettingsOf(answers: CallAnswers<unknown>): HandlerContextSettings {

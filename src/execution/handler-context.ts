@@ -30,7 +30,7 @@ import type {
 import type { McpCallContext } from './mcp-call-context.js';
 import type { JsonSchemaValidatorFactory, SchemaValidator } from '../schemas/json-schema.validator.js';
 import { InputProtocolError } from './input-protocol.error.js';
-import type { InputRound } from './input-round.js';
+import type { InputRoundSlot } from './input-round-slot.js';
 
 /** What a handler context needs beyond the call itself. */
 export interface HandlerContextSettings {
@@ -68,7 +68,7 @@ export class HandlerContext implements McpContext {
     readonly meta: Meta | undefined,
     private readonly abort: { readonly signal: AbortSignal },
     private readonly settings: HandlerContextSettings,
-    private readonly round?: InputRound,
+    private readonly round?: InputRoundSlot,
   ) {}
 
   get signal(): AbortSignal {
@@ -192,7 +192,7 @@ export class HandlerContext implements McpContext {
   once<T>(key: string, work: () => T | Promise<T>): Promise<T> {
     let value: Promise<unknown> | undefined;
     if (this.round) {
-      value = this.round.once(key, work);
+      value = this.round.get().once(key, work);
     } else {
       this.onceValues ??= new Map();
       value = this.onceValues.get(key);
@@ -260,7 +260,7 @@ export class HandlerContext implements McpContext {
           ErrorCode.InvalidRequest,
         );
       }
-      return this.round.ask(method, params, options.key, problemOf);
+      return this.round.get().ask(method, params, options.key, problemOf);
     }
     const timeoutMs = options.timeoutMs ?? this.settings.clientRequestTimeoutMs;
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {

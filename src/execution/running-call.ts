@@ -13,7 +13,8 @@ import type { CallAnswers, CallStand } from './call-answers.js';
 import { GUARD_DEADLINE_MS, type GuardClock } from './guard-clock.js';
 import { HandlerContext, type HandlerContextSettings } from './handler-context.js';
 import { InputProtocolError } from './input-protocol.error.js';
-import type { InputRound, RoundInputs } from './input-round.js';
+import type { RoundInputs } from './input-round.js';
+import type { InputRoundSlot } from './input-round-slot.js';
 import type { ItemVisibility } from './item-visibility.js';
 import type { McpCallContext } from './mcp-call-context.js';
 import { buildInvocation, executionArgs, type McpInvocation } from './mcp-invocation.js';
@@ -95,7 +96,7 @@ export class RunningCall<R> {
     private readonly request: RequestItem,
     private readonly controller: McpCallAbort,
     contextSettings: HandlerContextSettings,
-    private readonly round?: InputRound,
+    private readonly round?: InputRoundSlot,
   ) {
     this.context = new HandlerContext(call, requestId, request.name, request.meta, controller, contextSettings, round);
   }
@@ -181,9 +182,10 @@ export class RunningCall<R> {
    */
   abortedAnswer(): R | InputRequiredResult {
     const reason: unknown = this.controller.reason;
-    if (this.round && reason instanceof McpCallAbortedError && reason.kind === 'input-required') {
+    const round = this.round?.opened;
+    if (round && reason instanceof McpCallAbortedError && reason.kind === 'input-required') {
       try {
-        return this.round.inputRequired();
+        return round.inputRequired();
       } catch (error) {
         // The client's own error (arguments too deeply nested to bind the state to): answered as such.
         if (error instanceof JsonRpcError) throw error;
@@ -228,7 +230,7 @@ export class RunningCall<R> {
   /** The request has its answer: nothing more goes out for it, and no timer outlives it. */
   finish(): void {
     this.context.finish();
-    this.round?.close(() =>
+    this.round?.opened?.close(() =>
       this.controller.aborted
         ? this.controller.reason
         : new McpClientRequestError('Withdrawn: the request that asked has its answer', ErrorCode.InvalidRequest),

@@ -93,7 +93,7 @@ export class McpResourceReader {
     return this.lifecycle.run<void>(this.answers, call, requestId, request, async (running) => {
       if (!(await this.isReadable(uri, running))) throw resourceNotFound(uri);
       // Cancelled while the guards decided: the client heard nothing and must not be subscribed.
-      if (running.signal.aborted) return;
+      if (running.aborted) return;
       if (!call.session?.subscribe(uri)) {
         throw invalidParams(
           `a session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources ` +

@@ -251,8 +251,11 @@ export class McpServer implements McpServerPort<McpCallContext> {
       this.visibility.isVisible(handler, item, context, deadline.passed);
     const result = await page(after, visible).finally(() => deadline.cancel());
     const definitions = result.page.map((item) => item.definition);
+    // A list that changed while the guards ran is served as it was read, not kept: keeping it
+    // would drop the pages already kept for the list as it is now.
+    const current = catalogue.servedItems() === revision;
     return {
-      items: this.encodedPages[list].page(revision, after, definitions),
+      items: current ? this.encodedPages[list].page(revision, after, definitions) : definitions,
       nextCursor: result.nextCursor === undefined ? {} : { nextCursor: this.cursors.seal(result.nextCursor, scope) },
     };
   }

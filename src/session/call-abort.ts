@@ -6,17 +6,23 @@ const NOTHING_TO_REMOVE = (): void => undefined;
  * An `AbortController` made when first needed (see {@link McpCallAbort}). Every call has one, and
  * an `AbortController` with a listener added and removed again cost a tool call about 7 µs (a tenth
  * of what mcp42 spends on it): most calls are never cancelled, and their handlers never read
- * `ctx.signal`.
+ * `ctx.signal`. It behaves as the controller it stands for: the signal, once made, is aborted before
+ * any listener runs; the `onAbort` listeners run first, in order, each once, a removed one not at
+ * all, and one that throws neither stops the others nor the signal (its error is rethrown
+ * asynchronously, as an `EventTarget` does).
  */
 export class CallAbort implements McpCallAbort {
   private controller: AbortController | undefined;
   private abortedWith: { readonly reason: unknown } | undefined;
-  private listeners: (() => void)[] | undefined;
+  private listeners: Set<() => void> | undefined;
 
   get signal(): AbortSignal {
     if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
+      const controller = new AbortController();
+      if (this.abortedWith) controller.abort(this.abortedWith.reason);
+      // The first listener of the signal: the lifecycle's listeners run before any a handler adds.
+      else controller.signal.addEventListener('abort', () => this.dispatch(), { once: true });
+      this.controller = controller;
     }
     return this.controller.signal;
   }
@@ -31,20 +37,36 @@ export class CallAbort implements McpCallAbort {
 
   abort(reason: unknown): void {
     if (this.abortedWith) return;
-    this.abortedWith = { reason };
-    const listeners = this.listeners;
-    this.listeners = undefined;
-    // The lifecycle's listeners first: they were the signal's first ones when it was made up front.
-    if (listeners) for (const listener of listeners) listener();
-    this.controller?.abort(reason);
+    // As AbortController.abort(): no reason means an AbortError, the same one for both views.
+    this.abortedWith = {
+      reason: reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason,
+    };
+    if (this.controller) this.controller.abort(this.abortedWith.reason);
+    else this.dispatch();
   }
 
   onAbort(listener: () => void): () => void {
     if (this.abortedWith) return NOTHING_TO_REMOVE;
-    (this.listeners ??= []).push(listener);
-    return () => {
-      const index = this.listeners?.indexOf(listener) ?? -1;
-      if (index >= 0) this.listeners!.splice(index, 1);
-    };
+    // A function added twice is one listener, as with addEventListener.
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  private dispatch(): void {
+    const listeners = this.listeners;
+    if (!listeners) return;
+    for (const listener of [...listeners]) {
+      // Removed by a listener that ran before it.
+      if (!listeners.delete(listener)) continue;
+      try {
+        listener();
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+    this.listeners = undefined;
   }
 }

@@ -1,25 +1,10 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { IncomingHttpHeaders } from 'node:http';
 import { MCP_RAW_BODY_CONFIG } from '../mcp.constants.js';
+import { fastifyOf, type FastifyLike } from './fastify-like.js';
 
 /** The request headers that make Fastify parse a body: without them it hands the stream on unread. */
 const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as const;
-
-/** The parts of Fastify's instance and request used here (Fastify is not a dependency of mcp42). */
-interface FastifyRequestLike {
-  readonly raw: { headers: IncomingHttpHeaders };
-  readonly routeOptions?: { readonly config?: Record<string, unknown> };
-  [stash: symbol]: unknown;
-}
-type Done = (error?: Error | null, payload?: unknown) => void;
-interface FastifyLike {
-  addHook(
-    name: 'preParsing',
-    hook: (request: FastifyRequestLike, reply: unknown, payload: unknown, done: Done) => void,
-  ): unknown;
-  addHook(name: 'preValidation', hook: (request: FastifyRequestLike, reply: unknown, done: Done) => void): unknown;
-}
 
 /**
  * On Fastify, keeps every body parser away from the MCP endpoint, so that mcp42 reads its bodies
@@ -42,11 +27,10 @@ export class FastifyRawBody implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   onModuleInit(): void {
-    const adapter = this.adapterHost.httpAdapter as { getType?: () => string; getInstance?: () => unknown } | undefined;
-    if (adapter?.getType?.() !== 'fastify') return;
-    const fastify = adapter.getInstance?.() as FastifyLike | undefined;
+    const fastify = fastifyOf(this.adapterHost);
+    if (!fastify) return;
     try {
-      this.install(fastify!);
+      this.install(fastify);
     } catch (error) {
       this.logger.warn(
         'Fastify did not take the hooks that keep its body parser away from the MCP endpoint (was it started before ' +

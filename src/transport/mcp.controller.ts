@@ -1,15 +1,22 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res, SetMetadata, UseGuards, type Type } from '@nestjs/common';
 import type { McpGuard } from '../interfaces/mcp-module-options.interface.js';
-import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_ENDPOINT_METADATA, MCP_RAW_BODY_CONFIG } from '../mcp.constants.js';
+import {
+  FASTIFY_ROUTE_CONFIG_METADATA,
+  MCP_ENDPOINT_CONFIG,
+  MCP_ENDPOINT_METADATA,
+  MCP_RAW_BODY_CONFIG,
+} from '../mcp.constants.js';
 import { StreamableHttpTransport } from './streamable-http.transport.js';
 
 /**
  * Creates the endpoint controller for one `McpModule.forRoot()` call (the Origin/Host check runs
- * before it as a middleware, see `McpOriginMiddleware`). A class per call, because
+ * before it: a middleware, see `McpOriginMiddleware`, or on Fastify a hook, see `FastifyOriginCheck`). A class per call, because
  * Nest reads a controller's path and guards from its class metadata: sharing one class would let
  * two applications (or two endpoints) overwrite each other's.
  */
 export function createMcpController(path: string, guards: readonly McpGuard[]): Type<unknown> {
+  // On Fastify, what marks the endpoint's routes for mcp42's hooks; Express ignores it.
+  const routeConfig = { [MCP_ENDPOINT_CONFIG]: path };
   @Controller(path)
   @SetMetadata(MCP_ENDPOINT_METADATA, path)
   @UseGuards(...guards)
@@ -17,19 +24,21 @@ export function createMcpController(path: string, guards: readonly McpGuard[]): 
     constructor(@Inject(StreamableHttpTransport) private readonly transport: StreamableHttpTransport) {}
 
     // @Res() hands the response to the transport: it decides JSON or SSE per request. On Fastify the
-    // route config keeps Fastify's body parsers away (see FastifyRawBody); Express ignores it.
+    // POST's route config also keeps Fastify's body parsers away (see FastifyRawBody).
     @Post()
-    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { [MCP_RAW_BODY_CONFIG]: true })
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
     post(@Req() request: unknown, @Res() response: unknown): Promise<void> {
       return this.transport.handlePost(request, response);
     }
 
     @Get()
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, routeConfig)
     get(@Req() request: unknown, @Res() response: unknown): Promise<void> {
       return this.transport.handleGet(request, response);
     }
 
     @Delete()
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, routeConfig)
     delete(@Req() request: unknown, @Res() response: unknown): Promise<void> {
       return this.transport.handleDelete(request, response);
     }

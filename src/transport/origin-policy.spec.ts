@@ -149,3 +149,19 @@ describe('OriginPolicy with configured hosts', () => {
     expect(hostsOpen.allowsOrigin('https://evil.example')).toBe(false);
   });
 });
+
+describe('OriginPolicy.refusal', () => {
+  const policy = defaults();
+
+  it('names the Host first, then the Origin, and nothing when both are allowed', () => {
+    expect(policy.refusal({ host: 'evil.example', origin: 'https://evil.example' })).toBe(
+      'Forbidden: Host not allowed',
+    );
+    expect(policy.refusal({ host: 'localhost:3000', origin: 'https://evil.example' })).toBe(
+      'Forbidden: Origin not allowed',
+    );
+    expect(policy.refusal({ host: 'localhost:3000', origin: 'http://localhost:3000' })).toBeUndefined();
+    expect(policy.refusal({ host: '127.0.0.1' })).toBeUndefined();
+    expect(policy.refusal({})).toBe('Forbidden: Host not allowed');
+  });
+});

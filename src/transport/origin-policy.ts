@@ -1,3 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { headerValue } from './http-request.js';
+
 /**
  * Decides which `Origin` and `Host` values may reach the endpoint: the defence against DNS
  * rebinding, where a web page on an attacker's name resolves to 127.0.0.1 and drives a local server.
@@ -36,6 +39,16 @@ export class OriginPolicy {
     }
     if (this.exactOrigins.has(url.origin)) return true;
     return this.anyPortOrigins.has(`${url.protocol}//${url.hostname}`);
+  }
+
+  /**
+   * Why a request with these headers may not reach the endpoint (the 403's message), or `undefined`
+   * when it may: the `Host` first, then the `Origin`.
+   */
+  refusal(headers: IncomingHttpHeaders): string | undefined {
+    if (!this.allowsHost(headerValue(headers, 'host'))) return 'Forbidden: Host not allowed';
+    if (!this.allowsOrigin(headerValue(headers, 'origin'))) return 'Forbidden: Origin not allowed';
+    return undefined;
   }
 
   /** Compares the host name of a `Host` header, port ignored. A missing `Host` is refused. */

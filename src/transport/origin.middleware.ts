@@ -2,7 +2,7 @@ import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
-import { headerValue, rawRequest, rawResponse } from './http-request.js';
+import { rawRequest, rawResponse } from './http-request.js';
 import { writeTransportError } from './http-responses.js';
 import { OriginPolicy } from './origin-policy.js';
 
@@ -10,7 +10,8 @@ import { OriginPolicy } from './origin-policy.js';
  * Refuses requests whose `Origin` or `Host` is not allowed, with 403 and a JSON-RPC error body.
  *
  * A middleware rather than a guard, so that it runs before every guard, global ones included: a
- * request from a rebound host name is refused before any authentication logic looks at it.
+ * request from a rebound host name is refused before any authentication logic looks at it. On
+ * Fastify the same check runs as a Fastify hook instead (see `FastifyOriginCheck`).
  */
 @Injectable()
 export class McpOriginMiddleware implements NestMiddleware {
@@ -21,13 +22,8 @@ export class McpOriginMiddleware implements NestMiddleware {
   }
 
   use(request: IncomingMessage, response: ServerResponse, next: () => void): void {
-    const { headers } = rawRequest(request);
-    if (!this.policy.allowsHost(headerValue(headers, 'host'))) {
-      return writeTransportError(rawResponse(response), 403, 'Forbidden: Host not allowed');
-    }
-    if (!this.policy.allowsOrigin(headerValue(headers, 'origin'))) {
-      return writeTransportError(rawResponse(response), 403, 'Forbidden: Origin not allowed');
-    }
+    const refusal = this.policy.refusal(rawRequest(request).headers);
+    if (refusal !== undefined) return writeTransportError(rawResponse(response), 403, refusal);
     next();
   }
 }

@@ -1,0 +1,35 @@
+import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
+import type { McpCallAbort } from '../interfaces/mcp-caller.interface.js';
+import type { InputRound } from './input-round.js';
+
+/**
+ * The MRTR round of a stateless request, opened when first needed: by the request itself when it
+ * brings answers or a state (checked before anything runs), else by the handler's first ask or
+ * `once`; most calls ask nothing, and make no round. What the round aborts is a field here, not a
+ * closure made in the lifecycle's `run`: that closure put the call's abort in the async function's
+ * context, and V8's allocation-site pretenuring then sent the objects of every stateless call to
+ * the old generation (scavenges 4× as long, measured with --trace-gc; 2.0 ms instead of 8 ms).
+ */
+export class InputRoundSlot {
+  /** What the round aborts, with kind `input-required`, when it must end to ask the client. */
+  call: McpCallAbort | undefined;
+  private round: InputRound | undefined;
+
+  constructor(private readonly open: () => InputRound) {}
+
+  /** The round, opened now if nothing opened it yet. */
+  get(): InputRound {
+    if (!this.round) {
+      const round = this.open();
+      round.onNeedsInput = () =>
+        this.call?.abort(new McpCallAbortedError('input-required', 'The request needs input from the client'));
+      this.round = round;
+    }
+    return this.round;
+  }
+
+  /** The round, if something opened it. */
+  get opened(): InputRound | undefined {
+    return this.round;
+  }
+}

@@ -1,0 +1,38 @@
+import type { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+
+/** The parts of a Fastify request mcp42's hooks use (Fastify is not a dependency of mcp42). */
+export interface FastifyRequestLike {
+  readonly raw: { headers: IncomingHttpHeaders };
+  readonly routeOptions?: { readonly config?: Record<string, unknown> };
+  [stash: symbol]: unknown;
+}
+
+/** The parts of a Fastify reply mcp42's hooks use. */
+export interface FastifyReplyLike {
+  readonly raw: ServerResponse;
+  /** Takes the response from Fastify: what is written to `raw` is all the client gets. */
+  hijack(): unknown;
+}
+
+/** A callback hook's way to let the request go on (or fail it). */
+export type FastifyDone = (error?: Error | null, payload?: unknown) => void;
+
+/** The hooks mcp42 adds to a Fastify instance. */
+export interface FastifyLike {
+  addHook(
+    name: 'onRequest' | 'preValidation',
+    hook: (request: FastifyRequestLike, reply: FastifyReplyLike, done: FastifyDone) => void,
+  ): unknown;
+  addHook(
+    name: 'preParsing',
+    hook: (request: FastifyRequestLike, reply: FastifyReplyLike, payload: unknown, done: FastifyDone) => void,
+  ): unknown;
+}
+
+/** The application's Fastify instance, or `undefined` when it runs on another platform. */
+export function fastifyOf(adapterHost: HttpAdapterHost): FastifyLike | undefined {
+  const adapter = adapterHost.httpAdapter as { getType?: () => string; getInstance?: () => unknown } | undefined;
+  if (adapter?.getType?.() !== 'fastify') return undefined;
+  return adapter.getInstance?.() as FastifyLike | undefined;
+}
