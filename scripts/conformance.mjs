@@ -51,6 +51,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { signalGroup } from './process-group.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -178,18 +179,6 @@ function start(name, command, args, env = process.env) {
     });
   });
   return child;
-}
-
-function signalGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // already gone
-    }
-  }
 }
 
 /** SIGTERM to the process groups of those children still running, then SIGKILL after a grace period. */

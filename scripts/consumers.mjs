@@ -35,6 +35,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { signalGroup } from './process-group.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CONSUMERS = join(ROOT, 'test', 'consumers');
@@ -75,7 +76,7 @@ function run(command, args, { cwd, timeout, env = process.env }) {
     let stdout = '';
     child.stdout.on('data', (chunk) => ((stdout += chunk), (output += chunk)));
     child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeout);
+    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), timeout);
     const started = Date.now();
     child.once('error', (error) => {
       clearTimeout(timer);
@@ -91,18 +92,6 @@ function run(command, args, { cwd, timeout, env = process.env }) {
       reject(Object.assign(new Error(`${command} ${args.join(' ')}: ${how}`), { output }));
     });
   });
-}
-
-function killGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // already gone
-    }
-  }
 }
 
 /** `npm pack` of the repository (prepack builds dist/cjs and dist/esm); checks what it holds. */
@@ -393,7 +382,7 @@ async function runApp(name, tarball) {
     const output = [error.output, app?.output].filter(Boolean).join('\n');
     return { name, ok: false, step, checks: checks.count, error: error.message ?? String(error), output, times };
   } finally {
-    if (app && app.child.exitCode === null && app.child.signalCode === null) killGroup(app.child, 'SIGKILL');
+    if (app && app.child.exitCode === null && app.child.signalCode === null) signalGroup(app.child, 'SIGKILL');
   }
 }
 
@@ -413,13 +402,13 @@ async function main() {
   const started = Date.now();
   const timer = setTimeout(() => {
     print(`timed out after ${TOTAL_TIMEOUT_MS / 1000} s, stopping`);
-    for (const child of children) killGroup(child, 'SIGKILL');
+    for (const child of children) signalGroup(child, 'SIGKILL');
     process.exit(124);
   }, TOTAL_TIMEOUT_MS);
   timer.unref();
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {
-      for (const child of children) killGroup(child, 'SIGKILL');
+      for (const child of children) signalGroup(child, 'SIGKILL');
       process.exit(128 + { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[signal]);
     });
   }
@@ -465,7 +454,7 @@ main().then(
   (code) => process.exit(code),
   (error) => {
     print(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    for (const child of children) killGroup(child, 'SIGKILL');
+    for (const child of children) signalGroup(child, 'SIGKILL');
     process.exit(1);
   },
 );

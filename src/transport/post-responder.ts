@@ -5,20 +5,14 @@ import type { CallChannel } from '../execution/call-channel.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionStream } from '../session/session-stream.js';
 import { writeEncoded } from './http-responses.js';
+import type { SerializationReports } from './serialization-reports.js';
 import { SseWriter } from './sse.writer.js';
 import { pumpToConnection } from './stream-pump.js';
 
 /** Settings a responder takes from the module options. */
-export interface PostResponderSettings {
+export interface PostResponderSettings extends SerializationReports {
   readonly keepAliveMs: number;
   readonly retryMs: number;
-  /**
-   * Told when a response could not be serialised (it is answered as an internal error instead):
-   * a server bug worth logging.
-   */
-  readonly onUnserializable?: (error: unknown, response: JsonRpcResponse) => void;
-  /** Told when a message about a call (progress, log) cannot be serialised: it is dropped. */
-  readonly onUnserializableMessage?: (message: JsonRpcMessage) => void;
 }
 
 /**

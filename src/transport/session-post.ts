@@ -5,7 +5,7 @@ import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.inte
 import { MCP_RESOLVED_OPTIONS, MCP_SESSION_ID_HEADER } from '../mcp.constants.js';
 import type { DecodedBody, DecodedMessage } from '../protocol/json-rpc.codec.js';
 import { errorResponse, ErrorCode, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
-import type { JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.types.js';
+import type { JsonRpcRequest } from '../protocol/json-rpc.types.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
 import { supportsBatching } from '../protocol/protocol-version.js';
 import { McpServer } from '../server/mcp.server.js';
@@ -14,6 +14,7 @@ import { McpRequestSessions } from '../session/request-sessions.js';
 import { SessionStore } from '../session/session.store.js';
 import { writeEmpty, writeJson, writeTransportError } from './http-responses.js';
 import { PostResponder, type PostResponderSettings } from './post-responder.js';
+import { loggedSerializationReports } from './serialization-reports.js';
 import { legacyVersionHeaderOk, rejectVersionHeader } from './session-headers.js';
 
 /**
@@ -36,16 +37,7 @@ export class SessionPost {
     this.responderSettings = {
       keepAliveMs: options.keepAliveMs,
       retryMs: options.sseRetryMs,
-      onUnserializable: (error: unknown, response: JsonRpcResponse) => {
-        this.logger.error(
-          `The result for request ${JSON.stringify(response.id)} cannot be serialised to JSON; answered as an internal error`,
-          error instanceof Error ? error.stack : String(error),
-        );
-      },
-      onUnserializableMessage: (message) => {
-        const method = 'method' in message ? message.method : 'response';
-        this.logger.error(`A ${method} message cannot be serialised to JSON; it was dropped`);
-      },
+      ...loggedSerializationReports(this.logger),
     };
   }
 

@@ -14,6 +14,7 @@ import { MODERN_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import { ListenStreams } from '../server/listen-streams.js';
 import { McpServer } from '../server/mcp.server.js';
 import { writeEmpty, writeJson } from './http-responses.js';
+import { loggedSerializationReports } from './serialization-reports.js';
 import { StatelessResponder, type StatelessResponderSettings } from './stateless-responder.js';
 
 /**
@@ -37,17 +38,7 @@ export class StatelessPost implements BeforeApplicationShutdown {
     this.settings = {
       keepAliveMs: options.keepAliveMs,
       outboxLimit: options.outboxLimit,
-      onUnserializable: (error, response) => {
-        this.logger.error(
-          `The result for request ${JSON.stringify(response.id)} cannot be serialised to JSON; answered as an internal error`,
-          error instanceof Error ? error.stack : String(error),
-        );
-      },
-      onUnserializableMessage: (message) => {
-        this.logger.error(
-          `A ${'method' in message ? message.method : 'response'} message cannot be serialised to JSON; it was dropped`,
-        );
-      },
+      ...loggedSerializationReports(this.logger),
     };
   }
 

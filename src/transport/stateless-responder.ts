@@ -3,17 +3,14 @@ import { encodeMessage, encodeResponseInParts, jsonText } from '../protocol/json
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import type { CallChannel } from '../execution/call-channel.js';
 import { writeEncoded } from './http-responses.js';
+import type { SerializationReports } from './serialization-reports.js';
 import { SseWriter } from './sse.writer.js';
 
 /** What a stateless responder takes from the module options. */
-export interface StatelessResponderSettings {
+export interface StatelessResponderSettings extends SerializationReports {
   readonly keepAliveMs: number;
   /** Messages a client that stops reading may leave waiting before its connection is cut. */
   readonly outboxLimit: number;
-  /** Told when a response cannot be serialised (it is answered as an internal error instead). */
-  readonly onUnserializable?: (error: unknown, response: JsonRpcResponse) => void;
-  /** Told when a message about the request (progress, log) cannot be serialised: it is dropped. */
-  readonly onUnserializableMessage?: (message: JsonRpcMessage) => void;
 }
 
 /**
