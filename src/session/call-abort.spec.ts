@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { CallAbort } from './call-abort.js';
 
 describe('CallAbort', () => {
@@ -89,5 +90,30 @@ describe('CallAbort', () => {
     expect(heard).toEqual(['second']);
     expect(signal.aborted).toBe(true);
     expect(await surfaced).toEqual(new Error('boom'));
+  });
+});
+
+describe('CallAbort and the signal it made', () => {
+  it('leaves no listener on the signal once its own listeners are gone, and adds one again for a new one', () => {
+    const abort = new CallAbort();
+    const remove = abort.onAbort(() => undefined);
+    const { signal } = abort;
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    remove();
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const heard: string[] = [];
+    abort.onAbort(() => heard.push('again'));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    abort.abort('why');
+    expect(heard).toEqual(['again']);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('puts nothing on a signal made while no listener waits', () => {
+    const abort = new CallAbort();
+    const { signal } = abort;
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    abort.abort('why');
+    expect(signal.reason).toBe('why');
   });
 });

@@ -15,14 +15,16 @@ export class CallAbort implements McpCallAbort {
   private controller: AbortController | undefined;
   private abortedWith: { readonly reason: unknown } | undefined;
   private listeners: Set<() => void> | undefined;
+  /** On the signal, while it exists and there are listeners: runs them when it aborts. */
+  private dispatcher: (() => void) | undefined;
 
   get signal(): AbortSignal {
     if (!this.controller) {
       const controller = new AbortController();
+      this.controller = controller;
       if (this.abortedWith) controller.abort(this.abortedWith.reason);
       // The first listener of the signal: the lifecycle's listeners run before any a handler adds.
-      else controller.signal.addEventListener('abort', () => this.dispatch(), { once: true });
-      this.controller = controller;
+      else if (this.listeners?.size) this.listenOnSignal();
     }
     return this.controller.signal;
   }
@@ -42,7 +44,8 @@ export class CallAbort implements McpCallAbort {
       reason: reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason,
     };
     if (this.controller) this.controller.abort(this.abortedWith.reason);
-    else this.dispatch();
+    // With a signal, the dispatcher on it has run them, if there were any.
+    if (!this.dispatcher) this.dispatch();
   }
 
   onAbort(listener: () => void): () => void {
@@ -50,11 +53,24 @@ export class CallAbort implements McpCallAbort {
     // A function added twice is one listener, as with addEventListener.
     const listeners = (this.listeners ??= new Set());
     listeners.add(listener);
-    return () => listeners.delete(listener);
+    if (this.controller && !this.dispatcher) this.listenOnSignal();
+    return () => {
+      // The last one gone, nothing stays on the signal: a call that ends unaborted leaves no listener.
+      if (listeners.delete(listener) && listeners.size === 0 && this.dispatcher && !this.abortedWith) {
+        this.controller?.signal.removeEventListener('abort', this.dispatcher);
+        this.dispatcher = undefined;
+      }
+    };
+  }
+
+  private listenOnSignal(): void {
+    this.dispatcher = () => this.dispatch();
+    this.controller!.signal.addEventListener('abort', this.dispatcher, { once: true });
   }
 
   private dispatch(): void {
     const listeners = this.listeners;
+    this.listeners = undefined;
     if (!listeners) return;
     for (const listener of [...listeners]) {
       // Removed by a listener that ran before it.
@@ -67,6 +83,5 @@ export class CallAbort implements McpCallAbort {
         });
       }
     }
-    this.listeners = undefined;
   }
 }
