@@ -102,6 +102,16 @@ describe('resolveMcpOptions', () => {
     );
   });
 
+  it('serves 2025 clients with sessions unless legacySessions is false, and takes nothing but a boolean there', () => {
+    expect(resolveMcpOptions(base).legacySessions).toBe(true);
+    expect(resolveMcpOptions({ ...base, legacySessions: false }).legacySessions).toBe(false);
+    for (const bad of ['false', 0, null]) {
+      expect(() => resolveMcpOptions({ ...base, legacySessions: bad as unknown as boolean })).toThrow(
+        'options.legacySessions must be true or false',
+      );
+    }
+  });
+
   it('accepts keepAliveMs 0 (keep-alive disabled) and empty lists', () => {
     const resolved = resolveMcpOptions({ ...base, keepAliveMs: 0, allowedOrigins: [], allowedHosts: [] });
     expect(resolved.keepAliveMs).toBe(0);

@@ -26,6 +26,7 @@ export const MCP_OPTION_DEFAULTS = {
   storedEventMaxAgeMs: 5 * 60 * 1000,
   maxStoredEventChars: 4 * 1024 * 1024,
   eras: 'dual',
+  legacySessions: true,
   requestStateTtlMs: 15 * 60 * 1000,
   cache: {},
   maxListenStreams: 1_000,

@@ -26,6 +26,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'storedEventMaxAgeMs',
   'maxStoredEventChars',
   'eras',
+  'legacySessions',
   'stateSecret',
   'requestStateTtlMs',
   'cache',
@@ -89,6 +90,11 @@ export function validateMcpOptions(
   }
   if (!ERAS.has(options.eras)) {
     throw new TypeError(`McpModule: options.eras must be 'dual', 'modern' or 'legacy', got ${String(options.eras)}`);
+  }
+  if (typeof options.legacySessions !== 'boolean') {
+    throw new TypeError(
+      `McpModule: options.legacySessions must be true or false, got ${String(options.legacySessions)}`,
+    );
   }
   validateStateSecret(options.stateSecret);
   validateCache(options.cache);

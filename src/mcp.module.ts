@@ -52,6 +52,8 @@ import { FastifyOriginCheck } from './transport/fastify-origin-check.js';
 import { FastifyRawBody } from './transport/fastify-raw-body.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
 import { SessionPost } from './transport/session-post.js';
+import { LoneRequests } from './transport/lone-requests.js';
+import { SessionlessPost } from './transport/sessionless-post.js';
 import { StatelessPost } from './transport/stateless-post.js';
 import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
 
@@ -127,7 +129,9 @@ const REGISTRIES = [
     FastifyRawBody,
     DuplicateEndpointNotice,
     SessionPost,
+    LoneRequests,
     StatelessPost,
+    SessionlessPost,
     StreamableHttpTransport,
     ...REGISTRIES,
   ],

@@ -243,6 +243,12 @@ export class HandlerContext implements McpContext {
     options: McpClientRequestOptions,
   ): Promise<unknown> {
     const { session, channel, caller } = this.call;
+    if (caller.era === 'legacy' && !session) {
+      throw new McpClientRequestError(
+        `${method} needs a 2025 session; this server serves 2025 clients without sessions (legacySessions: false)`,
+        ErrorCode.InvalidRequest,
+      );
+    }
     const missing = missingClientCapability(method, params, caller.clientCapabilities);
     if (missing !== undefined) {
       const message = `The client cannot take ${method}: it did not declare the "${missing}" capability`;

@@ -1,4 +1,5 @@
 import type { McpCaller } from '../interfaces/mcp-caller.interface.js';
+import type { McpEra } from '../protocol/era-classifier.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import { passesThreshold, type LoggingLevel } from '../protocol/logging-level.js';
@@ -7,20 +8,24 @@ import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import { CallAbort } from '../session/call-abort.js';
 
 /**
- * The caller of one stateless (2026-07-28) request: everything known of the client is what this
- * request's `_meta` says, and nothing outlives the request. Its one call is aborted when the client
- * closes the response stream (the revision's cancellation).
+ * The caller of one request served without a session: a stateless 2026-07-28 request, whose
+ * `_meta` is everything known of the client, or a 2025 request at an endpoint with
+ * `legacySessions: false` (its version from the header, no capabilities known). Nothing outlives the
+ * request; its one call is aborted when the client closes the response stream.
  */
 export class StatelessCaller implements McpCaller {
-  readonly era = 'modern' as const;
   readonly session: McpSessionHandle | undefined = undefined;
   readonly cursorScope: string;
   private readonly controllers = new Set<CallAbort>();
 
-  /** @param principal who sends the request (`sessionOwner`), `undefined` when anonymous. */
+  /**
+   * @param principal who sends the request (`sessionOwner`), `undefined` when anonymous.
+   * @param era `legacy` for a 2025 request served without a session.
+   */
   constructor(
     private readonly envelope: RequestEnvelope,
     readonly principal: string | undefined,
+    readonly era: McpEra = 'modern',
   ) {
     this.cursorScope = principal === undefined ? 'anonymous' : `principal:${principal}`;
   }

@@ -112,6 +112,16 @@ export interface McpModuleOptions {
    */
   eras?: McpEras;
   /**
+   * Whether 2025 clients get sessions. `false` serves them as the official SDK v2 does by default,
+   * for deployments that want no state at all (a tools-only server on many instances): `initialize`
+   * gets no `Mcp-Session-Id`, every POST stands alone, GET and DELETE get 405. What needs a session
+   * cannot work then and says so: no `listChanged` or resource `subscribe` capability, no batches,
+   * `ctx.elicit()` / `sample()` / `listRoots()` refused, cancellation only by closing the response,
+   * log messages at `defaultLogLevel`. Stateless 2026-07-28 requests are served as always.
+   * @default true
+   */
+  legacySessions?: boolean;
+  /**
    * The secret that seals what 2026-07-28 clients hand back (`requestState`) and list cursors, at
    * least 32 bytes. Give every instance of a deployment the same one, so any instance opens what
    * another sealed; keep it out of source control. To rotate it, give a list: the first seals, all

@@ -28,3 +28,17 @@ export const LEGACY_NOTIFICATIONS: ReadonlySet<string> = new Set([
 
 /** The legacy era as the dispatcher takes it: its methods and notifications, results as handlers return them. */
 export const LEGACY_ERA = Object.freeze({ methods: LEGACY_METHODS, notifications: LEGACY_NOTIFICATIONS });
+
+/**
+ * The legacy era served without sessions (`legacySessions: false`): a subscription would need a
+ * session to outlive its request, and no notification can act on anything (cancelling is closing
+ * the response).
+ */
+export const SESSIONLESS_LEGACY_ERA = Object.freeze({
+  methods: new Set(
+    [...LEGACY_METHODS].filter(
+      (method) => method !== McpMethod.ResourcesSubscribe && method !== McpMethod.ResourcesUnsubscribe,
+    ),
+  ) as ReadonlySet<string>,
+  notifications: new Set<string>() as ReadonlySet<string>,
+});

@@ -4,7 +4,7 @@ import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.inte
 import { resolveCacheHint } from '../catalogue/cache-hints.js';
 import { McpDispatcher, type DispatchEra, type McpServerPort } from '../protocol/dispatcher.js';
 import type { ServerDescription } from '../protocol/initialize.js';
-import { LEGACY_ERA } from '../protocol/legacy-era.js';
+import { LEGACY_ERA, SESSIONLESS_LEGACY_ERA } from '../protocol/legacy-era.js';
 import {
   admitModernParams,
   CACHEABLE_METHODS,
@@ -85,6 +85,8 @@ export class McpServer implements McpServerPort<McpCallContext> {
   readonly legacy: McpDispatcher<McpCallContext>;
   /** Serves stateless 2026-07-28 requests. */
   readonly modern: McpDispatcher<McpCallContext>;
+  /** The 2025 era served without sessions (`legacySessions: false`). */
+  readonly sessionless: McpDispatcher<McpCallContext>;
   /** What `server/discover` and the unsupported-version error say the endpoint speaks. */
   readonly supportedVersions: readonly string[];
   private readonly pageSize: number;
@@ -119,6 +121,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
     const description = describeServer(options);
     this.legacy = new McpDispatcher(description, this, LEGACY_ERA);
     this.modern = new McpDispatcher(description, this, this.modernEra(description));
+    this.sessionless = new McpDispatcher(withoutSessionCapabilities(description), this, SESSIONLESS_LEGACY_ERA);
     this.supportedVersions =
       options.eras === 'modern'
         ? [...MODERN_PROTOCOL_VERSIONS]
@@ -315,6 +318,23 @@ export class McpServer implements McpServerPort<McpCallContext> {
       mapError: modernError,
     };
   }
+}
+
+/**
+ * What a 2025 client is told without sessions: nothing could deliver a `list_changed` or a resource
+ * update to it, so neither is announced.
+ */
+function withoutSessionCapabilities(description: ServerDescription): ServerDescription {
+  return Object.freeze({
+    ...description,
+    capabilities: Object.freeze({
+      tools: Object.freeze({}),
+      resources: Object.freeze({}),
+      prompts: Object.freeze({}),
+      completions: Object.freeze({}),
+      logging: Object.freeze({}),
+    }),
+  });
 }
 
 function describeServer(options: ResolvedMcpOptions): ServerDescription {

@@ -18,7 +18,9 @@ export class StateSecretNotice implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.sealer.ephemeral || this.options.eras === 'legacy') return;
+    // 2025 sessions alone seal nothing that outlives this process's sessions.
+    const { eras, legacySessions } = this.options;
+    if (!this.sealer.ephemeral || (eras === 'legacy' && legacySessions)) return;
     this.logger.log(
       'requestState and list cursors are sealed with a random key of this process; when several instances ' +
         'serve this endpoint (or it restarts while clients retry), give them all the same `stateSecret`',

@@ -35,7 +35,10 @@ export function refuseLegacyPost(
   writeJson(res, 400, errorResponse(entry.message.id, unsupportedProtocolVersion(requested, supported)));
 }
 
-/** GET and DELETE are 2025 session operations: an endpoint that serves only 2026-07-28 has neither. */
+/**
+ * GET and DELETE are 2025 session operations: an endpoint without sessions (`eras: 'modern'`, or
+ * `legacySessions: false`) has neither.
+ */
 export function refuseSessionMethod(res: ServerResponse): void {
   writeTransportError(res, 405, 'Method Not Allowed: this endpoint serves stateless POST requests only', undefined, {
     allow: 'POST',

@@ -1,7 +1,5 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
-import type { McpCallContext } from '../execution/mcp-call-context.js';
 import { StatelessCaller } from '../execution/stateless-caller.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
@@ -14,8 +12,7 @@ import { MODERN_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import { ListenStreams } from '../server/listen-streams.js';
 import { McpServer } from '../server/mcp.server.js';
 import { writeEmpty, writeJson } from './http-responses.js';
-import { loggedSerializationReports } from './serialization-reports.js';
-import { StatelessResponder, type StatelessResponderSettings } from './stateless-responder.js';
+import { LoneRequests } from './lone-requests.js';
 
 /**
  * Serves one stateless (2026-07-28) POST: the request is checked in the order the revision pins
@@ -24,32 +21,13 @@ import { StatelessResponder, type StatelessResponderSettings } from './stateless
  * first, as an SSE stream. The client closing the response is the request's cancellation.
  */
 @Injectable()
-export class StatelessPost implements BeforeApplicationShutdown {
-  private readonly logger = new Logger('McpTransport');
-  private readonly settings: StatelessResponderSettings;
-  /** The callers of requests being served: the application's shutdown aborts their calls, as it ends sessions. */
-  private readonly serving = new Set<StatelessCaller>();
-
+export class StatelessPost {
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly server: McpServer,
     private readonly listens: ListenStreams,
-  ) {
-    this.settings = {
-      keepAliveMs: options.keepAliveMs,
-      outboxLimit: options.outboxLimit,
-      ...loggedSerializationReports(this.logger),
-    };
-  }
-
-  /**
-   * Aborts what still runs: a handler waiting on its signal must not hold the shutdown. After the
-   * modules' destroy hooks, so that listen streams have ended gracefully first.
-   */
-  beforeApplicationShutdown(): void {
-    const reason = new McpCallAbortedError('shutdown', 'The server is shutting down');
-    for (const caller of this.serving) caller.abort(reason);
-  }
+    private readonly lone: LoneRequests,
+  ) {}
 
   async handle(
     message: JsonRpcRequest | JsonRpcNotification,
@@ -83,22 +61,15 @@ export class StatelessPost implements BeforeApplicationShutdown {
         { 'retry-after': '10' },
       );
     }
-    // Gone while its body arrived or was checked: nothing is left to serve. (The request itself is
-    // destroyed once its body is read; the response and the socket say whether the client is there.)
-    if (res.destroyed || res.writableEnded || raw.socket?.destroyed === true) return;
-    const caller = new StatelessCaller(envelope, principal);
-    const responder = new StatelessResponder(res, this.settings);
-    res.once('close', () => {
-      if (!responder.done) caller.abort(new McpCallAbortedError('cancelled', 'The client closed the response stream'));
-    });
-    const context: McpCallContext = { caller, httpRequest: request, headers: raw.headers, channel: responder };
-    this.serving.add(caller);
-    try {
-      const response = await this.server.modern.handleRequest(message, context);
-      responder.respond(response, statusOf(response));
-    } finally {
-      this.serving.delete(caller);
-    }
+    return this.lone.serve(
+      new StatelessCaller(envelope, principal),
+      message,
+      this.server.modern,
+      request,
+      raw,
+      res,
+      statusOf,
+    );
   }
 }
 

@@ -24,6 +24,7 @@ import { legacyVersionHeaderOk, rejectVersionHeader, sessionOf } from './session
 import { SessionPost } from './session-post.js';
 import { pumpToConnection } from './stream-pump.js';
 import { SseWriter } from './sse.writer.js';
+import { SessionlessPost } from './sessionless-post.js';
 import { StatelessPost } from './stateless-post.js';
 
 /**
@@ -44,7 +45,13 @@ export class StreamableHttpTransport {
     private readonly bodyParserNotice: BodyParserNotice,
     private readonly sessionPost: SessionPost,
     private readonly stateless: StatelessPost,
+    private readonly sessionless: SessionlessPost,
   ) {}
+
+  /** Whether 2025 sessions exist here: GET and DELETE are theirs. */
+  private get servesSessions(): boolean {
+    return this.options.eras !== 'modern' && this.options.legacySessions;
+  }
 
   /**
    * POST: one JSON-RPC message (or, on 2025-03-26 sessions, a batch) from the client. Its era is
@@ -90,6 +97,7 @@ export class StreamableHttpTransport {
       if (verdict.era === 'modern') return this.stateless.handle(verdict.message, request, raw, res);
       if (eras === 'modern') return refuseLegacyPost(body, raw, res, this.server.supportedVersions);
     }
+    if (!this.options.legacySessions) return this.sessionless.handle(body, request, raw, res);
     return this.sessionPost.handle(body, sessionId, request, raw, res);
   }
 
@@ -104,7 +112,7 @@ export class StreamableHttpTransport {
   }
 
   private async get(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (this.options.eras === 'modern') return refuseSessionMethod(res);
+    if (!this.servesSessions) return refuseSessionMethod(res);
     if (!this.mediaTypes.accepted(raw.headers.accept).eventStream) {
       return writeTransportError(res, 406, 'Not Acceptable: Accept must list text/event-stream');
     }
@@ -157,7 +165,7 @@ export class StreamableHttpTransport {
     const raw = rawRequest(request);
     const res = rawResponse(response);
     await this.answering(res, () => {
-      if (this.options.eras === 'modern') return refuseSessionMethod(res);
+      if (!this.servesSessions) return refuseSessionMethod(res);
       if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
       const session = sessionOf(this.sessions, request, raw, res);
       if (!session) return;
