@@ -37,3 +37,34 @@ describe('InputRoundSlot', () => {
     expect(slot.opened!.inputRequired().inputRequests).toEqual({ 'roots-1': { method: 'roots/list', params: {} } });
   });
 });
+
+describe('InputRoundSlot after the request had its answer', () => {
+  it('refuses a late ask and a late once, in a round opened only then, and aborts nothing', async () => {
+    const slot = new InputRoundSlot(() => new InputRound(settings, binding, {}));
+    const call = new CallAbort();
+    slot.call = call;
+    slot.close(() => new Error('answered'));
+    await expect(slot.get().ask('roots/list', {}, undefined, () => undefined)).rejects.toThrow(
+      'the request has its answer',
+    );
+    let ran = false;
+    await expect(
+      slot.get().once('k', () => {
+        ran = true;
+        return 1;
+      }),
+    ).rejects.toThrow('the round ended');
+    await nextTurn();
+    await nextTurn();
+    expect(ran).toBe(false);
+    expect(call.aborted).toBe(false);
+  });
+
+  it('fails the pending asks of an open round with the reason given', async () => {
+    const slot = new InputRoundSlot(() => new InputRound(settings, binding, {}));
+    const asked = slot.get().ask('roots/list', {}, undefined, () => undefined);
+    const reason = new Error('withdrawn');
+    slot.close(() => reason);
+    await expect(asked).rejects.toBe(reason);
+  });
+});

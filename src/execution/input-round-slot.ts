@@ -14,6 +14,7 @@ export class InputRoundSlot {
   /** What the round aborts, with kind `input-required`, when it must end to ask the client. */
   call: McpCallAbort | undefined;
   private round: InputRound | undefined;
+  private closed = false;
 
   constructor(private readonly open: () => InputRound) {}
 
@@ -23,9 +24,21 @@ export class InputRoundSlot {
       const round = this.open();
       round.onNeedsInput = () =>
         this.call?.abort(new McpCallAbortedError('input-required', 'The request needs input from the client'));
+      // Opened after the request had its answer (a handler still running): closed at once, so a late
+      // ask or once is refused as it is in a round opened before.
+      if (this.closed) round.close(() => undefined);
       this.round = round;
     }
     return this.round;
+  }
+
+  /**
+   * The request has its answer: pending asks of an open round fail with `reason`, and a round opened
+   * later takes none.
+   */
+  close(reason: () => unknown): void {
+    this.closed = true;
+    this.round?.close(reason);
   }
 
   /** The round, if something opened it. */

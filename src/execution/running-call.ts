@@ -230,7 +230,7 @@ export class RunningCall<R> {
   /** The request has its answer: nothing more goes out for it, and no timer outlives it. */
   finish(): void {
     this.context.finish();
-    this.round?.opened?.close(() =>
+    this.round?.close(() =>
       this.controller.aborted
         ? this.controller.reason
         : new McpClientRequestError('Withdrawn: the request that asked has its answer', ErrorCode.InvalidRequest),

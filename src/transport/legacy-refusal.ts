@@ -39,8 +39,9 @@ export function refuseLegacyPost(
  * GET and DELETE are 2025 session operations: an endpoint without sessions (`eras: 'modern'`, or
  * `legacySessions: false`) has neither.
  */
-export function refuseSessionMethod(res: ServerResponse): void {
-  writeTransportError(res, 405, 'Method Not Allowed: this endpoint serves stateless POST requests only', undefined, {
-    allow: 'POST',
-  });
+export function refuseSessionMethod(
+  res: ServerResponse,
+  why = 'Method Not Allowed: this endpoint serves stateless POST requests only',
+): void {
+  writeTransportError(res, 405, why, undefined, { allow: 'POST' });
 }

@@ -21,7 +21,8 @@ const ALWAYS_OK = (): number => 200;
  * default: `initialize` is answered and forgotten (no `Mcp-Session-Id`), any other request is served
  * on its own, its version read from `MCP-Protocol-Version`, nothing known of the client's
  * capabilities; notifications and responses are taken and dropped (nothing is running for them to
- * act on), and a batch, which would need a session to be answered, is refused.
+ * act on). Batches are refused: a 2025-03-26 client that batches should keep its sessions (the
+ * session's responder is what answers several requests in one response here).
  */
 @Injectable()
 export class SessionlessPost {
@@ -33,13 +34,19 @@ export class SessionlessPost {
 
   async handle(body: DecodedBody, request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
     if (body.kind === 'error') return writeJson(res, 400, body.error);
+    const dispatcher = this.server.sessionless;
+    if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === McpMethod.Initialize) {
+      return writeJson(res, 200, dispatcher.initialize(body.entry.message).response);
+    }
+    // As with sessions: `initialize` negotiates in its body, anything else is judged by its header first.
+    if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
     if (body.kind === 'batch') {
       return writeJson(
         res,
         400,
         errorResponse(
           null,
-          invalidRequest('batches need a session, and this server serves 2025 clients without sessions'),
+          invalidRequest('batches are not served here: this server serves 2025 clients without sessions'),
         ),
       );
     }
@@ -47,11 +54,6 @@ export class SessionlessPost {
     if (entry.kind === 'invalid') return writeJson(res, 400, entry.error);
     if (entry.kind !== 'request') return writeEmpty(res, 202);
     const { message } = entry;
-    const dispatcher = this.server.sessionless;
-    if (message.method === McpMethod.Initialize) {
-      return writeJson(res, 200, dispatcher.initialize(message).response);
-    }
-    if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
     const version = headerValue(raw.headers, MCP_PROTOCOL_VERSION_HEADER) ?? DEFAULT_HEADER_PROTOCOL_VERSION;
     const caller = new StatelessCaller(
       { protocolVersion: version, clientCapabilities: {}, logLevel: this.options.defaultLogLevel },

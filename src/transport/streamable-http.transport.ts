@@ -53,6 +53,15 @@ export class StreamableHttpTransport {
     return this.options.eras !== 'modern' && this.options.legacySessions;
   }
 
+  /** 405 for GET and DELETE where there are no sessions, saying why. */
+  private refuseSessionMethod(res: ServerResponse): void {
+    if (this.options.eras === 'modern') return refuseSessionMethod(res);
+    refuseSessionMethod(
+      res,
+      'Method Not Allowed: this server serves 2025 clients without sessions (legacySessions: false)',
+    );
+  }
+
   /**
    * POST: one JSON-RPC message (or, on 2025-03-26 sessions, a batch) from the client. Its era is
    * decided per request, body first: a stateless 2026-07-28 request goes to {@link StatelessPost},
@@ -112,7 +121,7 @@ export class StreamableHttpTransport {
   }
 
   private async get(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.servesSessions) return refuseSessionMethod(res);
+    if (!this.servesSessions) return this.refuseSessionMethod(res);
     if (!this.mediaTypes.accepted(raw.headers.accept).eventStream) {
       return writeTransportError(res, 406, 'Not Acceptable: Accept must list text/event-stream');
     }
@@ -165,7 +174,7 @@ export class StreamableHttpTransport {
     const raw = rawRequest(request);
     const res = rawResponse(response);
     await this.answering(res, () => {
-      if (!this.servesSessions) return refuseSessionMethod(res);
+      if (!this.servesSessions) return this.refuseSessionMethod(res);
       if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
       const session = sessionOf(this.sessions, request, raw, res);
       if (!session) return;

@@ -62,8 +62,10 @@ describe('legacySessions: false', () => {
   it('takes notifications and responses with 202, and refuses an unsupported MCP-Protocol-Version with 400', async () => {
     expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
     expect((await post({ jsonrpc: '2.0', id: 'x', result: {} })).status).toBe(202);
-    const refused = await post({ jsonrpc: '2.0', id: 4, method: 'ping' }, { 'mcp-protocol-version': '1999-01-01' });
-    expect(refused.status).toBe(400);
+    const badVersion = { 'mcp-protocol-version': '1999-01-01' };
+    expect((await post({ jsonrpc: '2.0', id: 4, method: 'ping' }, badVersion)).status).toBe(400);
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, badVersion)).status).toBe(400);
+    expect((await post({ jsonrpc: '2.0', id: 'y', result: {} }, badVersion)).status).toBe(400);
   });
 
   it('refuses what needs a session: GET and DELETE with 405, batches with 400, subscriptions with -32601', async () => {
@@ -72,6 +74,7 @@ describe('legacySessions: false', () => {
       await exchange.untilEnd();
       expect(exchange.status).toBe(405);
       expect(exchange.headers.allow).toBe('POST');
+      expect(exchange.messages[0]?.error?.message).toContain('without sessions (legacySessions: false)');
     }
     const batch = await post([
       { jsonrpc: '2.0', id: 5, method: 'ping' },
