@@ -77,6 +77,11 @@ const LAYERS = [
     ],
     why: 'Options and their defaults, the Nest module that wires it all, and index.ts, the curated public API.',
   },
+  {
+    name: 'adapters',
+    paths: ['src/redis/'],
+    why: 'Shared state on an existing engine (Redis, behind the subpath export mcp42/redis): implements the internal port of src/interfaces; nothing else in src imports it.',
+  },
 ];
 
 /** One regular expression for the files under any of `paths`. */
@@ -154,6 +159,13 @@ export default {
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['npm', 'npm-peer', 'npm-optional'] },
     },
     {
+      name: 'ioredis-in-the-adapter-only',
+      comment: 'Redis stays an optional peer: only the adapter behind mcp42/redis names ioredis (and only its types).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/redis/' },
+      to: { path: 'node_modules/ioredis/' },
+    },
+    {
       name: 'src-not-to-tests',
       comment: 'The library never reaches into the tests, the sample app or the benchmarks.',
       severity: 'error',
@@ -170,11 +182,12 @@ export default {
     {
       name: 'public-api-only',
       comment:
-        'The sample app and the tests use mcp42 as users do: through src/index.ts. Unit specs beside the source, and ' +
+        'The sample app and the tests use mcp42 as users do: through src/index.ts (and src/redis/index.ts, the ' +
+        'subpath export mcp42/redis). Unit specs beside the source, and ' +
         'the helpers in test/internals/ for tests that read internal state, are the tests of internals.',
       severity: 'error',
       from: { path: '^(sample-app|test)/', pathNot: '^test/internals/' },
-      to: { path: '^src/', pathNot: '^src/index\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(redis/)?index\\.ts$' },
     },
   ],
   options: {

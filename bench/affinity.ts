@@ -8,8 +8,8 @@ import { availableParallelism, loadavg } from 'node:os';
  * with the server's and a server's figures are its own. With `taskset` (util-linux) and two cores or
  * more; otherwise, or with BENCH_PIN=0, nothing is pinned and the report says so.
  */
-const SERVER_CPU = 0;
-const CLIENT_CPU = 1;
+export const SERVER_CPU = 0;
+export const CLIENT_CPU = 1;
 
 let pinning: boolean | undefined;
 
@@ -38,18 +38,37 @@ function pinSelf(): boolean {
 }
 
 /**
- * Forks a server process (an IPC channel to it, as `fork` gives), on the server core when pinned:
- * `taskset` runs Node, which keeps the channel the fork opened.
+ * Forks a server process (an IPC channel to it, as `fork` gives), on the server core (or `cpu`) when
+ * pinned: `taskset` runs Node, which keeps the channel the fork opened.
  */
-export function forkServer(script: URL, args: readonly string[], options: ForkOptions = {}): ChildProcess {
+export function forkServer(
+  script: URL,
+  args: readonly string[],
+  options: ForkOptions = {},
+  cpu = SERVER_CPU,
+): ChildProcess {
   if (!pinned()) return fork(script, args, options);
   // What fork itself defaults to: this process's Node flags.
   const execArgv = options.execArgv ?? process.execArgv;
   return fork(script, args, {
     ...options,
     execPath: 'taskset',
-    execArgv: ['-c', String(SERVER_CPU), process.execPath, ...execArgv],
+    execArgv: ['-c', String(cpu), process.execPath, ...execArgv],
   });
+}
+
+/**
+ * The cores neither the servers nor the load generator use, for extra processes (Redis, a second
+ * instance, a proxy): none when nothing is pinned or there are only 2 cores.
+ */
+export function spareCpus(): number[] {
+  if (!pinned()) return [];
+  return Array.from({ length: Math.max(0, availableParallelism() - 2) }, (_, index) => index + 2);
+}
+
+/** Pins a running process (every thread it has) to `cpu`, when processes are pinned at all. */
+export function pinProcess(pid: number, cpu: number): void {
+  if (pinned()) execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
 }
 
 /** The load averages (1, 5, 15 min), for the report: this benchmark alone keeps about 2 busy. */

@@ -14,11 +14,24 @@ export class ServerChild {
     readonly url: string,
   ) {}
 
-  static async start(target: TargetName): Promise<ServerChild> {
-    const child = forkServer(SCRIPT, [target], {
-      execArgv: serverExecArgv(),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+  /**
+   * @param options.env added to this process's environment for the child.
+   * @param options.cpu the core it is pinned to when processes are pinned (the server core unless told).
+   */
+  static async start(
+    target: TargetName,
+    options: { env?: NodeJS.ProcessEnv; cpu?: number } = {},
+  ): Promise<ServerChild> {
+    const child = forkServer(
+      SCRIPT,
+      [target],
+      {
+        execArgv: serverExecArgv(),
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+      },
+      options.cpu,
+    );
     const ready = await new Promise<ChildReport>((resolve, reject) => {
       const onExit = (code: number | null): void => reject(new Error(`${target} server exited with ${code}`));
       child.once('exit', onExit);

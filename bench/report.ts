@@ -59,7 +59,11 @@ function versionOf(name: string): string {
  */
 function compare(load: ReadonlyMap<LoadName, LoadFigures>, a: LoadName, b: LoadName): string | undefined {
   const [x, y] = [load.get(a), load.get(b)];
-  if (!x || !y) return undefined;
+  return x && y ? compareFigures(x, y) : undefined;
+}
+
+/** X / y as {@link compare} prints it. */
+export function compareFigures(x: LoadFigures, y: LoadFigures): string {
   const rounds = x.slices
     .map((slice, round) => {
       const other = y.slices[round];

@@ -5,15 +5,19 @@
  * server's CPU per request read from its process; then heap per idle session and session creation
  * rate; then tools/list on catalogues of 1,000 tools with simple and complex schemas; then
  * resources/read, prompts/get and completion/complete next to tools/call, and template resolution
- * with 1, 100 and 1,000 resource templates. Every server runs on one core and this process (the load
- * generator) on another when `taskset` can pin them. Figures are printed, never asserted.
+ * with 1, 100 and 1,000 resource templates; then, when `redis-server` is on the PATH, the same 2025
+ * session echo with sessions in Redis (one instance on Express and on Fastify, next to in memory; two
+ * Express instances behind a round-robin proxy), session creation rate and Redis memory per session
+ * and per stored event. Every server runs on one core and this process (the load generator) on another
+ * when `taskset` can pin them. Figures are printed, never asserted.
  *
  * Environment: BENCH_DURATION (measured s per target, default 10; a catalogue gets a quarter of it,
  * an items request 15%), BENCH_WARMUP (s, default 2; a catalogue and each items request get half of
  * it), BENCH_ROUNDS (turns the duration is split into, default 2), BENCH_CONNECTIONS (default 10),
- * BENCH_SESSIONS (default 2000), BENCH_PARTS (which parts run, default
- * "load,sessions,catalogues,items"), BENCH_LOADS (which echo loads run, by name, default all: see
- * LOADS in targets.ts), BENCH_PIN (0: pin nothing), BENCH_CPU_PROF (a directory: every server
+ * BENCH_SESSIONS (default 2000; at most 4000 in the redis part), BENCH_PARTS (which parts run, default
+ * "load,sessions,catalogues,items,redis"), BENCH_LOADS (which echo loads of the load part run, by name,
+ * default all: see LOADS in targets.ts; the redis part runs those of REDIS_LOADS, the in-memory ones
+ * only when the load part did not), BENCH_PIN (0: pin nothing), BENCH_CPU_PROF (a directory: every server
  * process writes a V8 CPU profile there, `node --cpu-prof`, when it stops; profiling slows it down, so
  * its figures are not comparable with unprofiled runs).
  */
@@ -31,6 +35,8 @@ import {
   sampleEcho,
   sessionHeaders,
 } from './mcp-client.js';
+import { runRedisPart } from './redis-part.js';
+import { formatRedisResults } from './redis-report.js';
 import { formatCatalogueResults, formatItemsResults, formatResults, type SessionFigures } from './report.js';
 import { measureSessionMemory } from './session-memory.js';
 import { measureSessionRate } from './session-rate.js';
@@ -38,7 +44,7 @@ import { CATALOGUE_VARIANTS, LOADS, TARGETS, type LoadName, type TargetName } fr
 import { runCatalogues, type CatalogueSettings } from './tool-list.js';
 
 const SESSION_TARGETS: readonly TargetName[] = ['mcp42', 'mcp42-fastify', 'sdk-express'];
-const PARTS = ['load', 'sessions', 'catalogues', 'items'] as const;
+const PARTS = ['load', 'sessions', 'catalogues', 'items', 'redis'] as const;
 /** Shares of BENCH_DURATION and BENCH_WARMUP each catalogue gets: there are six of them. */
 const CATALOGUE_DURATION_SHARE = 0.25;
 const CATALOGUE_WARMUP_SHARE = 0.5;
@@ -173,6 +179,10 @@ async function main(): Promise<void> {
     ? await runCatalogues(CATALOGUE_VARIANTS, catalogueSettings, (line) => console.log(line))
     : [];
   const items = parts.includes('items') ? await runItems(itemsSettings, (line) => console.log(line)) : undefined;
+  const log = (line: string): void => console.log(line);
+  const redis = parts.includes('redis')
+    ? await runRedisPart({ settings, sessionCount, load, sessions, log })
+    : undefined;
 
   const machine = { placement: placement(), loadBefore, loadAfter: loadAverage() };
   if (load.size > 0 || sessions.size > 0) {
@@ -182,6 +192,7 @@ async function main(): Promise<void> {
     console.log(`\n${formatCatalogueResults({ settings: catalogueSettings, figures: catalogues })}`);
   }
   if (items) console.log(`\n${formatItemsResults({ settings: itemsSettings, figures: items })}`);
+  if (redis) console.log(`\n${formatRedisResults(redis)}`);
   console.log(`\nbench took ${took(started)}`);
 }
 

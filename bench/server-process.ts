@@ -8,6 +8,9 @@ import type { ChildCommand, ChildReport, TargetName } from './targets.js';
 const starters: Record<TargetName, () => Promise<BenchServer>> = {
   mcp42: async () => (await import('./servers/mcp42.js')).startMcp42('express'),
   'mcp42-fastify': async () => (await import('./servers/mcp42.js')).startMcp42('fastify'),
+  'mcp42-redis': async () => (await import('./servers/mcp42.js')).startMcp42('express', 'redis'),
+  'mcp42-fastify-redis': async () => (await import('./servers/mcp42.js')).startMcp42('fastify', 'redis'),
+  'round-robin-proxy': async () => (await import('./servers/round-robin.js')).startRoundRobin(),
   'bare-nest': async () => (await import('./servers/bare-nest.js')).startBareNest('express'),
   'bare-nest-fastify': async () => (await import('./servers/bare-nest.js')).startBareNest('fastify'),
   'sdk-express': async () => (await import('./servers/sdk-express.js')).startSdkExpress(),

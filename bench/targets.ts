@@ -7,6 +7,9 @@ export const TARGETS = {
   'sdk-express': 'official SDK v1 (createMcpExpressApp)',
   'sdk-node': 'official SDK v1 (plain node:http)',
   'sdk2-node': 'official SDK v2 (createMcpHandler, node:http)',
+  'mcp42-redis': 'mcp42 (sample app, Nest + Express), sessions in Redis',
+  'mcp42-fastify-redis': 'mcp42 (sample app, Nest + Fastify), sessions in Redis',
+  'round-robin-proxy': 'round-robin HTTP proxy (test/utils/round-robin-proxy.ts)',
 } as const;
 
 export type TargetName = keyof typeof TARGETS;
@@ -57,6 +60,57 @@ export const LOADS = {
 } as const satisfies Record<string, LoadTarget>;
 
 export type LoadName = keyof typeof LOADS;
+
+/**
+ * One echo load of the redis part: `instances` server processes of `server`, reached directly or
+ * through the round-robin proxy (in a process of its own), on one 2025 session opened first.
+ */
+export interface RedisLoadTarget {
+  readonly server: TargetName;
+  readonly instances: 1 | 2;
+  readonly proxied: boolean;
+  readonly group: 'express' | 'fastify';
+  readonly label: string;
+}
+
+/**
+ * The loads of the redis part, in the order they take turns: per platform the in-memory session
+ * (the same load as in LOADS, run here when the load part did not run it), then Redis state on one
+ * instance; on Express also one instance behind the proxy (what the proxy costs) and two instances
+ * behind it, each request on the other one (what crossing instances costs on top).
+ */
+export const REDIS_LOADS = {
+  mcp42: { server: 'mcp42', instances: 1, proxied: false, group: 'express', label: 'in memory' },
+  'mcp42-redis': { server: 'mcp42-redis', instances: 1, proxied: false, group: 'express', label: 'Redis, 1 instance' },
+  'mcp42-redis-proxied': {
+    server: 'mcp42-redis',
+    instances: 1,
+    proxied: true,
+    group: 'express',
+    label: 'Redis, 1 instance behind the proxy',
+  },
+  'mcp42-redis-2': {
+    server: 'mcp42-redis',
+    instances: 2,
+    proxied: true,
+    group: 'express',
+    label: 'Redis, 2 instances, round robin',
+  },
+  'mcp42-fastify': { server: 'mcp42-fastify', instances: 1, proxied: false, group: 'fastify', label: 'in memory' },
+  'mcp42-fastify-redis': {
+    server: 'mcp42-fastify-redis',
+    instances: 1,
+    proxied: false,
+    group: 'fastify',
+    label: 'Redis, 1 instance',
+  },
+} as const satisfies Record<string, RedisLoadTarget>;
+
+export type RedisLoadName = keyof typeof REDIS_LOADS;
+
+/** The in-memory loads of REDIS_LOADS, which the load part may have measured already (same names in LOADS). */
+export const IN_MEMORY_REDIS_LOADS = ['mcp42', 'mcp42-fastify'] as const satisfies readonly (RedisLoadName &
+  LoadName)[];
 
 /** Parent → child. */
 export type ChildCommand = { readonly type: 'heap' } | { readonly type: 'usage' } | { readonly type: 'stop' };

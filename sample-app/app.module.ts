@@ -1,5 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { McpModule } from '../src/index.js';
+import type { Redis } from 'ioredis';
+import { McpModule, type McpModuleOptions } from '../src/index.js';
+import { redisState } from '../src/redis/index.js';
 import { BearerAuthGuard, type BearerTokenGrant } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
 import { ForecastUpdates } from './forecast-updates.js';
@@ -9,6 +11,7 @@ import { WeatherPrompts } from './weather.prompts.js';
 import { WeatherResources } from './weather.resources.js';
 import { WeatherService } from './weather.service.js';
 import { WeatherTools } from './weather.tools.js';
+import { RedisClientModule, SAMPLE_REDIS } from './redis-client.module.js';
 
 export interface SampleAppConfig {
   /** When set, every MCP request must carry `Authorization: Bearer <token>` (this one, or the admin one). */
@@ -20,6 +23,11 @@ export interface SampleAppConfig {
    * of the sample that serves one endpoint.
    */
   readonly stateSecret?: string;
+  /**
+   * A Redis URL: instances of the sample given the same one (and the same `stateSecret` and tokens)
+   * share sessions, streams and updates, so any of them serves any request.
+   */
+  readonly redisUrl?: string;
 }
 
 /**
@@ -39,19 +47,26 @@ export class AppModule {
     const grants: BearerTokenGrant[] = [];
     if (config.bearerToken) grants.push({ token: config.bearerToken, scopes: ['weather:read'] });
     if (config.adminToken) grants.push({ token: config.adminToken, scopes: ['weather:read', 'weather:admin'] });
+    const options: McpModuleOptions = {
+      name: 'mcp42-sample',
+      version: '0.3.0',
+      title: 'mcp42 sample: echo and weather',
+      instructions: 'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
+      ...(config.stateSecret === undefined ? {} : { stateSecret: config.stateSecret }),
+    };
+    const guards = grants.length > 0 ? [new BearerAuthGuard(grants)] : [];
+    const mcp =
+      config.redisUrl === undefined
+        ? McpModule.forRoot({ ...options, guards })
+        : McpModule.forRootAsync({
+            imports: [RedisClientModule.forUrl(config.redisUrl)],
+            inject: [SAMPLE_REDIS],
+            useFactory: (client: Redis) => ({ ...options, state: redisState({ client, keyPrefix: 'mcp42-sample:' }) }),
+            guards,
+          });
     return {
       module: AppModule,
-      imports: [
-        McpModule.forRoot({
-          name: 'mcp42-sample',
-          version: '0.3.0',
-          title: 'mcp42 sample: echo and weather',
-          instructions:
-            'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
-          guards: grants.length > 0 ? [new BearerAuthGuard(grants)] : [],
-          ...(config.stateSecret === undefined ? {} : { stateSecret: config.stateSecret }),
-        }),
-      ],
+      imports: [mcp],
       providers: [
         WeatherService,
         WeatherTools,

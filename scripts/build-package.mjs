@@ -25,6 +25,12 @@ const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 /** The one line of the ES module wrapper, the same for its code and its declarations. */
 export const ESM_WRAPPER = "export * from '../cjs/index.js';\n";
 
+/** The wrapper of a subpath entry one folder down (`mcp42/redis` → dist/esm/redis/index.js). */
+export const SUBPATH_ESM_WRAPPER = (subpath) => `export * from '../../cjs/${subpath}/index.js';\n`;
+
+/** The subpath exports: optional integrations, each an entry of its own over the one CommonJS copy. */
+export const SUBPATHS = ['redis'];
+
 function outDirFromArgs(args) {
   const index = args.indexOf('--out-dir');
   if (index === -1) return join(ROOT, 'dist');
@@ -58,6 +64,11 @@ export async function buildPackage(outDir) {
   mkdirSync(esm, { recursive: true });
   writeFileSync(join(esm, 'index.js'), ESM_WRAPPER);
   writeFileSync(join(esm, 'index.d.ts'), ESM_WRAPPER);
+  for (const subpath of SUBPATHS) {
+    mkdirSync(join(esm, subpath), { recursive: true });
+    writeFileSync(join(esm, subpath, 'index.js'), SUBPATH_ESM_WRAPPER(subpath));
+    writeFileSync(join(esm, subpath, 'index.d.ts'), SUBPATH_ESM_WRAPPER(subpath));
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

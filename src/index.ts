@@ -70,6 +70,7 @@ export { McpSessionRegistry } from './registries/session.registry.js';
 export type { McpSessionHandle } from './interfaces/mcp-session-handle.interface.js';
 export { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from './session/session-subscriptions.js';
 export type { McpEventStore, McpStoredEvent } from './interfaces/mcp-event-store.interface.js';
+export type { McpState } from './interfaces/mcp-shared-state.interface.js';
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from './session/in-memory-event-store.js';
 
 // Content helpers
@@ -81,6 +82,7 @@ export { McpDefinitionError } from './errors/mcp-definition.error.js';
 export { McpToolDefinitionError } from './errors/mcp-tool-definition.error.js';
 export { McpClientRequestError } from './errors/mcp-client-request.error.js';
 export { McpCallAbortedError, type McpCallAbortKind } from './errors/mcp-call-aborted.error.js';
+export { McpStateUnavailableError } from './errors/mcp-state-unavailable.error.js';
 export { ErrorCode, JsonRpcError } from './protocol/json-rpc.errors.js';
 
 // Protocol: versions, log levels, and the shapes handlers return and read

@@ -199,6 +199,25 @@ describe('resolveMcpOptions', () => {
 describe('validateMcpOptions (through resolveMcpOptions)', () => {
   const base = { name: 'weather', version: '1.0.0' };
 
+  it('takes shared state only from an adapter, with a stateSecret, and without an eventStore of its own', () => {
+    const state = { kind: 'mcp42.state', available: true, shared: {} } as unknown as McpModuleOptions['state'];
+    const secret = 'a secret of at least thirty-two bytes, shared';
+    expect(resolveMcpOptions({ name: 's', version: '1', state, stateSecret: secret }).state).toBe(state);
+    expect(() => resolveMcpOptions({ name: 's', version: '1', state })).toThrow(/options\.stateSecret must be set/);
+    expect(() =>
+      resolveMcpOptions({
+        name: 's',
+        version: '1',
+        state,
+        stateSecret: secret,
+        eventStore: new InMemoryEventStore({ maxEventsPerSession: 1, maxEventAgeMs: 1 }),
+      }),
+    ).toThrow(/leave options\.eventStore unset/);
+    expect(() =>
+      resolveMcpOptions({ name: 's', version: '1', state: {} as McpModuleOptions['state'], stateSecret: secret }),
+    ).toThrow(/made by an adapter/);
+  });
+
   it('names unknown options, so a typo fails at bootstrap', () => {
     expect(() => resolveMcpOptions({ ...base, maxBodyByts: 1 } as unknown as McpModuleOptions)).toThrow(
       'unknown option(s) maxBodyByts',

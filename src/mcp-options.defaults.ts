@@ -57,7 +57,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
         maxCharsPerSession: merged.maxStoredEventChars,
       }),
   };
-  validateMcpOptions(resolved);
+  validateMcpOptions(resolved, merged.eventStore !== undefined);
   return resolved;
 }
 

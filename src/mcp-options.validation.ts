@@ -27,6 +27,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'maxStoredEventChars',
   'eras',
   'legacySessions',
+  'state',
   'stateSecret',
   'requestStateTtlMs',
   'cache',
@@ -53,8 +54,9 @@ const HOST_NAME = /^(\[[0-9a-f:.]+\]|[^\s:/[\]]+)$/i;
  * @throws TypeError naming the option.
  */
 export function validateMcpOptions(
-  options: Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'stateSecret'>> &
-    Pick<McpModuleOptions, 'stateSecret'>,
+  options: Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'stateSecret' | 'state'>> &
+    Pick<McpModuleOptions, 'stateSecret' | 'state'>,
+  eventStoreGiven = false,
 ): void {
   const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.has(key));
   if (unknown.length > 0) {
@@ -97,6 +99,7 @@ export function validateMcpOptions(
     );
   }
   validateStateSecret(options.stateSecret);
+  validateState(options, eventStoreGiven);
   validateCache(options.cache);
   if (!isLoggingLevel(options.defaultLogLevel)) {
     throw new TypeError(
@@ -178,5 +181,23 @@ function validateCache(cache: unknown): void {
       throw new TypeError(`McpModule: options.cache.${kind} is unknown; see McpCacheOptions`);
     }
     validateCacheHint(`McpModule: options.cache.${kind}`, hint);
+  }
+}
+
+function validateState(options: Pick<McpModuleOptions, 'stateSecret' | 'state'>, eventStoreGiven: boolean): void {
+  const { state } = options;
+  if (state === undefined) return;
+  if (typeof state !== 'object' || state === null || (state as { kind?: unknown }).kind !== 'mcp42.state') {
+    throw new TypeError('McpModule: options.state must be made by an adapter, such as redisState() from mcp42/redis');
+  }
+  if (options.stateSecret === undefined) {
+    throw new TypeError(
+      'McpModule: options.state shares sessions between instances, so options.stateSecret must be set, the same ' +
+        'on every instance (list cursors and 2026-07-28 requestState are sealed with it; a random key of one ' +
+        'process would make every other instance refuse them)',
+    );
+  }
+  if (eventStoreGiven) {
+    throw new TypeError('McpModule: options.state keeps the stored events itself; leave options.eventStore unset');
   }
 }

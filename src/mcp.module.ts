@@ -44,6 +44,8 @@ import { SessionFanout } from './server/session-fanout.js';
 import { StateSecretNotice } from './server/state-secret.notice.js';
 import { McpRequestSessions } from './session/request-sessions.js';
 import { SessionStore } from './session/session.store.js';
+import { SharedSessions } from './session/shared-sessions.js';
+import { SharedChangeBus } from './server/shared-change-bus.js';
 import { McpToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './transport/body-parser.notice.js';
@@ -54,6 +56,7 @@ import { McpOriginMiddleware } from './transport/origin.middleware.js';
 import { SessionPost } from './transport/session-post.js';
 import { LoneRequests } from './transport/lone-requests.js';
 import { SessionlessPost } from './transport/sessionless-post.js';
+import { SharedGet } from './transport/shared-get.js';
 import { StatelessPost } from './transport/stateless-post.js';
 import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
 
@@ -91,7 +94,13 @@ const REGISTRIES = [
         stateSecret === undefined ? Sealer.ephemeral() : Sealer.fromSecret(stateSecret),
       inject: [MCP_RESOLVED_OPTIONS],
     },
-    { provide: MCP_CHANGE_BUS, useFactory: () => new InProcessChangeBus() },
+    SharedSessions,
+    {
+      provide: MCP_CHANGE_BUS,
+      // With shared state, resource updates cross instances; otherwise the bus is this process's.
+      useFactory: (shared: SharedSessions) => (shared.enabled ? new SharedChangeBus(shared) : new InProcessChangeBus()),
+      inject: [SharedSessions],
+    },
     StateSecretNotice,
     // Discovery, then the stores it fills.
     McpMetadataAccessor,
@@ -132,6 +141,7 @@ const REGISTRIES = [
     LoneRequests,
     StatelessPost,
     SessionlessPost,
+    SharedGet,
     StreamableHttpTransport,
     ...REGISTRIES,
   ],

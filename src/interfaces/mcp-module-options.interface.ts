@@ -3,6 +3,7 @@ import type { McpEras } from '../protocol/era-classifier.js';
 import type { LoggingLevel } from '../protocol/logging-level.js';
 import type { CacheScope } from '../protocol/mcp.types.js';
 import type { McpEventStore } from './mcp-event-store.interface.js';
+import type { McpState } from './mcp-shared-state.interface.js';
 
 /**
  * Options of {@link McpModule.forRoot} / `forRootAsync`'s factory.
@@ -121,6 +122,15 @@ export interface McpModuleOptions {
    * @default true
    */
   legacySessions?: boolean;
+  /**
+   * Shared state for running several instances behind a load balancer: 2025 session records, the
+   * session cap, stored events for resumes, answers to server requests, cancellations, session ends
+   * and resource updates cross instances through it, so any instance serves any request. Made by
+   * an adapter, `redisState({ client })` from `mcp42/redis`. Needs `stateSecret` (the same on every
+   * instance), and cannot be combined with `eventStore` (the state keeps the events).
+   * @default this process only
+   */
+  state?: McpState;
   /**
    * The secret that seals what 2026-07-28 clients hand back (`requestState`) and list cursors, at
    * least 32 bytes. Give every instance of a deployment the same one, so any instance opens what

@@ -6,5 +6,5 @@ import type { McpModuleOptions } from './mcp-module-options.interface.js';
  * no service depends on where the defaults come from.
  * @internal
  */
-export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'stateSecret'>> &
-  Pick<McpModuleOptions, 'title' | 'instructions' | 'stateSecret'>;
+export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'stateSecret' | 'state'>> &
+  Pick<McpModuleOptions, 'title' | 'instructions' | 'stateSecret' | 'state'>;

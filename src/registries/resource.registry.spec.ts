@@ -11,6 +11,7 @@ import type { Handshake } from '../protocol/initialize.js';
 import { McpSchemas } from '../schemas/mcp-schemas.js';
 import type { ClientSession } from '../session/client-session.js';
 import { SessionStore } from '../session/session.store.js';
+import { SharedSessions } from '../session/shared-sessions.js';
 import { InProcessChangeBus } from '../server/in-process-change-bus.js';
 import { SessionFanout } from '../server/session-fanout.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from '../resources/registered-resource.interface.js';
@@ -361,7 +362,8 @@ describe('McpResourceRegistry.notifyUpdated', () => {
   let sessions: SessionStore;
 
   beforeEach(() => {
-    sessions = new SessionStore(resolveMcpOptions({ name: 'server', version: '1.0.0' }));
+    const options = resolveMcpOptions({ name: 'server', version: '1.0.0' });
+    sessions = new SessionStore(options, new SharedSessions(options));
   });
 
   afterEach(() => {
@@ -442,7 +444,7 @@ describe('McpResourceRegistry.notifyUpdated', () => {
     ended.subscribe('docs://readme');
     live.subscribe('docs://readme');
     ended.end('deleted');
-    const items = resourcesWith({ all: () => [ended, live] } as unknown as SessionStore);
+    const items = resourcesWith({ fanoutTargets: () => [ended, live] } as unknown as SessionStore);
     expect(items.resources.notifyUpdated('docs://readme')).toBe(1);
   });
 

@@ -34,17 +34,25 @@ export class McpSessionRegistry {
     return this.store.rootsChanged;
   }
 
-  /** Live sessions. */
+  /** Live sessions; with shared state (`options.state`), those this instance has cached. */
   get size(): number {
     return this.store.size;
   }
 
-  /** The live session with this id. */
+  /**
+   * Live sessions of every instance (with shared state; otherwise of this one).
+   * @throws McpStateUnavailableError while the shared state cannot be reached.
+   */
+  countAll(): Promise<number> {
+    return this.store.countAll();
+  }
+
+  /** The live session with this id (with shared state: if this instance has it cached). */
   get(id: string): McpSessionHandle | undefined {
     return this.store.get(id);
   }
 
-  /** Every live session (a snapshot). */
+  /** Every live session (a snapshot; with shared state, those this instance has cached). */
   list(): McpSessionHandle[] {
     return this.store.all();
   }
@@ -53,7 +61,8 @@ export class McpSessionRegistry {
    * Sends a notification to every live session.
    * @param options.connectedOnly only to sessions with a GET stream open now: for news that is
    *   stale by the time a client connects.
-   * @returns how many sessions it was sent to.
+   * @returns how many sessions it was sent to; with shared state 0: it goes to every instance, and
+   *   each delivers it to the sessions whose GET stream it holds.
    */
   notifyAll(method: string, params?: Record<string, unknown>, options?: { connectedOnly?: boolean }): number {
     return this.store.notifyAll(method, params, options);
@@ -61,7 +70,7 @@ export class McpSessionRegistry {
 
   /**
    * Sends a log message (`notifications/message`) to every live session whose client level lets it through.
-   * @returns how many sessions it was sent to.
+   * @returns how many sessions it was sent to; with shared state 0 (see {@link notifyAll}).
    */
   logAll(level: LoggingLevel, data: unknown, logger?: string): number {
     return this.store.logAll(level, data, logger);

@@ -94,7 +94,7 @@ export class McpResourceReader {
       if (!(await this.isReadable(uri, running))) throw resourceNotFound(uri);
       // Cancelled while the guards decided: the client heard nothing and must not be subscribed.
       if (running.aborted) return;
-      if (!call.session?.subscribe(uri)) {
+      if (!(await call.session?.subscribe(uri))) {
         throw invalidParams(
           `a session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources ` +
             `(${MAX_SUBSCRIBED_URI_CHARS} characters of URIs); unsubscribe from some first`,

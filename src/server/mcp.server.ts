@@ -275,16 +275,20 @@ export class McpServer implements McpServerPort<McpCallContext> {
   // (the modern era has no notification over HTTP, where closing a stream is the cancellation).
 
   onInitialized({ session }: McpCallContext): void {
-    if (session) session.initialized = true;
+    session?.markInitialized();
   }
 
   setLoggingLevel(level: LoggingLevel, { session }: McpCallContext): void {
-    if (session) session.logLevel = level;
+    session?.setLogLevel(level);
   }
 
   onCancelled(params: CancelledNotificationParams, { session }: McpCallContext): void {
     // Unknown and finished ids are ignored, as the specification says: the cancellation crossed the answer.
-    if (session && !session.cancelCall(params.requestId, params.reason)) {
+    if (
+      session &&
+      !session.cancelCall(params.requestId, params.reason) &&
+      !this.sessions.routeCancel(session, params.requestId, params.reason)
+    ) {
       this.logger.debug(`Cancellation of ${JSON.stringify(params.requestId)} ignored: no such call is running`);
     }
   }
@@ -294,7 +298,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
   }
 
   onResponse(response: JsonRpcResponse, { session }: McpCallContext): void {
-    if (!session?.settleClientRequest(response)) {
+    if (session && !session.settleClientRequest(response) && !this.sessions.routeResponse(session, response)) {
       this.logger.debug(`Answer ${JSON.stringify(response.id)} ignored: no request of this session waits for it`);
     }
   }

@@ -34,10 +34,12 @@ export class SessionFanout implements OnApplicationBootstrap, OnModuleDestroy {
 
   private deliver(change: McpChange): number {
     if (change.kind === 'list') {
-      return this.sessions.notifyAll(LIST_CHANGED[change.list], undefined, { connectedOnly: true });
+      return this.sessions.notifyHere(LIST_CHANGED[change.list], undefined, { connectedOnly: true });
     }
+    // Shared state: the instance that published the update reached the subscribed sessions itself.
+    if (this.sessions.isShared) return 0;
     let sent = 0;
-    for (const session of this.sessions.all()) {
+    for (const session of this.sessions.fanoutTargets()) {
       if (session.isSubscribed(change.uri) && session.notify(McpMethod.ResourceUpdated, { uri: change.uri })) sent++;
     }
     return sent;

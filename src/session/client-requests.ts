@@ -29,6 +29,12 @@ export class ClientRequests {
   private nextId = 0;
   private readonly waiting = new Map<RequestId, Waiting>();
 
+  /**
+   * @param idPrefix starts every id; with shared state it names this instance, so that an answer
+   *   POSTed to another instance finds its way back here.
+   */
+  constructor(private readonly idPrefix = 'mcp42-') {}
+
   /** Requests waiting for an answer. */
   get size(): number {
     return this.waiting.size;
@@ -38,7 +44,7 @@ export class ClientRequests {
   request(method: string, params: JsonRpcParams, options: ClientRequestOptions): Promise<unknown> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const id = `mcp42-${++this.nextId}`;
+    const id = `${this.idPrefix}${++this.nextId}`;
     return new Promise<unknown>((resolve, reject) => {
       const withdraw = (reason: string): void => {
         if (!this.waiting.has(id)) return;

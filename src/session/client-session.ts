@@ -1,7 +1,7 @@
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
-import { notificationMessage } from '../protocol/json-rpc.codec.js';
+import { encodeMessage, notificationMessage } from '../protocol/json-rpc.codec.js';
 import { ErrorCode } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcMessage, JsonRpcParams, JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
 import { passesThreshold, type LoggingLevel } from '../protocol/logging-level.js';
@@ -12,6 +12,7 @@ import { ClientRequests, type ClientRequestOptions } from './client-requests.js'
 import type { McpEventStore } from '../interfaces/mcp-event-store.interface.js';
 import type { SendOutcome } from './session-stream.js';
 import { SessionStreams } from './session-streams.js';
+import type { SessionSharing } from './session-sharing.js';
 import type { CallAbort } from './call-abort.js';
 import { RunningCalls } from './running-calls.js';
 import { SessionSubscriptions } from './session-subscriptions.js';
@@ -37,6 +38,11 @@ export interface ClientSessionInit {
   readonly onStoreError: (error: unknown) => void;
   /** Told when a message cannot be serialised to JSON: it is dropped, and the stream goes on. */
   readonly onUnserializable: (session: ClientSession) => void;
+  /**
+   * With shared state: what the session does beyond this process.
+   * @internal
+   */
+  readonly sharing?: SessionSharing;
 }
 
 /**
@@ -71,6 +77,7 @@ export class ClientSession implements McpSessionHandle {
   private readonly onEnd: ClientSessionInit['onEnd'];
   private readonly onStoreError: ClientSessionInit['onStoreError'];
   private readonly onUnserializable: ClientSessionInit['onUnserializable'];
+  private readonly sharing: SessionSharing | undefined;
   /** Created on first use: most sessions never get a GET stream or a message outside a call. */
   private streamSet: SessionStreams | undefined;
   private inflight: RunningCalls | undefined;
@@ -92,6 +99,7 @@ export class ClientSession implements McpSessionHandle {
     this.onEnd = init.onEnd;
     this.onStoreError = init.onStoreError;
     this.onUnserializable = init.onUnserializable;
+    this.sharing = init.sharing;
   }
 
   /** The session is its own caller: what its requests' handlers see of it. */
@@ -154,7 +162,7 @@ export class ClientSession implements McpSessionHandle {
    * @internal
    */
   get streams(): SessionStreams {
-    this.streamSet ??= new SessionStreams(this, this.store, this.outboxLimit, this.onStoreError);
+    this.streamSet ??= new SessionStreams(this, this.store, this.outboxLimit, this.onStoreError, this.sharing?.streams);
     return this.streamSet;
   }
 
@@ -165,9 +173,36 @@ export class ClientSession implements McpSessionHandle {
    */
   send(message: JsonRpcMessage): boolean {
     if (this.ended) return false;
+    if (this.sharing && !this.hasStream) return this.sendElsewhere(message);
     const outcome = this.streams.sendStandalone(message);
     if (outcome === 'unserializable') this.onUnserializable(this);
     return delivered(outcome) && !this.ended;
+  }
+
+  /** Shared state: the connection of the standalone stream, if any, is another instance's. */
+  private sendElsewhere(message: JsonRpcMessage): boolean {
+    let data: string;
+    try {
+      data = encodeMessage(message);
+    } catch {
+      this.onUnserializable(this);
+      return false;
+    }
+    this.sharing!.sendStandalone(data);
+    return true;
+  }
+
+  /** Sets the least severe log level the client wants (`logging/setLevel`). */
+  setLogLevel(level: LoggingLevel): void {
+    this.logLevel = level;
+    this.sharing?.changed('ll', level);
+  }
+
+  /** The client sent `notifications/initialized`. */
+  markInitialized(): void {
+    if (this.initialized) return;
+    this.initialized = true;
+    this.sharing?.changed('in', '1');
   }
 
   /** Sends a notification on the standalone stream. */
@@ -191,8 +226,28 @@ export class ClientSession implements McpSessionHandle {
    *   subscriptions, or more than `MAX_SUBSCRIBED_URI_CHARS` characters of URIs.
    * @internal
    */
-  subscribe(uri: string): boolean {
+  subscribe(uri: string): boolean | Promise<boolean> {
+    if (this.sharing) {
+      return this.sharing.subscribe(uri).then((added) => added && this.rememberSubscription(uri));
+    }
+    return this.rememberSubscription(uri);
+  }
+
+  /**
+   * Notes a subscription recorded elsewhere (shared state) or here.
+   * @internal
+   */
+  rememberSubscription(uri: string): boolean {
     return (this.subscriptions ??= new SessionSubscriptions()).add(uri);
+  }
+
+  /**
+   * Replaces what the session knows of its subscriptions (shared state: read back from it).
+   * @internal
+   */
+  replaceSubscriptions(uris: readonly string[]): void {
+    this.subscriptions = undefined;
+    for (const uri of uris) this.rememberSubscription(uri);
   }
 
   /**
@@ -201,6 +256,7 @@ export class ClientSession implements McpSessionHandle {
    */
   unsubscribe(uri: string): void {
     this.subscriptions?.delete(uri);
+    this.sharing?.unsubscribe(uri);
   }
 
   /** Whether the client subscribed to updates of the resource with this URI. */
@@ -262,7 +318,7 @@ export class ClientSession implements McpSessionHandle {
         new McpClientRequestError(`${method} could not be sent: the session ended`, ErrorCode.ServerError),
       );
     }
-    return (this.clientRequests ??= new ClientRequests()).request(method, params, options);
+    return (this.clientRequests ??= new ClientRequests(this.sharing?.requestIdPrefix)).request(method, params, options);
   }
 
   /**
@@ -272,6 +328,17 @@ export class ClientSession implements McpSessionHandle {
    */
   settleClientRequest(response: JsonRpcResponse): boolean {
     return this.clientRequests?.settle(response) ?? false;
+  }
+
+  /**
+   * Whether the session has something live here: running calls, requests waiting for the client,
+   * a standalone connection or POST streams (shared state: such a session stays cached).
+   * @internal
+   */
+  get holdsLive(): boolean {
+    return (
+      this.busy || this.pendingClientRequests > 0 || this.hasStream || (this.streamSet?.hasLivePostStreams ?? false)
+    );
   }
 
   /** Ends the session: running calls are aborted, streams complete, the session store forgets it. */

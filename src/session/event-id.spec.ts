@@ -1,4 +1,11 @@
-import { formatEventId, parseEventId, postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
+import {
+  formatEventId,
+  parseEventId,
+  postStreamId,
+  postStreamNumber,
+  STANDALONE_STREAM_ID,
+  streamProducer,
+} from './event-id.js';
 
 describe('event ids', () => {
   it('names the standalone stream g and POST streams p<n>', () => {
@@ -59,4 +66,25 @@ describe('event ids', () => {
   ])('refuses %p', (id) => {
     expect(parseEventId(id)).toBeUndefined();
   });
+});
+
+describe('event ids of a stream tagged with its producing instance', () => {
+  it('formats and reads p<n>.<replica>-<seq>, and tells the producer and the number', () => {
+    const streamId = postStreamId(7, 'k3j9x0q2m1ab');
+    expect(streamId).toBe('p7.k3j9x0q2m1ab');
+    expect(parseEventId(formatEventId(streamId, 1733100000000123))).toEqual({ streamId, seq: 1733100000000123 });
+    expect(streamProducer(streamId)).toBe('k3j9x0q2m1ab');
+    expect(streamProducer('p7')).toBeUndefined();
+    expect(postStreamNumber(streamId)).toBe(7);
+    expect(postStreamNumber('p12')).toBe(12);
+  });
+
+  it.each([
+    'p7.-1',
+    'p7.K3J9X0Q2M1AB-1',
+    'p7.k3j9x0q2m1a-1',
+    'p7.k3j9x0q2m1abc-1',
+    'g.k3j9x0q2m1ab-1',
+    'p0.k3j9x0q2m1ab-1',
+  ])('refuses %p', (id) => expect(parseEventId(id)).toBeUndefined());
 });

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+import type { RequestId } from '../protocol/json-rpc.types.js';
 import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
 import { SessionStream, type SendOutcome, type StreamEvent, type StreamHost } from './session-stream.js';
 import { validStoredEvents } from './stored-events.js';
@@ -13,6 +14,22 @@ export interface StreamsOwner {
   readonly pollingStreams: boolean;
   /** The session's connections hold back more than the outbox limit. */
   end(reason: 'overflow'): void;
+}
+
+/**
+ * How streams are named, numbered and recorded when several instances serve the session (shared
+ * state): POST streams are numbered per instance and tagged with it, positions follow the clock so
+ * that an instance taking the standalone stream over continues after what another one issued.
+ */
+export interface StreamSharing {
+  /** The id of a new POST stream. */
+  nextPostStreamId(): string;
+  /** Whether some instance could have issued this position of this stream. */
+  hasIssued(streamId: string, seq: number): boolean;
+  /** A POST stream began for these requests: an instance that finds its producer dead answers them. */
+  postStreamOpened(streamId: string, requestIds: readonly RequestId[]): void;
+  /** A POST stream said everything it had to say. */
+  postStreamClosed(streamId: string): void;
 }
 
 /**
@@ -41,6 +58,7 @@ export class SessionStreams implements StreamHost {
     private readonly store: McpEventStore,
     private readonly outboxLimit: number,
     private readonly onStoreError: (error: unknown) => void,
+    private readonly sharing?: StreamSharing,
   ) {}
 
   get id(): string {
@@ -67,6 +85,16 @@ export class SessionStreams implements StreamHost {
     return this.standalone.send(message);
   }
 
+  /** Sends an already serialised message on the standalone stream (shared state: it came from another instance). */
+  sendStandaloneEncoded(data: string): SendOutcome {
+    return this.standalone.sendEncoded(data);
+  }
+
+  /** Completes the standalone connection attached here (shared state: the client resumed on another instance). */
+  detachStandalone(): void {
+    this.standaloneStream?.detach();
+  }
+
   /**
    * Attaches a new connection to the standalone stream: it gets a priming event (2025-11-25
    * sessions), what waited in the backlog, then every later message, and completes when the
@@ -82,6 +110,8 @@ export class SessionStreams implements StreamHost {
    * finished (its kept events are all there is: see {@link stored}).
    */
   resume(streamId: string, afterSeq: number): Observable<StreamEvent> | undefined {
+    // Another instance may have issued positions this one never saw: later ones must come after them.
+    if (this.sharing && afterSeq > this.seq) this.seq = afterSeq;
     if (streamId === STANDALONE_STREAM_ID) return this.standalone.attach(afterSeq);
     return this.postStreams?.get(streamId)?.attach(afterSeq);
   }
@@ -91,8 +121,13 @@ export class SessionStreams implements StreamHost {
    * position or stream it never reached (another session's, or forged) must not skip what it sends next.
    */
   hasIssued(streamId: string, seq: number): boolean {
+    if (this.sharing) return this.sharing.hasIssued(streamId, seq);
     if (seq > this.seq) return false;
-    return streamId === STANDALONE_STREAM_ID || Number(streamId.slice(1)) <= this.postStreamCount;
+    // A stream tagged with an instance is never issued without shared state.
+    return (
+      streamId === STANDALONE_STREAM_ID ||
+      (!streamId.includes('.') && Number(streamId.slice(1)) <= this.postStreamCount)
+    );
   }
 
   /**
@@ -115,19 +150,30 @@ export class SessionStreams implements StreamHost {
     return this.postStreams?.has(streamId) ?? false;
   }
 
-  /** Opens the stream of a POST that switched to SSE. */
-  openPostStream(): SessionStream {
-    const stream = new SessionStream(postStreamId(++this.postStreamCount), this, false);
-    if (!this.owner.ended) (this.postStreams ??= new Map()).set(stream.id, stream);
-    else stream.finish();
+  /**
+   * Opens the stream of a POST that switched to SSE.
+   * @param requestIds the requests the POST carried (what it owes answers to).
+   */
+  openPostStream(requestIds: readonly RequestId[] = []): SessionStream {
+    const id = this.sharing ? this.sharing.nextPostStreamId() : postStreamId(++this.postStreamCount);
+    const stream = new SessionStream(id, this, false);
+    if (!this.owner.ended) {
+      (this.postStreams ??= new Map()).set(stream.id, stream);
+      this.sharing?.postStreamOpened(id, requestIds);
+    } else stream.finish();
     return stream;
   }
 
   /** A POST stream said everything it had to say: from now on it can only be replayed, not resumed live. */
   closePostStream(stream: SessionStream): void {
     // Forgotten first: a connection completing with it asks whether the stream still runs.
-    this.postStreams?.delete(stream.id);
+    if (this.postStreams?.delete(stream.id)) this.sharing?.postStreamClosed(stream.id);
     stream.finish();
+  }
+
+  /** Whether POST streams of this session are still running here. */
+  get hasLivePostStreams(): boolean {
+    return (this.postStreams?.size ?? 0) > 0;
   }
 
   /** A finished POST stream reached its client in full: its kept events are no longer needed. */
@@ -164,7 +210,9 @@ export class SessionStreams implements StreamHost {
   // StreamHost
 
   nextSeq(): number {
-    return ++this.seq;
+    // Shared: microseconds of the clock (16 digits), so positions issued by any instance keep rising.
+    this.seq = this.sharing ? Math.max(this.seq + 1, Date.now() * 1000) : this.seq + 1;
+    return this.seq;
   }
 
   keep(event: McpStoredEvent): void {

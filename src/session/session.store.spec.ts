@@ -9,6 +9,7 @@ import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import type { ClientSession } from './client-session.js';
 import { SessionStore } from './session.store.js';
+import { SharedSessions } from './shared-sessions.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -24,7 +25,8 @@ const handshake: Handshake = {
 };
 
 function makeRegistry(options: Partial<McpModuleOptions> = {}): SessionStore {
-  return new SessionStore(resolveMcpOptions({ name: 'server', version: '1.0.0', ...options }));
+  const resolved = resolveMcpOptions({ name: 'server', version: '1.0.0', ...options });
+  return new SessionStore(resolved, new SharedSessions(resolved));
 }
 
 describe('SessionStore', () => {

@@ -5,8 +5,12 @@ import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interfac
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import type { Handshake } from '../protocol/initialize.js';
-import type { LoggingLevel } from '../protocol/logging-level.js';
+import { isLoggingLevel, type LoggingLevel } from '../protocol/logging-level.js';
+import { encodeMessage, notificationMessage } from '../protocol/json-rpc.codec.js';
+import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
+import type { ReplicaMessage } from '../interfaces/mcp-shared-state.interface.js';
 import { ClientSession, type SessionEndReason } from './client-session.js';
+import { SharedSessions } from './shared-sessions.js';
 
 /**
  * The live 2025-era sessions of one application, by id (read by host code through
@@ -19,7 +23,8 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly sessions = new Map<string, ClientSession>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly forget = (session: ClientSession, reason: SessionEndReason): void => {
-    this.sessions.delete(session.id);
+    if (this.shared.enabled) this.shared.ended(session, reason);
+    else this.sessions.delete(session.id);
     if (reason === 'overflow') {
       this.logger.warn(`Session ${session.id} ended: more than ${this.options.outboxLimit} undelivered messages`);
     }
@@ -33,9 +38,32 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
     this.logger.error(`A message for session ${session.id} cannot be serialised to JSON; it was dropped`);
   };
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {}
-
   private readonly rootsChangedSubject = new Subject<McpSessionHandle>();
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly shared: SharedSessions,
+  ) {
+    if (!shared.enabled) return;
+    shared.bind({
+      onEnd: this.forget,
+      onStoreError: this.reportStoreError,
+      onUnserializable: this.reportUnserializable,
+      onRootsChanged: (session) => this.rootsChangedSubject.next(session),
+    });
+    shared.on('all', (m) => {
+      const params = m.p as Record<string, unknown> | undefined;
+      this.notifyHere(m.m as string, params, { connectedOnly: m.co === true });
+    });
+    shared.on('log', (m) => {
+      if (isLoggingLevel(m.l)) this.logHere(m.l, m.d, m.g as string | undefined);
+    });
+  }
+
+  /** Whether sessions are shared with other instances (`options.state`). */
+  get isShared(): boolean {
+    return this.shared.enabled;
+  }
 
   /**
    * Emits the session whose client said its roots changed (`notifications/roots/list_changed`):
@@ -46,13 +74,35 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** The client of `session` said its roots changed. */
-  reportRootsChanged(session: McpSessionHandle): void {
-    this.rootsChangedSubject.next(session);
+  reportRootsChanged(session: ClientSession): void {
+    // Shared: every instance that caches the session hears it (this one too, through the broadcast).
+    if (this.shared.enabled) this.shared.routeRootsChanged(session);
+    else this.rootsChangedSubject.next(session);
   }
 
-  /** Number of live sessions. */
+  /** Number of live sessions (shared state: of this instance's cache). */
   get size(): number {
-    return this.sessions.size;
+    return this.shared.enabled ? this.shared.cacheSize : this.sessions.size;
+  }
+
+  /** Live sessions of every instance (shared state), or of this one. */
+  async countAll(): Promise<number> {
+    return this.shared.enabled ? this.shared.shared!.countSessions() : this.sessions.size;
+  }
+
+  /**
+   * Opens a session for an accepted `initialize`, unless `maxSessions` are live (`'full'`); with
+   * shared state, across every instance.
+   */
+  open(handshake: Handshake, request: unknown): ClientSession | 'full' | Promise<ClientSession | 'full'> {
+    if (this.shared.enabled) return this.shared.open(handshake, this.options.sessionOwner(request));
+    return this.hasRoom() ? this.create(handshake, request) : 'full';
+  }
+
+  /** Ends a session the client deleted: everywhere, with shared state (then resolves once it has). */
+  delete(session: ClientSession): void | Promise<void> {
+    if (this.shared.enabled) return this.shared.endEverywhere(session);
+    session.end('deleted');
   }
 
   /** Whether another session may be created now (after ending the ones already idle too long). */
@@ -88,6 +138,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The live session with this id, if any. */
   get(id: string): ClientSession | undefined {
+    if (this.shared.enabled) return this.shared.cachedSessions().find((session) => session.id === id);
     return this.sessions.get(id);
   }
 
@@ -95,15 +146,44 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
    * The live session with this id, if `request`'s principal may use it. Another principal's session
    * answers as if it did not exist: its id tells a stranger nothing.
    */
-  findFor(id: string, request: unknown): ClientSession | undefined {
-    const session = this.sessions.get(id);
+  findFor(id: string, request: unknown): ClientSession | undefined | Promise<ClientSession | undefined> {
+    if (this.shared.enabled) {
+      const found = this.shared.find(id);
+      return found instanceof Promise
+        ? found.then((session) => this.ownedBy(session, request))
+        : this.ownedBy(found, request);
+    }
+    return this.ownedBy(this.sessions.get(id), request);
+  }
+
+  private ownedBy(session: ClientSession | undefined, request: unknown): ClientSession | undefined {
     if (!session || session.owner === undefined) return session;
     return this.options.sessionOwner(request) === session.owner ? session : undefined;
   }
 
-  /** Every live session (a snapshot). */
+  /** Every live session (a snapshot; shared state: those cached here). */
   all(): ClientSession[] {
-    return [...this.sessions.values()];
+    return this.shared.enabled ? this.shared.cachedSessions() : [...this.sessions.values()];
+  }
+
+  /**
+   * The sessions this instance delivers changes to: all of them in one process; with shared state,
+   * those whose standalone stream it holds (each session hears a change once, from its holder).
+   */
+  fanoutTargets(): ClientSession[] {
+    return this.shared.enabled ? this.all().filter((session) => session.hasStream) : this.all();
+  }
+
+  /** A client's answer no request here waited for: shared state sends it where its request waits. */
+  routeResponse(session: ClientSession, response: JsonRpcResponse): boolean {
+    return this.shared.enabled && this.shared.routeResponse(session, response);
+  }
+
+  /** A cancellation of a call not running here: shared state asks every instance. */
+  routeCancel(session: ClientSession, requestId: RequestId, reason?: string): boolean {
+    if (!this.shared.enabled) return false;
+    this.shared.routeCancel(session, requestId, reason);
+    return true;
   }
 
   /**
@@ -113,8 +193,26 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
    * @returns how many sessions it was sent to.
    */
   notifyAll(method: string, params?: Record<string, unknown>, options?: { connectedOnly?: boolean }): number {
+    if (this.shared.enabled) {
+      if (options?.connectedOnly) {
+        // Only streams open now: each instance tells the ones it holds.
+        this.shareOrDeliver({ t: 'all', m: method, p: params, co: true }, () =>
+          this.notifyHere(method, params, options),
+        );
+      } else {
+        this.shared.notifyEverySession(encodeMessage(notificationMessage(method, params))).catch((error: unknown) => {
+          this.logger.warn(`A notification for every session did not reach them all: ${String(error)}`);
+        });
+      }
+      return 0;
+    }
+    return this.notifyHere(method, params, options);
+  }
+
+  /** {@link notifyAll} for the sessions this instance delivers to. */
+  notifyHere(method: string, params?: Record<string, unknown>, options?: { connectedOnly?: boolean }): number {
     let sent = 0;
-    for (const session of this.all()) {
+    for (const session of this.fanoutTargets()) {
       if (options?.connectedOnly && !session.hasStream) continue;
       if (session.notify(method, params)) sent++;
     }
@@ -127,9 +225,25 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
    * @returns how many sessions it was sent to.
    */
   logAll(level: LoggingLevel, data: unknown, logger?: string): number {
+    if (this.shared.enabled) {
+      this.shareOrDeliver({ t: 'log', l: level, d: data, g: logger }, () => this.logHere(level, data, logger));
+      return 0;
+    }
+    return this.logHere(level, data, logger);
+  }
+
+  private logHere(level: LoggingLevel, data: unknown, logger?: string): number {
     let sent = 0;
-    for (const session of this.all()) if (session.log(level, data, logger)) sent++;
+    for (const session of this.fanoutTargets()) if (session.log(level, data, logger)) sent++;
     return sent;
+  }
+
+  /** Broadcast to every instance; while the shared state is down, to this instance's streams at least. */
+  private shareOrDeliver(message: ReplicaMessage, here: () => number): void {
+    this.shared.broadcast(message).catch((error: unknown) => {
+      this.logger.warn(`A message for every session reached only this instance's: ${String(error)}`);
+      here();
+    });
   }
 
   /**
@@ -139,6 +253,8 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
    * call is aborted with its session.
    */
   sweep(now = Date.now()): number {
+    // Shared state: sessions expire in it, and SharedSessions' tick notices.
+    if (this.shared.enabled) return 0;
     const deadline = now - this.options.sessionIdleTimeoutMs;
     let ended = 0;
     for (const session of this.sessions.values()) {
@@ -152,6 +268,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Starts the idle sweep. */
   onApplicationBootstrap(): void {
+    if (this.shared.enabled) return;
     // One timer for all sessions instead of one per session: cheaper in memory and in timer churn.
     const interval = Math.min(Math.max(this.options.sessionIdleTimeoutMs / 4, 1_000), 60_000);
     this.sweepTimer = setInterval(() => this.sweep(), interval);

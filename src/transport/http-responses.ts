@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { encodeMessage, type EncodedResponse } from '../protocol/json-rpc.codec.js';
 import { errorResponse, ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
-import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+import type { JsonRpcMessage, RequestId } from '../protocol/json-rpc.types.js';
 
 /** Writes one JSON body (a message or a batch) and ends the response. */
 export function writeJson(
@@ -70,4 +70,17 @@ export function writeTransportError(
   headers?: OutgoingHttpHeaders,
 ): void {
   writeJson(res, status, errorResponse(null, new JsonRpcError(code, message)), headers);
+}
+
+/**
+ * 503 for a request that needed the shared state while it cannot be reached: a JSON-RPC error the
+ * client can show, and `Retry-After`, since it usually returns within moments.
+ */
+export function writeStateUnavailable(res: ServerResponse, id: RequestId | null = null): void {
+  writeJson(
+    res,
+    503,
+    errorResponse(id, new JsonRpcError(ErrorCode.ServerError, 'Session state is unavailable; try again shortly')),
+    { 'retry-after': '1' },
+  );
 }

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { encodeMessage, encodeResponseInParts, jsonText, type EncodedResponse } from '../protocol/json-rpc.codec.js';
-import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
 import type { CallChannel } from '../execution/call-channel.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionStream } from '../session/session-stream.js';
@@ -42,6 +42,7 @@ export class PostResponder implements CallChannel {
     private readonly batch: boolean,
     private readonly headers: OutgoingHttpHeaders,
     private readonly settings: PostResponderSettings,
+    private readonly requestIds: readonly RequestId[] = [],
   ) {
     this.remaining = expected;
   }
@@ -115,7 +116,7 @@ export class PostResponder implements CallChannel {
 
   private switchToStream(): SessionStream {
     if (this.stream) return this.stream;
-    const stream = this.session.streams.openPostStream();
+    const stream = this.session.streams.openPostStream(this.requestIds);
     this.stream = stream;
     const writer = new SseWriter(this.res, this.settings.keepAliveMs, this.session.streams.pendingCounter());
     if (writer.open(this.headers)) {

@@ -4,7 +4,8 @@ import { isLegacyProtocolVersion } from '../protocol/protocol-version.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionStore } from '../session/session.store.js';
 import { headerValue } from './http-request.js';
-import { writeTransportError } from './http-responses.js';
+import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
+import { writeStateUnavailable, writeTransportError } from './http-responses.js';
 
 /** Whether a 2025 request's `MCP-Protocol-Version` is one spoken; a missing one means 2025-03-26 and passes. */
 export function legacyVersionHeaderOk(raw: IncomingMessage): boolean {
@@ -19,20 +20,28 @@ export function rejectVersionHeader(res: ServerResponse): void {
 
 /**
  * The session a GET or DELETE names, if the caller may use it: without `Mcp-Session-Id` 400, for an
- * unknown session (or another principal's) 404, written to `res`.
+ * unknown session (or another principal's) 404, while the shared state cannot be reached 503,
+ * written to `res`.
  */
-export function sessionOf(
+export async function sessionOf(
   sessions: SessionStore,
   request: unknown,
   raw: IncomingMessage,
   res: ServerResponse,
-): ClientSession | undefined {
+): Promise<ClientSession | undefined> {
   const id = headerValue(raw.headers, MCP_SESSION_ID_HEADER);
   if (id === undefined) {
     writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
     return undefined;
   }
-  const session = sessions.findFor(id, request);
+  let session: ClientSession | undefined;
+  try {
+    session = await sessions.findFor(id, request);
+  } catch (error) {
+    if (!(error instanceof McpStateUnavailableError)) throw error;
+    writeStateUnavailable(res);
+    return undefined;
+  }
   if (!session) writeTransportError(res, 404, 'Session not found');
   return session;
 }

@@ -12,7 +12,8 @@ import { McpServer } from '../server/mcp.server.js';
 import type { ClientSession } from '../session/client-session.js';
 import { McpRequestSessions } from '../session/request-sessions.js';
 import { SessionStore } from '../session/session.store.js';
-import { writeEmpty, writeJson, writeTransportError } from './http-responses.js';
+import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
+import { writeEmpty, writeJson, writeStateUnavailable, writeTransportError } from './http-responses.js';
 import { PostResponder, type PostResponderSettings } from './post-responder.js';
 import { loggedSerializationReports } from './serialization-reports.js';
 import { legacyVersionHeaderOk, rejectVersionHeader } from './session-headers.js';
@@ -50,8 +51,17 @@ export class SessionPost {
     res: ServerResponse,
   ): Promise<void> {
     const { headers } = raw;
-    const session = sessionId === undefined ? undefined : this.sessions.findFor(sessionId, request);
-    if (sessionId !== undefined && !session) return writeTransportError(res, 404, 'Session not found');
+    let session: ClientSession | undefined;
+    if (sessionId !== undefined) {
+      const found = this.sessions.findFor(sessionId, request);
+      try {
+        session = found instanceof Promise ? await found : found;
+      } catch (error) {
+        if (!(error instanceof McpStateUnavailableError)) throw error;
+        return this.unavailable(body, res);
+      }
+      if (!session) return writeTransportError(res, 404, 'Session not found');
+    }
     if (body.kind === 'error') return writeJson(res, 400, body.error);
 
     if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === McpMethod.Initialize) {
@@ -74,7 +84,9 @@ export class SessionPost {
         this.dispatchOneWay(entry, base);
         return writeEmpty(res, 202, sessionHeader);
       }
-      const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings);
+      const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings, [
+        entry.message.id,
+      ]);
       const context: McpCallContext = { ...base, channel: responder };
       responder.respond(await this.server.legacy.handleRequest(entry.message, context));
       return;
@@ -91,18 +103,39 @@ export class SessionPost {
     return this.handleBatch(body.entries, base, res, sessionHeader);
   }
 
-  private initialize(
+  /**
+   * The session could not be read from the shared state: 503, except for a `ping`, which needs no
+   * session to be answered and says nothing about one.
+   */
+  private unavailable(body: DecodedBody, res: ServerResponse): void {
+    if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === McpMethod.Ping) {
+      return writeJson(res, 200, { jsonrpc: '2.0', id: body.entry.message.id, result: {} });
+    }
+    writeStateUnavailable(res);
+  }
+
+  private async initialize(
     request: JsonRpcRequest,
     existing: ClientSession | undefined,
     httpRequest: unknown,
     res: ServerResponse,
-  ): void {
+  ): Promise<void> {
     if (existing) {
       return writeJson(res, 400, errorResponse(request.id, invalidRequest('this session is already initialized')), {
         [MCP_SESSION_ID_HEADER]: existing.id,
       });
     }
-    if (!this.sessions.hasRoom()) {
+    const outcome = this.server.legacy.initialize(request);
+    if (!outcome.handshake) return writeJson(res, 200, outcome.response);
+    let session: ClientSession | 'full';
+    try {
+      const opened = this.sessions.open(outcome.handshake, httpRequest);
+      session = opened instanceof Promise ? await opened : opened;
+    } catch (error) {
+      if (!(error instanceof McpStateUnavailableError)) throw error;
+      return writeStateUnavailable(res, request.id);
+    }
+    if (session === 'full') {
       return writeJson(
         res,
         503,
@@ -112,9 +145,6 @@ export class SessionPost {
         },
       );
     }
-    const outcome = this.server.legacy.initialize(request);
-    if (!outcome.handshake) return writeJson(res, 200, outcome.response);
-    const session = this.sessions.create(outcome.handshake, httpRequest);
     writeJson(res, 200, outcome.response, { [MCP_SESSION_ID_HEADER]: session.id });
   }
 
@@ -129,7 +159,8 @@ export class SessionPost {
       for (const entry of entries) this.dispatchOneWay(entry, context);
       return writeEmpty(res, 202, headers);
     }
-    const responder = new PostResponder(res, context.session!, owed, true, headers, this.responderSettings);
+    const requestIds = entries.flatMap((entry) => (entry.kind === 'request' ? [entry.message.id] : []));
+    const responder = new PostResponder(res, context.session!, owed, true, headers, this.responderSettings, requestIds);
     const withChannel: McpCallContext = { ...context, channel: responder };
     const dispatcher = this.server.legacy;
     await Promise.all(

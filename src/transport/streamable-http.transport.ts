@@ -17,7 +17,9 @@ import { SessionStore } from '../session/session.store.js';
 import { BodyParserNotice } from './body-parser.notice.js';
 import { readMcpBody } from './body.reader.js';
 import { headerValue, rawRequest, rawResponse } from './http-request.js';
-import { writeEmpty, writeJson, writeTransportError } from './http-responses.js';
+import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
+import { writeEmpty, writeJson, writeStateUnavailable, writeTransportError } from './http-responses.js';
+import { SharedGet } from './shared-get.js';
 import { refuseLegacyPost, refuseSessionMethod } from './legacy-refusal.js';
 import { MediaTypeVerdicts } from './media-type-verdicts.js';
 import { legacyVersionHeaderOk, rejectVersionHeader, sessionOf } from './session-headers.js';
@@ -46,6 +48,7 @@ export class StreamableHttpTransport {
     private readonly sessionPost: SessionPost,
     private readonly stateless: StatelessPost,
     private readonly sessionless: SessionlessPost,
+    private readonly sharedGet: SharedGet,
   ) {}
 
   /** Whether 2025 sessions exist here: GET and DELETE are theirs. */
@@ -126,13 +129,14 @@ export class StreamableHttpTransport {
       return writeTransportError(res, 406, 'Not Acceptable: Accept must list text/event-stream');
     }
     if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
-    const session = sessionOf(this.sessions, request, raw, res);
+    const session = await sessionOf(this.sessions, request, raw, res);
     if (!session) return;
     const lastEventId = headerValue(raw.headers, LAST_EVENT_ID_HEADER);
     const resumeFrom = lastEventId === undefined ? undefined : parseEventId(lastEventId);
     if (lastEventId !== undefined && (!resumeFrom || !session.streams.hasIssued(resumeFrom.streamId, resumeFrom.seq))) {
       return writeTransportError(res, 400, 'Bad Request: Last-Event-ID is not an event of this server');
     }
+    if (this.sharedGet.handles(resumeFrom)) return this.sharedGet.serve(session, resumeFrom, raw, res);
     if (!resumeFrom && session.hasStream) {
       return writeTransportError(res, 409, 'Conflict: this session already has an open stream');
     }
@@ -173,12 +177,17 @@ export class StreamableHttpTransport {
   async handleDelete(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
-    await this.answering(res, () => {
+    await this.answering(res, async () => {
       if (!this.servesSessions) return this.refuseSessionMethod(res);
       if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
-      const session = sessionOf(this.sessions, request, raw, res);
+      const session = await sessionOf(this.sessions, request, raw, res);
       if (!session) return;
-      session.end('deleted');
+      try {
+        await this.sessions.delete(session);
+      } catch (error) {
+        if (!(error instanceof McpStateUnavailableError)) throw error;
+        return writeStateUnavailable(res);
+      }
       writeEmpty(res, 204);
     });
   }

@@ -6,3 +6,4 @@
 export { SessionStore } from '../../src/session/session.store.js';
 export type { ClientSession } from '../../src/session/client-session.js';
 export type { JsonRpcNotification } from '../../src/protocol/json-rpc.types.js';
+export { SharedSessions } from '../../src/session/shared-sessions.js';

@@ -119,6 +119,25 @@ ${APP_BODY}
 done(report(own, other, own, other, { import: import.meta.resolve('mcp42'), require: require.resolve('mcp42') }));
 `;
 
+/** `mcp42/redis` from both systems, in an app that has not installed ioredis (an optional peer). */
+const REDIS_SUBPATH_APP = `
+const cjs = require('mcp42/redis');
+import('mcp42/redis').then((esm) => {
+  let ioredis = 'absent';
+  try {
+    require.resolve('ioredis');
+    ioredis = 'installed';
+  } catch {}
+  console.log(JSON.stringify({
+    resolved: require.resolve('mcp42/redis'),
+    same: cjs.redisState === esm.redisState,
+    names: Object.keys(cjs).sort(),
+    ioredis,
+    ioredisLoaded: Object.keys(require.cache).some((file) => file.includes('/ioredis/')),
+  }));
+});
+`;
+
 interface Outcome {
   resolved: Record<string, string>;
   sameModule: boolean;
@@ -138,6 +157,7 @@ describe('the packed package from CommonJS and from ES modules', () => {
     packed = await packedPackage(workDir);
     await writeFile(join(packed.appDir, 'main.cjs'), COMMONJS_APP);
     await writeFile(join(packed.appDir, 'main.mjs'), ESM_APP);
+    await writeFile(join(packed.appDir, 'redis.cjs'), REDIS_SUBPATH_APP);
   }, 180_000);
 
   afterAll(async () => {
@@ -175,6 +195,8 @@ describe('the packed package from CommonJS and from ES modules', () => {
     expect(packed.files.filter((file) => file.startsWith('dist/esm/'))).toEqual([
       'dist/esm/index.d.ts',
       'dist/esm/index.js',
+      'dist/esm/redis/index.d.ts',
+      'dist/esm/redis/index.js',
     ]);
     expect(packed.files).toEqual(
       expect.arrayContaining(['dist/cjs/package.json', 'dist/cjs/index.js', 'dist/cjs/index.d.ts']),
@@ -197,5 +219,16 @@ describe('the packed package from CommonJS and from ES modules', () => {
     expect(outcome.resolved.import).toBe(`file://${join(packed.packageDir, 'dist', 'esm', 'index.js')}`);
     expect(outcome.resolved.require).toBe(join(packed.packageDir, 'dist', 'cjs', 'index.js'));
     expectOneCopy(outcome);
+  }, 30_000);
+
+  it('serves mcp42/redis from both systems as one copy, without loading ioredis (an optional peer)', async () => {
+    const { stdout } = await run(process.execPath, [join(packed.appDir, 'redis.cjs')], { timeout: 30_000 });
+    expect(JSON.parse(stdout)).toEqual({
+      resolved: join(packed.packageDir, 'dist', 'cjs', 'redis', 'index.js'),
+      same: true,
+      names: ['redisState'],
+      ioredis: 'absent',
+      ioredisLoaded: false,
+    });
   }, 30_000);
 });

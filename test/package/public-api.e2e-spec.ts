@@ -110,6 +110,8 @@ const PUBLIC_API = [
   'McpSession',
   'McpSessionHandle',
   'McpSessionRegistry',
+  'McpState',
+  'McpStateUnavailableError',
   'McpStoredEvent',
   'McpTool',
   'McpToolDefinitionError',
@@ -233,13 +235,17 @@ describe('the published declarations', () => {
    * A consumer file importing the package under `setting`, compiled against the unpacked package with
    * `skipLibCheck: false`: what `'mcp42'` resolves to, the names it exports, and every diagnostic.
    */
-  async function consumerView(setting: ConsumerSetting): Promise<{
+  async function consumerView(
+    setting: ConsumerSetting,
+    entry: { specifier: string; uses: string } = { specifier: 'mcp42', uses: 'McpModule' },
+  ): Promise<{
     resolved: string | undefined;
     names: string[];
     problems: string[];
   }> {
-    const file = join(packed.appDir, `consumer-${SETTINGS.indexOf(setting)}${setting.extension}`);
-    await writeFile(file, "import * as mcp42 from 'mcp42';\nexport const module = mcp42.McpModule;\n");
+    const tag = entry.specifier.replace(/\W/g, '-');
+    const file = join(packed.appDir, `consumer-${tag}-${SETTINGS.indexOf(setting)}${setting.extension}`);
+    await writeFile(file, `import * as entry from '${entry.specifier}';\nexport const used = entry.${entry.uses};\n`);
     const program = ts.createProgram([file], {
       target: ts.ScriptTarget.ES2023,
       strict: true,
@@ -285,6 +291,20 @@ describe('the published declarations', () => {
       expect(view.problems).toEqual([]);
       // A comment above an export that mentions the internal tag makes stripInternal drop that export.
       expect(view.names).toEqual([...PUBLIC_API].sort());
+    },
+    60_000,
+  );
+
+  it.each(SETTINGS.map((setting) => [setting.name, setting] as const))(
+    'offer a consumer compiling with %s the subpath mcp42/redis (redisState and its options), type-checking cleanly',
+    async (_name, setting) => {
+      const view = await consumerView(setting, { specifier: 'mcp42/redis', uses: 'redisState' });
+      // node10 reads typesVersions (it ignores exports); the others read exports.
+      expect(view.resolved).toBe(
+        join(packed.packageDir, setting.resolvesTo.replace(/index\.d\.ts$/, 'redis/index.d.ts')),
+      );
+      expect(view.problems).toEqual([]);
+      expect(view.names).toEqual(['RedisStateOptions', 'redisState']);
     },
     60_000,
   );

@@ -8,16 +8,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** How long a fresh server may take to answer PING. */
 const READY_TIMEOUT_MS = 10_000;
 
+/** A reply as {@link RedisServer.value} reads it: arrays nest, integers are numbers, nil is null. */
+export type RespValue = string | number | null | RespValue[];
+
 /**
  * A real `redis-server` of its own for a test run (Debian's package; `.ci/run` installs it when
  * missing): on a free loopback port, persistence off, its working directory a temporary one, stopped
  * with its process. Never a mock: what the Redis-backed code does is checked against Redis itself.
  */
 export class RedisServer {
+  private paused = false;
+
   private constructor(
     readonly port: number,
-    private readonly child: ChildProcess,
-    private readonly dir: string,
+    private child: ChildProcess,
+    private dir: string,
   ) {}
 
   /** `redis://127.0.0.1:<port>` */
@@ -34,11 +39,7 @@ export class RedisServer {
     // A free port is only free until someone takes it: try again on another one.
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();
-      const dir = mkdtempSync(join(tmpdir(), 'mcp42-redis-'));
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-      const child = spawn('redis-server', [...args, '--dir', dir, '--loglevel', 'warning'], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const { child, dir } = spawnServer(port);
       const server = new RedisServer(port, child, dir);
       try {
         await server.ready();
@@ -77,12 +78,69 @@ export class RedisServer {
     });
   }
 
+  /**
+   * Sends one command and parses the reply, for tests that look at Redis directly.
+   * @throws Error carrying the message of an error reply.
+   */
+  async value(...args: string[]): Promise<RespValue> {
+    const reply = `${await this.command(...args)}\r\n`;
+    return parseResp(reply, 0)[0];
+  }
+
+  /** Every key matching `pattern` (a SCAN loop, as a test that counts what is left wants). */
+  async keys(pattern = '*'): Promise<string[]> {
+    const found = new Set<string>();
+    let cursor = '0';
+    do {
+      const [next, batch] = (await this.value('SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000')) as [string, string[]];
+      for (const key of batch) found.add(key);
+      cursor = next;
+    } while (cursor !== '0');
+    return [...found].sort();
+  }
+
+  /** Freezes the server (SIGSTOP): connections stay open, nothing answers, the data is kept. */
+  pause(): void {
+    if (this.paused) return;
+    this.child.kill('SIGSTOP');
+    this.paused = true;
+  }
+
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void {
+    if (!this.paused) return;
+    this.child.kill('SIGCONT');
+    this.paused = false;
+  }
+
+  /** Starts a stopped server again on the same port, with the same flags, empty. */
+  async restart(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      throw new Error('RedisServer.restart(): stop it first');
+    }
+    ({ child: this.child, dir: this.dir } = spawnServer(this.port));
+    try {
+      await this.ready();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
   /** Stops the server (and removes its directory). */
   async stop(): Promise<void> {
+    // A stopped process would hold SIGTERM until it runs again.
+    this.resume();
     if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
       this.child.kill('SIGTERM');
-      const killed = await Promise.race([exited.then(() => true), sleep(5_000).then(() => false)]);
+      // The grace timer is cancelled once the process exits: a pending one would keep Jest from exiting.
+      const grace = new AbortController();
+      const killed = await Promise.race([
+        exited.then(() => true),
+        sleep(5_000, false, { signal: grace.signal }).catch(() => false),
+      ]);
+      grace.abort();
       if (!killed) {
         this.child.kill('SIGKILL');
         await exited;
@@ -105,6 +163,16 @@ export class RedisServer {
       await sleep(25);
     }
   }
+}
+
+/** Spawns `redis-server` on `port`: loopback only, no persistence, a fresh temporary directory. */
+function spawnServer(port: number): { child: ChildProcess; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp42-redis-'));
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const child = spawn('redis-server', [...args, '--dir', dir, '--loglevel', 'warning'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return { child, dir };
 }
 
 /** A port nobody listens on right now. */
@@ -137,4 +205,39 @@ function respEnd(text: string, from: number): number {
     return at;
   }
   return lineEnd + 2;
+}
+
+/** Parses the RESP reply starting at `from`: the value and where it ends. */
+function parseResp(text: string, from: number): [RespValue, number] {
+  const lineEnd = text.indexOf('\r\n', from);
+  const type = text[from];
+  const line = text.slice(from + 1, lineEnd);
+  switch (type) {
+    case '+':
+      return [line, lineEnd + 2];
+    case '-':
+      throw new Error(line);
+    case ':':
+      return [Number(line), lineEnd + 2];
+    case '$': {
+      const size = Number(line);
+      if (size < 0) return [null, lineEnd + 2];
+      const start = lineEnd + 2;
+      return [text.slice(start, start + size), start + size + 2];
+    }
+    case '*': {
+      const size = Number(line);
+      if (size < 0) return [null, lineEnd + 2];
+      const items: RespValue[] = [];
+      let at = lineEnd + 2;
+      for (let item = 0; item < size; item++) {
+        const [value, next] = parseResp(text, at);
+        items.push(value);
+        at = next;
+      }
+      return [items, at];
+    }
+    default:
+      throw new Error(`Unexpected RESP reply: ${JSON.stringify(text.slice(from, from + 40))}`);
+  }
 }

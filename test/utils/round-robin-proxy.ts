@@ -48,6 +48,11 @@ export class RoundRobinProxy {
     this.targets = this.targets.filter((candidate) => candidate !== target);
   }
 
+  /** Puts a target into the rotation (a replica that joined). */
+  add(target: string): void {
+    if (!this.targets.includes(target)) this.targets.push(target);
+  }
+
   /** Stops accepting, and cuts every connection still open. */
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));

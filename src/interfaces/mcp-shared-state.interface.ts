@@ -1,0 +1,157 @@
+import type { McpStoredEvent } from './mcp-event-store.interface.js';
+
+/**
+ * Shared state that lets several instances of one application serve the same 2025 sessions, created
+ * by an adapter (`redisState()` from `mcp42/redis`) and passed as the `state` option. Opaque: what
+ * it holds and how is the adapter's business.
+ * @category Scaling
+ */
+export interface McpState {
+  /** Tells a state object from anything else passed as `state`. */
+  readonly kind: 'mcp42.state';
+  /** Whether the shared state can be reached now (connected, and not failing): for health checks. */
+  readonly available: boolean;
+  /** @internal */
+  readonly shared: McpSharedState;
+}
+
+/**
+ * A session's record as every instance sees it.
+ * @internal
+ */
+export interface SharedSessionRecord {
+  readonly id: string;
+  readonly protocolVersion: string;
+  /** JSON of the client's `clientInfo`. */
+  readonly clientInfo: string;
+  /** JSON of the client's capabilities. */
+  readonly clientCapabilities: string;
+  /** The principal that owns it; absent when anonymous. */
+  readonly owner?: string;
+  readonly logLevel: string;
+}
+
+/**
+ * A record read back, with what the session gathered since and how long it has left.
+ * @internal
+ */
+export interface LoadedSessionRecord extends SharedSessionRecord {
+  readonly initialized: boolean;
+  readonly subscriptions: readonly string[];
+  /** Milliseconds until the session expires unless touched. */
+  readonly remainingMs: number;
+}
+
+/**
+ * What instances say to each other: a JSON object whose `t` names the kind. The core defines the
+ * kinds; the adapter only carries them.
+ * @internal
+ */
+export interface ReplicaMessage {
+  readonly t: string;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * What the shared state tells the instance.
+ * @internal
+ */
+export interface SharedStateHooks {
+  /** A message sent to this instance, or broadcast to all (this one's own broadcasts included). */
+  onMessage(message: ReplicaMessage): void;
+  /** A message for the standalone (GET) stream of a session whose stream this instance holds. */
+  onStandalone(sessionId: string, data: string): void;
+  /** The state became reachable again (`up`), or stopped being reachable (with the cause). */
+  onAvailability(up: boolean, cause?: unknown): void;
+}
+
+/**
+ * Bounds of a session's stored events, the same as the in-memory store's.
+ * @internal
+ */
+export interface StoredEventBounds {
+  readonly maxEvents: number;
+  readonly maxChars: number;
+  readonly maxAgeMs: number;
+}
+
+/**
+ * The result of claiming a session's standalone stream.
+ * @internal
+ */
+export type StandaloneClaim =
+  | { readonly outcome: 'ok'; readonly backlog: readonly string[]; readonly previousHolder?: string }
+  | { readonly outcome: 'busy'; readonly holder: string }
+  | { readonly outcome: 'gone' };
+
+/**
+ * The port between the library and an engine of shared state. Every method may reject with
+ * `McpStateUnavailableError` when the engine cannot be reached or answers too slowly; nothing is
+ * queued locally while it is down.
+ * @internal
+ */
+export interface McpSharedState {
+  /** This instance's id among the others: random per start, `[0-9a-z]{12}`. */
+  readonly replicaId: string;
+  /** Whether operations can be sent now. */
+  readonly available: boolean;
+  /** Connects and starts hearing messages. Resolves once ready, or after the connect timeout. */
+  start(hooks: SharedStateHooks): Promise<void>;
+  /** Releases what this instance holds, and disconnects. */
+  stop(): Promise<void>;
+
+  /** Creates a session record, unless `maxSessions` live sessions exist already (then `false`). */
+  createSession(record: SharedSessionRecord, idleMs: number, maxSessions: number): Promise<boolean>;
+  /** The record of a live session, or `undefined` when it does not exist (ended, expired, never was). */
+  loadSession(id: string): Promise<LoadedSessionRecord | undefined>;
+  /** Sets one field of a live record: `ll` (log level) or `in` (`initialized`). */
+  setSessionField(id: string, field: 'll' | 'in', value: string): Promise<void>;
+  /** Adds a resource subscription, within bounds of count and characters. */
+  addSubscription(id: string, uri: string, maxCount: number, maxChars: number): Promise<'ok' | 'limit' | 'gone'>;
+  /** Removes a subscription (also from the index by URI, even when the session is gone). */
+  removeSubscription(id: string, uri: string): Promise<void>;
+  /** The sessions subscribed to a URI, from an index by URI (it may name sessions since expired). */
+  subscribersOf(uri: string): Promise<readonly string[]>;
+  /** The ids of the live sessions of every instance. */
+  sessionIds(): Promise<readonly string[]>;
+  /** Gives each session its idle time again (ms); returns the ids found gone. */
+  touch(sessions: ReadonlyMap<string, number>): Promise<readonly string[]>;
+  /** Milliseconds left per session; a negative number for one that is gone. */
+  remaining(ids: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  /** Ends a session everywhere: its record, events, backlog and subscriptions are deleted. */
+  endSession(id: string): Promise<void>;
+  /** Live sessions across every instance. */
+  countSessions(): Promise<number>;
+
+  /** Keeps an event of a session's stream, within the bounds; nothing for a session that is gone. */
+  appendEvent(id: string, event: McpStoredEvent, bounds: StoredEventBounds): Promise<void>;
+  /** The kept events of one stream after a position, in order. */
+  replayEvents(id: string, streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]>;
+  /** Forgets the events of one stream. */
+  deleteStream(id: string, streamId: string): Promise<void>;
+  /** Notes that a POST stream runs for these request ids (JSON), or (`undefined`) that it finished. */
+  markStream(id: string, streamId: string, requestIds: string | undefined): Promise<void>;
+  /** The request ids (JSON) of a POST stream still marked running, if any. */
+  streamRequests(id: string, streamId: string): Promise<string | undefined>;
+
+  /**
+   * Makes this instance the holder of a session's standalone stream: messages sent to it from any
+   * instance reach {@link SharedStateHooks.onStandalone} here from then on, and what waited in its
+   * backlog is handed over. Busy when another instance holds it, unless `force`.
+   */
+  claimStandalone(id: string, force: boolean): Promise<StandaloneClaim>;
+  /** Stops holding a session's standalone stream (if this instance still holds it). */
+  releaseStandalone(id: string): Promise<void>;
+  /**
+   * Sends a message to a session's standalone stream: to its holder (`held`), or into its backlog of
+   * at most `backlogLimit` messages (oldest dropped) while none holds it (`queued`).
+   */
+  sendStandalone(id: string, data: string, backlogLimit: number): Promise<'held' | 'queued' | 'gone'>;
+
+  /** Sends a message to one instance. */
+  send(replicaId: string, message: ReplicaMessage): Promise<void>;
+  /** Sends a message to every instance, this one included. */
+  broadcast(message: ReplicaMessage): Promise<void>;
+  /** Which of these instances are alive (their lease is current). */
+  alive(replicaIds: readonly string[]): Promise<ReadonlySet<string>>;
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Names of the keys and channels mcp42 uses in Redis, all behind one prefix. Every key of one
+ * session carries the hash tag `{sid}`, so each script on a session touches one Cluster slot; the
+ * global keys share `{g}`.
+ * @internal
+ */
+export class RedisKeys {
+  /** The channel every instance hears (broadcasts). */
+  readonly broadcast: string;
+  /** Session index: member sid, score its idle deadline (Redis time, ms). */
+  readonly index: string;
+  private readonly standalonePrefix: string;
+
+  constructor(private readonly prefix: string) {
+    this.broadcast = `${prefix}c:all`;
+    this.index = `${prefix}{g}:idx`;
+    this.standalonePrefix = `${prefix}g:`;
+  }
+
+  /** The session's record (hash). */
+  record(sid: string): string {
+    return `${this.prefix}s:{${sid}}`;
+  }
+
+  /** The session's stored events (stream). */
+  events(sid: string): string {
+    return `${this.record(sid)}:e`;
+  }
+
+  /** Messages for the session's standalone stream while nobody holds it (list). */
+  backlog(sid: string): string {
+    return `${this.record(sid)}:b`;
+  }
+
+  /** The session's resource subscriptions (set). */
+  subscriptions(sid: string): string {
+    return `${this.record(sid)}:u`;
+  }
+
+  /** Every key of one session, in the order the scripts take them. */
+  sessionKeys(sid: string): [record: string, events: string, backlog: string, subscriptions: string] {
+    return [this.record(sid), this.events(sid), this.backlog(sid), this.subscriptions(sid)];
+  }
+
+  /**
+   * The sessions subscribed to a URI (set), across sessions: named by a digest, since a URI may be
+   * long (kilobytes) and may contain braces, which would make a hash tag of part of it.
+   */
+  subscribers(uri: string): string {
+    return `${this.prefix}u:${createHash('sha256').update(uri).digest('base64url')}`;
+  }
+
+  /** An instance's lease (string with a TTL). */
+  lease(replicaId: string): string {
+    return `${this.prefix}r:${replicaId}`;
+  }
+
+  /** An instance's inbox channel. */
+  inbox(replicaId: string): string {
+    return `${this.prefix}c:${replicaId}`;
+  }
+
+  /** The channel of a session's standalone stream, heard by the instance that holds it. */
+  standalone(sid: string): string {
+    return `${this.standalonePrefix}${sid}`;
+  }
+
+  /** The session of a standalone channel, or `undefined` for any other channel. */
+  standaloneSession(channel: string): string | undefined {
+    return channel.startsWith(this.standalonePrefix) ? channel.slice(this.standalonePrefix.length) : undefined;
+  }
+}

@@ -1,0 +1,73 @@
+import type { ReplicaMessage, StandaloneClaim } from '../interfaces/mcp-shared-state.interface.js';
+import type { RedisKeys } from './redis-keys.js';
+import type { RedisConnection, RedisScripts } from './redis-scripts.js';
+import type { RedisSubscriber } from './redis-subscriber.js';
+
+/**
+ * What crosses between instances: standalone streams (claimed, released, sent to), messages, and
+ * who is alive. The routing half of the port, without the gate (the caller runs each method
+ * through it).
+ * @internal
+ */
+export class RedisRouting {
+  constructor(
+    private readonly command: RedisConnection,
+    private readonly scripts: RedisScripts,
+    private readonly subscriber: RedisSubscriber,
+    private readonly keys: RedisKeys,
+    private readonly replicaId: string,
+  ) {}
+
+  async claim(id: string, force: boolean): Promise<StandaloneClaim> {
+    // Subscribed before the script records us as the holder: nothing published to it can be missed.
+    await this.subscriber.beginClaim(id);
+    let claim: Awaited<ReturnType<RedisScripts['claim']>>;
+    try {
+      claim = await this.scripts.claim([this.keys.record(id), this.keys.backlog(id)], this.replicaId, force);
+    } catch (error) {
+      this.subscriber.endClaim(id, 'failed');
+      throw error;
+    }
+    const arrived = this.subscriber.endClaim(id, claim.outcome === 'ok' ? 'held' : 'lost');
+    if (claim.outcome !== 'ok') return claim;
+    const backlog = [...claim.backlog, ...arrived];
+    return claim.previous ? { outcome: 'ok', backlog, previousHolder: claim.previous } : { outcome: 'ok', backlog };
+  }
+
+  async release(id: string): Promise<void> {
+    // Unsubscribed first: while we are still recorded, senders whose PUBLISH reaches nobody queue.
+    // The record is released even when that failed: with no holder recorded, senders queue too.
+    const unsubscribed = await this.subscriber.release(id).then(
+      () => ({ ok: true as const }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    await this.scripts.release(this.keys.record(id), this.replicaId);
+    if (!unsubscribed.ok) throw unsubscribed.error;
+  }
+
+  sendStandalone(id: string, data: string, backlogLimit: number): Promise<'held' | 'queued' | 'gone'> {
+    const keys = [this.keys.record(id), this.keys.backlog(id)] as const;
+    return this.scripts.sendStandalone(keys, this.keys.standalone(id), data, backlogLimit);
+  }
+
+  send(replicaId: string, message: ReplicaMessage): Promise<void> {
+    return this.publish(this.keys.inbox(replicaId), message);
+  }
+
+  broadcast(message: ReplicaMessage): Promise<void> {
+    return this.publish(this.keys.broadcast, message);
+  }
+
+  async alive(replicaIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const others = [...new Set(replicaIds)].filter((id) => id !== this.replicaId);
+    // One EXISTS per lease, pipelined: leases live in different Cluster slots, where MGET fails.
+    const found = await Promise.all(others.map((id) => this.command.exists(this.keys.lease(id))));
+    const alive = new Set(others.filter((_, index) => found[index] === 1));
+    if (replicaIds.includes(this.replicaId)) alive.add(this.replicaId);
+    return alive;
+  }
+
+  private async publish(channel: string, message: ReplicaMessage): Promise<void> {
+    await this.command.publish(channel, JSON.stringify(message));
+  }
+}

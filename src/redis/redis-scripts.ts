@@ -1,0 +1,177 @@
+import type { Cluster, Redis } from 'ioredis';
+import { LUA } from './redis-lua.js';
+
+/**
+ * A connection of ours: a duplicate of the user's standalone client or cluster.
+ * @internal
+ */
+export type RedisConnection = Redis | Cluster;
+
+type ScriptName = keyof typeof LUA;
+type Argument = string | number;
+type ScriptCommand = (...args: Argument[]) => Promise<unknown>;
+
+/** Our command names carry a prefix, so they never shadow a script of the user's client options. */
+const commandName = (name: ScriptName): string => `mcp42_${name}`;
+
+/**
+ * The scripts of {@link LUA} registered on one connection, as typed calls. ioredis sends `EVALSHA`
+ * and falls back to `EVAL` when Redis answers `NOSCRIPT` (after a restart, a failover, a flush).
+ * @internal
+ */
+export class RedisScripts {
+  constructor(private readonly connection: RedisConnection) {
+    for (const name of Object.keys(LUA) as ScriptName[]) {
+      connection.defineCommand(commandName(name), { numberOfKeys: LUA[name].keys, lua: LUA[name].lua });
+    }
+  }
+
+  async admit(index: string, sid: string, idleMs: number, maxSessions: number): Promise<boolean> {
+    return (await this.run('admit', [index], [sid, duration(idleMs), limit(maxSessions)])) === 1;
+  }
+
+  async create(record: string, idleMs: number, fields: ReadonlyArray<readonly [string, string]>): Promise<void> {
+    await this.run('create', [record], [duration(idleMs), ...fields.flat()]);
+  }
+
+  /** The session's subscribed URIs, or `undefined` when it is gone. */
+  async touch(keys: readonly string[], idleMs: number): Promise<string[] | undefined> {
+    const reply = await this.run('touch', keys, [duration(idleMs)]);
+    return Array.isArray(reply) ? (reply as string[]) : undefined;
+  }
+
+  /** Makes a key live at least `ttlMs` more (never shortens it). */
+  async stretch(key: string, ttlMs: number): Promise<void> {
+    await this.run('stretch', [key], [duration(ttlMs)]);
+  }
+
+  async indexSubscriber(key: string, sid: string, ttlMs: number): Promise<void> {
+    await this.run('indexSubscriber', [key], [sid, duration(ttlMs)]);
+  }
+
+  /** Deletes a session's keys; returns the URIs it was subscribed to. */
+  async end(keys: readonly string[]): Promise<string[]> {
+    return (await this.run('end', keys, [])) as string[];
+  }
+
+  /** `idleMs` -1 removes a session that was found gone. */
+  async touchIndex(index: string, deadlines: ReadonlyArray<readonly [string, number]>): Promise<void> {
+    const args = deadlines.flatMap(([sid, idleMs]) => [sid, idleMs < 0 ? -1 : duration(idleMs)]);
+    await this.run('touchIndex', [index], args);
+  }
+
+  async count(index: string): Promise<number> {
+    return Number(await this.run('count', [index], []));
+  }
+
+  async live(index: string): Promise<string[]> {
+    return (await this.run('live', [index], [])) as string[];
+  }
+
+  /** The record's fields, its subscriptions and its PTTL, or `undefined` when it is gone. */
+  async load(
+    record: string,
+    subscriptions: string,
+  ): Promise<{ fields: Record<string, string>; uris: string[]; ttl: number } | undefined> {
+    const reply = (await this.run('load', [record, subscriptions], [])) as [string[], string[], number] | null;
+    if (!reply) return undefined;
+    const fields: Record<string, string> = {};
+    for (let index = 0; index + 1 < reply[0].length; index += 2) fields[reply[0][index]!] = reply[0][index + 1]!;
+    return { fields, uris: reply[1], ttl: Number(reply[2]) };
+  }
+
+  /** Sets a field of a live record, or deletes it (`value` undefined). False: the record is gone. */
+  async setField(record: string, field: string, value: string | undefined): Promise<boolean> {
+    return (await this.run('setField', [record], value === undefined ? [field] : [field, value])) === 1;
+  }
+
+  /** `ok` comes with the session's time left, for the index by URI to live as long. */
+  async subscribe(
+    keys: readonly [string, string],
+    uri: string,
+    maxCount: number,
+    maxChars: number,
+  ): Promise<{ outcome: 'ok'; ttl: number } | { outcome: 'limit' | 'gone' }> {
+    const args = [uri, uri.length, limit(maxCount), limit(maxChars)];
+    const [code, ttl] = (await this.run('subscribe', keys, args)) as [number, number?];
+    if (code === 1) return { outcome: 'ok', ttl: Number(ttl) };
+    return { outcome: code === 0 ? 'gone' : 'limit' };
+  }
+
+  async unsubscribe(keys: readonly [string, string], uri: string): Promise<void> {
+    await this.run('unsubscribe', keys, [uri, uri.length]);
+  }
+
+  async append(
+    keys: readonly [string, string],
+    event: { readonly streamId: string; readonly seq: number; readonly data: string },
+    bounds: { readonly maxEvents: number; readonly maxChars: number; readonly maxAgeMs: number },
+  ): Promise<void> {
+    await this.run('append', keys, [
+      event.streamId,
+      event.seq,
+      event.data,
+      event.data.length,
+      limit(bounds.maxEvents),
+      limit(bounds.maxChars),
+      limit(bounds.maxAgeMs),
+    ]);
+  }
+
+  /** `[seq, data]` pairs of one stream after `afterSeq`, in order. */
+  async replay(keys: readonly [string, string], streamId: string, afterSeq: number): Promise<[number, string][]> {
+    const flat = (await this.run('replay', keys, [streamId, afterSeq])) as string[];
+    const events: [number, string][] = [];
+    for (let index = 0; index + 1 < flat.length; index += 2) events.push([Number(flat[index]), flat[index + 1]!]);
+    return events;
+  }
+
+  async deleteStream(keys: readonly [string, string], streamId: string): Promise<void> {
+    await this.run('deleteStream', keys, [streamId]);
+  }
+
+  async claim(
+    keys: readonly [string, string],
+    me: string,
+    force: boolean,
+  ): Promise<
+    { outcome: 'gone' } | { outcome: 'busy'; holder: string } | { outcome: 'ok'; previous: string; backlog: string[] }
+  > {
+    const reply = (await this.run('claim', keys, [me, force ? '1' : '0'])) as [number, string?, string[]?];
+    if (reply[0] === 0) return { outcome: 'gone' };
+    if (reply[0] === 2) return { outcome: 'busy', holder: String(reply[1]) };
+    return { outcome: 'ok', previous: String(reply[1] ?? ''), backlog: reply[2] ?? [] };
+  }
+
+  async release(record: string, me: string): Promise<void> {
+    await this.run('release', [record], [me]);
+  }
+
+  async sendStandalone(
+    keys: readonly [string, string],
+    channel: string,
+    data: string,
+    backlogLimit: number,
+  ): Promise<'held' | 'queued' | 'gone'> {
+    const reply = await this.run('sendStandalone', keys, [channel, data, limit(backlogLimit)]);
+    return reply === 0 ? 'gone' : reply === 1 ? 'held' : 'queued';
+  }
+
+  private run(name: ScriptName, keys: readonly string[], args: readonly Argument[]): Promise<unknown> {
+    const command = (this.connection as unknown as Record<string, ScriptCommand>)[commandName(name)]!;
+    return command.call(this.connection, ...keys, ...args);
+  }
+}
+
+/** A TTL that never runs out in practice, yet keeps deadlines (Redis time + TTL) exact in Lua's doubles. */
+const FOREVER_MS = 100 * 365 * 24 * 3600 * 1000;
+
+/** A TTL for Redis: whole milliseconds, at least 1 (PEXPIRE 0 would delete the key). */
+function duration(ms: number): number {
+  return Number.isFinite(ms) ? Math.min(FOREVER_MS, Math.max(1, Math.ceil(ms))) : FOREVER_MS;
+}
+
+/** A bound for the scripts: a whole number, or -1 for none. */
+function limit(value: number): number {
+  return Number.isFinite(value) ? Math.max(0, Math.floor(value)) : -1;
+}

@@ -1,0 +1,126 @@
+import type { LoadedSessionRecord, McpSharedState } from '../interfaces/mcp-shared-state.interface.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { isLoggingLevel, type LoggingLevel } from '../protocol/logging-level.js';
+import { isLegacyProtocolVersion } from '../protocol/protocol-version.js';
+import { ClientSession, type SessionEndReason } from './client-session.js';
+import type { SessionSharing } from './session-sharing.js';
+import { postStreamId, postStreamNumber, STANDALONE_STREAM_ID, streamProducer } from './event-id.js';
+import type { SharedEventStore } from './shared-event-store.js';
+import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from './session-subscriptions.js';
+import type { StreamSharing } from './session-streams.js';
+
+/** How much later than this instance's clock a position may claim to be (clock skew between instances). */
+const SKEW_ALLOWANCE_MS = 60_000;
+
+/** What the sessions built here report to, and how they write without waiting. */
+export interface SharedSessionHooks {
+  readonly onEnd: (session: ClientSession, reason: SessionEndReason) => void;
+  readonly onStoreError: (error: unknown) => void;
+  readonly onUnserializable: (session: ClientSession) => void;
+  /** Runs a write nobody waits for (its failure is reported, never unhandled). */
+  readonly guard: (operation: Promise<unknown>) => void;
+}
+
+/**
+ * Builds the sessions of shared state: from an `initialize` or from a record read back, each with
+ * what it does beyond this process (its writes, its messages to a stream held elsewhere, the ids of
+ * its POST streams and of its requests to the client, which name this instance).
+ */
+export class SharedSessionFactory {
+  /** POST streams opened by this instance, across every session: an id is never issued twice. */
+  private postStreams = 0;
+
+  constructor(
+    private readonly shared: McpSharedState,
+    private readonly options: ResolvedMcpOptions,
+    private readonly store: SharedEventStore,
+    private readonly callbacks: SharedSessionHooks,
+  ) {}
+
+  /** Whether a position of a stream could have been issued by some instance (`Last-Event-ID`). */
+  hasIssued(streamId: string, seq: number): boolean {
+    if (seq > (Date.now() + SKEW_ALLOWANCE_MS) * 1000) return false;
+    if (streamId === STANDALONE_STREAM_ID) return true;
+    const producer = streamProducer(streamId);
+    if (producer === undefined) return false;
+    return producer !== this.shared.replicaId || postStreamNumber(streamId) <= this.postStreams;
+  }
+
+  build(init: {
+    id: string;
+    protocolVersion: ClientSession['protocolVersion'];
+    clientInfo: ClientSession['clientInfo'];
+    clientCapabilities: ClientSession['clientCapabilities'];
+    owner: string | undefined;
+    logLevel: LoggingLevel;
+    now: number;
+  }): ClientSession {
+    const callbacks = this.callbacks;
+    return new ClientSession({
+      ...init,
+      outboxLimit: this.options.outboxLimit,
+      eventStore: this.store,
+      onEnd: callbacks.onEnd,
+      onStoreError: callbacks.onStoreError,
+      onUnserializable: callbacks.onUnserializable,
+      sharing: this.sharingOf(init.id),
+    });
+  }
+
+  private sharingOf(id: string): SessionSharing {
+    const shared = this.shared;
+    const streams: StreamSharing = {
+      nextPostStreamId: () => postStreamId(++this.postStreams, shared.replicaId),
+      hasIssued: (streamId, seq) => this.hasIssued(streamId, seq),
+      postStreamOpened: (streamId, requestIds) =>
+        this.callbacks.guard(shared.markStream(id, streamId, JSON.stringify(requestIds))),
+      postStreamClosed: (streamId) => this.callbacks.guard(shared.markStream(id, streamId, undefined)),
+    };
+    return {
+      streams,
+      requestIdPrefix: `mcp42-${shared.replicaId}-`,
+      sendStandalone: (data) => this.callbacks.guard(shared.sendStandalone(id, data, this.options.outboxLimit)),
+      changed: (field, value) => {
+        this.callbacks.guard(
+          shared.setSessionField(id, field, value).then(() => shared.broadcast({ t: 'inv', s: id })),
+        );
+      },
+      subscribe: async (uri) => {
+        const outcome = await shared.addSubscription(id, uri, MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS);
+        if (outcome === 'ok') this.callbacks.guard(shared.broadcast({ t: 'inv', s: id }));
+        return outcome === 'ok';
+      },
+      unsubscribe: (uri) =>
+        this.callbacks.guard(shared.removeSubscription(id, uri).then(() => shared.broadcast({ t: 'inv', s: id }))),
+    };
+  }
+
+  fromRecord(record: LoadedSessionRecord, now: number): ClientSession | undefined {
+    if (!isLegacyProtocolVersion(record.protocolVersion)) return undefined;
+    let clientInfo: ClientSession['clientInfo'];
+    let clientCapabilities: ClientSession['clientCapabilities'];
+    try {
+      clientInfo = JSON.parse(record.clientInfo) as ClientSession['clientInfo'];
+      clientCapabilities = JSON.parse(record.clientCapabilities) as ClientSession['clientCapabilities'];
+    } catch {
+      return undefined;
+    }
+    const session = this.build({
+      id: record.id,
+      protocolVersion: record.protocolVersion,
+      clientInfo,
+      clientCapabilities,
+      owner: record.owner,
+      logLevel: isLoggingLevel(record.logLevel) ? record.logLevel : this.options.defaultLogLevel,
+      now,
+    });
+    this.apply(session, record);
+    return session;
+  }
+
+  apply(session: ClientSession, record: LoadedSessionRecord): void {
+    if (isLoggingLevel(record.logLevel)) session.logLevel = record.logLevel;
+    if (record.initialized) session.initialized = true;
+    session.replaceSubscriptions(record.subscriptions);
+  }
+}

@@ -1,0 +1,350 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
+import type { McpSharedState, ReplicaMessage, StoredEventBounds } from '../interfaces/mcp-shared-state.interface.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import type { Handshake } from '../protocol/initialize.js';
+import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
+import type { ClientSession, SessionEndReason } from './client-session.js';
+import { STANDALONE_STREAM_ID, streamProducer } from './event-id.js';
+import { replayForeignStream, type ForeignStreamReplay } from './foreign-stream.js';
+import { SharedEventStore } from './shared-event-store.js';
+import { SharedSessionCache } from './shared-session-cache.js';
+import { SharedSessionFactory } from './shared-session-factory.js';
+
+/** What the session store lends the sessions this class builds. */
+export interface SharedSessionCallbacks {
+  readonly onEnd: (session: ClientSession, reason: SessionEndReason) => void;
+  readonly onStoreError: (error: unknown) => void;
+  readonly onUnserializable: (session: ClientSession) => void;
+  readonly onRootsChanged: (session: ClientSession) => void;
+}
+
+/**
+ * The 2025 sessions of this instance when `options.state` shares them with other instances: records
+ * read from the shared state and cached here, so a request on a cached session sends nothing to it;
+ * one timer per instance writes activity in batches, notices sessions ended elsewhere and drops
+ * what nobody uses. Messages between instances (answers to server requests, cancellations, ends,
+ * changes) arrive here and reach the sessions they name.
+ */
+@Injectable()
+export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('McpSharedState');
+  /** The port; `undefined` without `options.state` (then nothing here is used). */
+  readonly shared: McpSharedState | undefined;
+  private cacheOfSessions: SharedSessionCache | undefined;
+  private readonly loading = new Map<string, Promise<ClientSession | undefined>>();
+  /** Sessions whose standalone stream this instance holds in the shared state. */
+  private readonly held = new Set<string>();
+  /** Sessions ending here because they ended elsewhere (or are being deleted everywhere now). */
+  private readonly endingEverywhere = new Set<string>();
+  private readonly handlers = new Map<string, (message: ReplicaMessage) => void>();
+  private readonly writes = new Set<Promise<unknown>>();
+  private callbacks: SharedSessionCallbacks | undefined;
+  private sessionFactory: SharedSessionFactory | undefined;
+  private tickTimer: NodeJS.Timeout | undefined;
+  private down = false;
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {
+    this.shared = options.state?.shared;
+    this.on('resp', (m) => this.cached(m.s)?.settleClientRequest(m.m as JsonRpcResponse));
+    this.on('cancel', (m) => this.cached(m.s)?.cancelCall(m.id as RequestId, m.why as string | undefined));
+    this.on('end', (m) => this.endHere(m.s));
+    this.on('inv', (m) => this.refresh(m.s));
+    this.on('rel', (m) => this.cached(m.s)?.streams.detachStandalone());
+    this.on('roots', (m) => {
+      const session = this.cached(m.s);
+      if (session) this.callbacks?.onRootsChanged(session);
+    });
+  }
+
+  /** Whether sessions are shared (`options.state` is set). */
+  get enabled(): boolean {
+    return this.shared !== undefined;
+  }
+
+  /** This instance's id among the others. */
+  get replicaId(): string {
+    return this.shared!.replicaId;
+  }
+
+  /** Sessions cached here. */
+  cachedSessions(): ClientSession[] {
+    return this.cache.sessions();
+  }
+
+  get cacheSize(): number {
+    return this.cache.size;
+  }
+
+  /** Hears messages of one kind from other instances (and this one's own broadcasts). */
+  on(kind: string, handler: (message: ReplicaMessage) => void): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** The session store's part: how sessions built here end and report. */
+  bind(callbacks: SharedSessionCallbacks): void {
+    this.callbacks = callbacks;
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.shared) return;
+    const { options } = this;
+    this.cacheOfSessions = new SharedSessionCache(this.shared, options.sessionIdleTimeoutMs);
+    const store = new SharedEventStore(this.shared, this.bounds);
+    const callbacks = this.callbacks!;
+    this.sessionFactory = new SharedSessionFactory(this.shared, options, store, {
+      ...callbacks,
+      guard: (operation) => this.guard(operation),
+    });
+    await this.shared.start({
+      onMessage: (message) => this.handlers.get(message.t)?.(message),
+      onStandalone: (sessionId, data) => this.cache.get(sessionId)?.streams.sendStandaloneEncoded(data),
+      onAvailability: (up, cause) => this.availability(up, cause),
+    });
+    // One timer for every session of this instance: no timer per session, whatever their number.
+    this.tickTimer = setInterval(() => void this.cache.tick().catch(this.callbacks!.onStoreError), 1_000);
+    this.tickTimer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.shared) return;
+    clearInterval(this.tickTimer);
+    await this.cache.tick(true).catch(() => undefined);
+    await Promise.allSettled([...this.writes]);
+    await this.shared.stop();
+  }
+
+  /** Creates a session for an accepted `initialize`: `'full'` when every instance together has `maxSessions`. */
+  async open(handshake: Handshake, owner: string | undefined): Promise<ClientSession | 'full'> {
+    const { shared, options } = this;
+    const id = randomUUID();
+    const admitted = await shared!.createSession(
+      {
+        id,
+        protocolVersion: handshake.protocolVersion,
+        clientInfo: JSON.stringify(handshake.clientInfo),
+        clientCapabilities: JSON.stringify(handshake.clientCapabilities),
+        owner,
+        logLevel: options.defaultLogLevel,
+      },
+      options.sessionIdleTimeoutMs,
+      options.maxSessions,
+    );
+    if (!admitted) return 'full';
+    const now = Date.now();
+    const session = this.factory.build({
+      id,
+      protocolVersion: handshake.protocolVersion,
+      clientInfo: handshake.clientInfo,
+      clientCapabilities: handshake.clientCapabilities,
+      owner,
+      logLevel: options.defaultLogLevel,
+      now,
+    });
+    this.cache.add(session, options.sessionIdleTimeoutMs, now);
+    return session;
+  }
+
+  /**
+   * The session with this id as the shared state knows it: from the cache while surely alive,
+   * else read (once, however many requests ask at the same time).
+   */
+  find(id: string): ClientSession | undefined | Promise<ClientSession | undefined> {
+    const fresh = this.cache.fresh(id);
+    if (fresh) return fresh;
+    let loading = this.loading.get(id);
+    if (!loading) {
+      loading = this.load(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, loading);
+    }
+    return loading;
+  }
+
+  /** Ends a session everywhere (DELETE): resolves once no instance can serve it any more. */
+  async endEverywhere(session: ClientSession): Promise<void> {
+    await this.shared!.endSession(session.id);
+    this.endHere(session.id, session);
+    this.guard(this.shared!.broadcast({ t: 'end', s: session.id }));
+  }
+
+  /** A client's answer that no request here waits for: to the instance whose id it carries. */
+  routeResponse(session: ClientSession, response: JsonRpcResponse): boolean {
+    const replica =
+      typeof response.id === 'string' ? /^mcp42-([0-9a-z]{12})-[0-9]+$/.exec(response.id)?.[1] : undefined;
+    if (!replica || replica === this.replicaId) return false;
+    this.guard(this.shared!.send(replica, { t: 'resp', s: session.id, m: response }));
+    return true;
+  }
+
+  /** A cancellation of a call that does not run here: every instance tries it. */
+  routeCancel(session: ClientSession, requestId: RequestId, reason: string | undefined): void {
+    this.guard(this.shared!.broadcast({ t: 'cancel', s: session.id, id: requestId, why: reason }));
+  }
+
+  /** The client's roots changed: every instance that caches the session hears it. */
+  routeRootsChanged(session: ClientSession): void {
+    this.guard(this.shared!.broadcast({ t: 'roots', s: session.id }));
+  }
+
+  /**
+   * Sends a message to the standalone stream of every session subscribed to `uri`, whichever
+   * instance holds it (or into its backlog while none does): each hears it once.
+   */
+  async notifySubscribers(uri: string, data: string): Promise<void> {
+    const shared = this.shared!;
+    const ids = await shared.subscribersOf(uri);
+    await Promise.all(
+      ids.map(async (id) => {
+        const outcome = await shared.sendStandalone(id, data, this.options.outboxLimit);
+        // The index outlives sessions that expired: tidied as they are met.
+        if (outcome === 'gone') await shared.removeSubscription(id, uri);
+      }),
+    );
+  }
+
+  /** Sends a message to the standalone stream of every live session of every instance. */
+  async notifyEverySession(data: string): Promise<void> {
+    const shared = this.shared!;
+    const ids = await shared.sessionIds();
+    await Promise.all(ids.map((id) => shared.sendStandalone(id, data, this.options.outboxLimit)));
+  }
+
+  /** Sends a message to every instance (this one included), for what they deliver to their own streams. */
+  broadcast(message: ReplicaMessage): Promise<void> {
+    return this.shared!.broadcast(message);
+  }
+
+  /**
+   * Makes this instance the holder of the session's standalone stream (a GET arrived here):
+   * `'conflict'` while a live instance holds it and the client is not resuming.
+   */
+  async holdStandalone(session: ClientSession, resuming: boolean): Promise<readonly string[] | 'conflict' | 'gone'> {
+    const shared = this.shared!;
+    let claim = await shared.claimStandalone(session.id, resuming);
+    if (claim.outcome === 'busy') {
+      const holder = claim.holder;
+      // A holder that died cannot release: once its lease is gone, the stream is free to take.
+      if ((await shared.alive([holder])).has(holder)) return 'conflict';
+      claim = await shared.claimStandalone(session.id, true);
+    }
+    if (claim.outcome === 'gone') {
+      session.end('idle');
+      return 'gone';
+    }
+    if (claim.outcome === 'busy') return 'conflict';
+    this.held.add(session.id);
+    if (claim.previousHolder !== undefined && claim.previousHolder !== shared.replicaId) {
+      this.guard(shared.send(claim.previousHolder, { t: 'rel', s: session.id }));
+    }
+    return claim.backlog;
+  }
+
+  /** A client resumes a POST stream another instance produces (see {@link replayForeignStream}). */
+  replayForeign(session: ClientSession, streamId: string, afterSeq: number): Promise<ForeignStreamReplay> {
+    return replayForeignStream(this.shared!, this.bounds, session, streamId, afterSeq);
+  }
+
+  /** Whether this instance produced the stream (its resume is served as in one process). */
+  produces(streamId: string): boolean {
+    return streamId === STANDALONE_STREAM_ID ? false : streamProducer(streamId) === this.replicaId;
+  }
+
+  /** The standalone connection here closed: the stream is free for any instance. */
+  releaseStandalone(session: ClientSession): void {
+    if (session.hasStream || !this.held.delete(session.id)) return;
+    this.guard(this.shared!.releaseStandalone(session.id));
+  }
+
+  private get cache(): SharedSessionCache {
+    return this.cacheOfSessions!;
+  }
+
+  private get factory(): SharedSessionFactory {
+    return this.sessionFactory!;
+  }
+
+  /** The bounds of a session's stored events, as in memory. */
+  private get bounds(): StoredEventBounds {
+    const { options } = this;
+    return {
+      maxEvents: options.maxStoredEvents,
+      maxChars: options.maxStoredEventChars,
+      maxAgeMs: options.storedEventMaxAgeMs,
+    };
+  }
+
+  /** A session ended here: forget it; past the outbox limit it ends everywhere. */
+  ended(session: ClientSession, reason: SessionEndReason): void {
+    this.cache.delete(session.id);
+    if (this.held.delete(session.id)) this.guard(this.shared!.releaseStandalone(session.id));
+    if (reason === 'overflow' && !this.endingEverywhere.has(session.id)) {
+      this.guard(this.shared!.endSession(session.id));
+      this.guard(this.shared!.broadcast({ t: 'end', s: session.id }));
+    }
+  }
+
+  private async load(id: string): Promise<ClientSession | undefined> {
+    const record = await this.shared!.loadSession(id);
+    const cached = this.cache.get(id);
+    if (!record) {
+      cached?.end('idle');
+      return undefined;
+    }
+    const now = Date.now();
+    if (cached) {
+      // Calls may run on the cached object: it stays, and learns what changed.
+      this.factory.apply(cached, record);
+      this.cache.renew(id, record.remainingMs, now);
+      return cached;
+    }
+    const session = this.factory.fromRecord(record, now);
+    if (!session) return undefined;
+    this.cache.add(session, record.remainingMs, now);
+    return session;
+  }
+
+  private refresh(id: unknown): void {
+    if (typeof id !== 'string' || !this.cache.get(id)) return;
+    this.guard(this.load(id));
+  }
+
+  private cached(id: unknown): ClientSession | undefined {
+    return typeof id === 'string' ? this.cache.get(id) : undefined;
+  }
+
+  private endHere(id: unknown, session = this.cached(id)): void {
+    if (!session) return;
+    this.endingEverywhere.add(session.id);
+    try {
+      session.end('deleted');
+    } finally {
+      this.endingEverywhere.delete(session.id);
+    }
+  }
+
+  private availability(up: boolean, cause: unknown): void {
+    if (up === !this.down) return;
+    this.down = !up;
+    if (up) {
+      this.logger.log('Shared state is available again');
+      // Messages sent while this instance could not hear them are lost: what it cached may be stale.
+      this.cache.dropUnused();
+      return;
+    }
+    const reason = cause instanceof Error ? cause.message : String(cause ?? 'unknown cause');
+    this.logger.warn(
+      `Shared state is unavailable (${reason}); requests that need it are answered 503 until it returns`,
+    );
+  }
+
+  /** A write nobody waits for: its failure must not become an unhandled rejection. */
+  private guard(operation: Promise<unknown>): void {
+    const tracked = operation.catch((error: unknown) => {
+      if (!(error instanceof McpStateUnavailableError)) this.callbacks?.onStoreError(error);
+    });
+    this.writes.add(tracked);
+    void tracked.finally(() => this.writes.delete(tracked));
+  }
+}
