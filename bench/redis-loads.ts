@@ -45,7 +45,7 @@ class RedisLoadRun {
     await this.load.measure(seconds);
     const [redisAfter, proxyAfter] = await this.sideWork();
     this.redisMicros += redisAfter.cpuMicros - redisBefore.cpuMicros;
-    // Less the INFO that read the figures after.
+    // Less the INFO that read the figures before (counted once it ran).
     this.redisCommands += redisAfter.commands - redisBefore.commands - 1;
     this.proxyMicros += proxyAfter - proxyBefore;
   }

@@ -39,8 +39,9 @@ export function formatRedisResults(results: RedisResults): string {
       `${settings.durationSeconds} s measured per load (in ${settings.rounds} turns), each load on server processes of its own;`,
     `  ${results.placement}`,
     '  µs/req: CPU (user + system) per request of the server processes (both instances for 2), of the proxy, of redis-server;',
-    '  Redis cmds/req: commands it processed per request; both Redis figures include its background work (the',
-    "  instances' leases and batched activity writes, its own cron), what the in-memory loads show",
+    "  Redis cmds/req: commands it processed per request (those inside mcp42's Lua scripts counted); both Redis figures",
+    "  include its background work (the instances' leases and batched activity writes, its own cron): the in-memory",
+    '  loads, which send it nothing, show how much',
     ...(reused ? ['  "in memory" rows marked * come from the load part of this run (not measured again here)'] : []),
     '',
     `${pad('load', 44)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}` +
@@ -89,7 +90,8 @@ export function formatRedisResults(results: RedisResults): string {
       `notifications/initialized each), then ${sessions.count} more initialize requests over ${RATE_CONNECTIONS} ` +
       `keep-alive connections; in memory: ${memory.source} (${memory.count} sessions)`,
     `  sessions created per second   Redis ${num(sessions.perSecond, 0, 6)}   in memory ${num(memory.perSecond, 0, 6)}` +
-      `   (${(sessions.perSecond / memory.perSecond).toFixed(2)}x); redis-server CPU ${sessions.redisMicrosPerSession.toFixed(0)} µs per session created`,
+      `   (${(sessions.perSecond / memory.perSecond).toFixed(2)}x); redis-server CPU ${sessions.redisMicrosPerSession.toFixed(0)} µs and ` +
+      `${sessions.redisCommandsPerSession.toFixed(1)} commands (inside scripts counted) per session created`,
     `  instance heap per idle session   Redis ${num(sessions.heapPerSession / 1024, 2, 6)} KB (cached)   ` +
       `in memory ${num(memory.bytesPerSession / 1024, 2, 6)} KB`,
     `  Redis per idle session: ${bytes(sessions.memoryPerSession)}; MEMORY USAGE of one record ` +

@@ -2,10 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisServer } from '../test/utils/redis-server.js';
 import type { ServerChild } from './child.js';
 import {
-  redisCpuMicros,
   memoryPer,
   memoryUsage,
   redisMemory,
+  redisWork,
   SESSION_RECORD_PATTERN,
   type RedisMemory,
 } from './redis-stats.js';
@@ -24,8 +24,9 @@ export interface RedisSessionFigures {
   readonly record: { readonly key: string; readonly bytes: number; readonly fields: number };
   /** Sessions created per second (measureSessionRate). */
   readonly perSecond: number;
-  /** What redis-server spent (user + system) per session created meanwhile, µs. */
+  /** What redis-server spent (user + system) per session created meanwhile, µs, and the commands it processed. */
   readonly redisMicrosPerSession: number;
+  readonly redisCommandsPerSession: number;
 }
 
 /**
@@ -50,9 +51,9 @@ export async function measureRedisSessions(
   if (!key) throw new Error(`SCAN MATCH ${SESSION_RECORD_PATTERN} found no session record`);
   const record = { key, bytes: await memoryUsage(redis, key), fields: Number(await redis.value('HLEN', key)) };
 
-  const cpuBefore = await redisCpuMicros(redis);
+  const workBefore = await redisWork(redis);
   const perSecond = await measureSessionRate(child, count);
-  const redisMicrosPerSession = ((await redisCpuMicros(redis)) - cpuBefore) / count;
+  const workAfter = await redisWork(redis);
   return {
     count,
     heapPerSession,
@@ -60,6 +61,8 @@ export async function measureRedisSessions(
     records: records.length,
     record,
     perSecond,
-    redisMicrosPerSession,
+    redisMicrosPerSession: (workAfter.cpuMicros - workBefore.cpuMicros) / count,
+    // Less the INFO that read the figures before (counted once it ran).
+    redisCommandsPerSession: (workAfter.commands - workBefore.commands - 1) / count,
   };
 }

@@ -32,11 +32,6 @@ export async function redisPid(redis: RedisServer): Promise<number> {
   return (await info(redis, 'server'))('process_id');
 }
 
-/** CPU (user + system, every thread) the redis-server process used so far, in µs. */
-export async function redisCpuMicros(redis: RedisServer): Promise<number> {
-  return (await redisWork(redis)).cpuMicros;
-}
-
 /** What redis-server did so far: CPU (user + system, every thread) in µs, and commands processed. */
 export async function redisWork(redis: RedisServer): Promise<{ cpuMicros: number; commands: number }> {
   const field = await info(redis, 'cpu', 'stats');

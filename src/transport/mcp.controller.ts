@@ -1,4 +1,18 @@
-import { Controller, Delete, Get, Inject, Post, Req, Res, SetMetadata, UseGuards, type Type } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  Options,
+  Patch,
+  Post,
+  Put,
+  Req,
+  Res,
+  SetMetadata,
+  UseGuards,
+  type Type,
+} from '@nestjs/common';
 import type { McpGuard } from '../interfaces/mcp-module-options.interface.js';
 import {
   FASTIFY_ROUTE_CONFIG_METADATA,
@@ -41,6 +55,26 @@ export function createMcpController(path: string, guards: readonly McpGuard[]): 
     @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, routeConfig)
     delete(@Req() request: unknown, @Res() response: unknown): Promise<void> {
       return this.transport.handleDelete(request, response);
+    }
+
+    // Every other method gets 405 with `Allow`, rather than the platform's 404 page. Their bodies are
+    // left unread (raw on Fastify too), and the connection closed after the answer.
+    @Put()
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
+    put(@Req() request: unknown, @Res() response: unknown): void {
+      this.transport.handleOtherMethod(request, response);
+    }
+
+    @Patch()
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
+    patch(@Req() request: unknown, @Res() response: unknown): void {
+      this.transport.handleOtherMethod(request, response);
+    }
+
+    @Options()
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
+    options(@Req() request: unknown, @Res() response: unknown): void {
+      this.transport.handleOtherMethod(request, response);
     }
   }
   return McpController;

@@ -19,6 +19,7 @@ import { readMcpBody } from './body.reader.js';
 import { headerValue, rawRequest, rawResponse } from './http-request.js';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import { writeEmpty, writeJson, writeStateUnavailable, writeTransportError } from './http-responses.js';
+import { refuseMethod } from './method-refusal.js';
 import { SharedGet } from './shared-get.js';
 import { refuseLegacyPost, refuseSessionMethod } from './legacy-refusal.js';
 import { MediaTypeVerdicts } from './media-type-verdicts.js';
@@ -190,6 +191,12 @@ export class StreamableHttpTransport {
       }
       writeEmpty(res, 204);
     });
+  }
+
+  /** Any other method (PUT, PATCH, OPTIONS…): 405, naming the methods this endpoint serves. */
+  handleOtherMethod(request: unknown, response: unknown): void {
+    const allow = this.servesSessions ? 'GET, POST, DELETE' : 'POST';
+    refuseMethod(rawRequest(request), rawResponse(response), allow);
   }
 
   /**

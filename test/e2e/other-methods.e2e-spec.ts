@@ -1,0 +1,61 @@
+/**
+ * Methods the endpoint does not serve (PUT, PATCH, OPTIONS) get 405 with `Allow` and a JSON-RPC
+ * error body, on both platforms, rather than the platform's 404 page; a body such a request carried
+ * is never read, and the connection is closed after the answer, so a kept-alive socket is never
+ * reset under the client's next request.
+ */
+import http from 'node:http';
+import { McpModule } from '../../src/index.js';
+import { httpExchange } from '../utils/http-exchange.js';
+import { MCP_POST_HEADERS, initializeRequest, startApp, type RunningApp } from '../utils/start-app.js';
+
+describe('methods the endpoint does not serve (e2e)', () => {
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await startApp(McpModule.forRoot({ name: 'methods', version: '1.0.0' }));
+  });
+
+  afterAll(() => running?.close());
+
+  it.each(['PUT', 'PATCH', 'OPTIONS'])('answers %s with 405, Allow and a JSON-RPC error', async (method) => {
+    const answer = await httpExchange(running.mcpUrl, method, { 'content-type': 'application/json' });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('GET, POST, DELETE');
+    expect(JSON.parse(answer.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Method Not Allowed: the MCP endpoint answers GET, POST, DELETE' },
+    });
+  });
+
+  it('closes the connection after refusing a request with a body it did not read', async () => {
+    const body = JSON.stringify(initializeRequest()).repeat(50);
+    const answer = await httpExchange(running.mcpUrl, 'PUT', { 'content-type': 'application/json' }, body);
+    expect(answer.status).toBe(405);
+    expect(answer.headers.connection).toBe('close');
+  });
+
+  it('serves the next request of a kept-alive client after a refused one, on one socket', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const exchange = (method: string, headers: Record<string, string>, body?: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const req = http.request(running.mcpUrl, { method, headers, agent }, (res) => {
+          sockets.add(res.socket);
+          res.resume();
+          res.once('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.once('error', reject);
+        req.end(body);
+      });
+    try {
+      expect(await exchange('OPTIONS', {})).toBe(405);
+      expect(await exchange('POST', MCP_POST_HEADERS, JSON.stringify(initializeRequest()))).toBe(200);
+      // Nothing was left unread on the socket: the same one served both.
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
