@@ -79,8 +79,10 @@ const LAYERS = [
   },
   {
     name: 'adapters',
-    paths: ['src/redis/'],
-    why: 'Shared state on an existing engine (Redis, behind the subpath export mcp42/redis): implements the internal port of src/interfaces; nothing else in src imports it.',
+    paths: ['src/redis/', 'src/oauth/'],
+    why:
+      'Optional integrations behind subpath exports: shared state on Redis (mcp42/redis, the internal port of ' +
+      'src/interfaces) and the OAuth resource server (mcp42/oauth); nothing else in src imports them.',
   },
 ];
 
@@ -166,6 +168,13 @@ export default {
       to: { path: 'node_modules/ioredis/' },
     },
     {
+      name: 'jose-in-the-oauth-adapter-only',
+      comment: 'jose stays an optional peer: only the resource server behind mcp42/oauth imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/oauth/' },
+      to: { path: 'node_modules/jose/' },
+    },
+    {
       name: 'src-not-to-tests',
       comment: 'The library never reaches into the tests, the sample app or the benchmarks.',
       severity: 'error',
@@ -182,12 +191,12 @@ export default {
     {
       name: 'public-api-only',
       comment:
-        'The sample app and the tests use mcp42 as users do: through src/index.ts (and src/redis/index.ts, the ' +
-        'subpath export mcp42/redis). Unit specs beside the source, and ' +
+        'The sample app and the tests use mcp42 as users do: through src/index.ts (and the index.ts of the ' +
+        'subpath exports mcp42/redis and mcp42/oauth). Unit specs beside the source, and ' +
         'the helpers in test/internals/ for tests that read internal state, are the tests of internals.',
       severity: 'error',
       from: { path: '^(sample-app|test)/', pathNot: '^test/internals/' },
-      to: { path: '^src/', pathNot: '^src/(redis/)?index\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(redis/|oauth/)?index\\.ts$' },
     },
   ],
   options: {

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { McpModule, type McpModuleOptions } from '../src/index.js';
+import { McpOAuthGuard, McpOAuthModule } from '../src/oauth/index.js';
 import { redisState } from '../src/redis/index.js';
 import { BearerAuthGuard, type BearerTokenGrant } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
@@ -28,6 +29,12 @@ export interface SampleAppConfig {
    * share sessions, streams and updates, so any of them serves any request.
    */
   readonly redisUrl?: string;
+  /**
+   * An OAuth 2.1 authorization server: when set (with `oauthAudience`, this server's canonical URL),
+   * the endpoint takes JWTs it issued for this server instead of the static bearer tokens.
+   */
+  readonly oauthIssuer?: string;
+  readonly oauthAudience?: string;
 }
 
 /**
@@ -54,7 +61,11 @@ export class AppModule {
       instructions: 'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
       ...(config.stateSecret === undefined ? {} : { stateSecret: config.stateSecret }),
     };
-    const guards = grants.length > 0 ? [new BearerAuthGuard(grants)] : [];
+    const oauth =
+      config.oauthIssuer === undefined
+        ? undefined
+        : McpOAuthModule.forRoot({ resource: config.oauthAudience!, issuers: [config.oauthIssuer] });
+    const guards = oauth ? [McpOAuthGuard] : grants.length > 0 ? [new BearerAuthGuard(grants)] : [];
     const mcp =
       config.redisUrl === undefined
         ? McpModule.forRoot({ ...options, guards })
@@ -66,7 +77,7 @@ export class AppModule {
           });
     return {
       module: AppModule,
-      imports: [mcp],
+      imports: oauth ? [oauth, mcp] : [mcp],
       providers: [
         WeatherService,
         WeatherTools,

@@ -11,6 +11,14 @@ async function bootstrap(): Promise<void> {
   const adminToken = process.env.MCP_ADMIN_TOKEN;
   const stateSecret = process.env.MCP_STATE_SECRET;
   const redisUrl = process.env.MCP_REDIS_URL || undefined;
+  const oauthIssuer = process.env.MCP_OAUTH_ISSUER || undefined;
+  const oauthAudience = process.env.MCP_OAUTH_AUDIENCE || undefined;
+  if (oauthIssuer && !oauthAudience) {
+    throw new Error(
+      "MCP_OAUTH_ISSUER needs MCP_OAUTH_AUDIENCE too: this server's canonical URL, which tokens must name",
+    );
+  }
+  if (oauthIssuer && bearerToken) throw new Error('Set MCP_OAUTH_ISSUER or MCP_BEARER_TOKEN, not both');
   // Set but empty is a configuration mistake, not a wish to run open: refuse rather than fail open.
   if (bearerToken === '') throw new Error('MCP_BEARER_TOKEN is set but empty; unset it to run without auth');
   if (adminToken === '') throw new Error('MCP_ADMIN_TOKEN is set but empty; unset it or give it a value');
@@ -22,11 +30,16 @@ async function bootstrap(): Promise<void> {
     throw new Error('MCP_REDIS_URL needs MCP_STATE_SECRET too: every instance must seal with the same secret');
   }
   const platform = platformFromEnv();
-  const app = await createApp(AppModule.register({ bearerToken, adminToken, stateSecret, redisUrl }), platform);
+  const app = await createApp(
+    AppModule.register({ bearerToken, adminToken, stateSecret, redisUrl, oauthIssuer, oauthAudience }),
+    platform,
+  );
   app.enableShutdownHooks();
   await app.listen(port, HOST);
   const logger = new Logger('SampleApp');
-  if (!bearerToken) {
+  if (oauthIssuer)
+    logger.log(`OAuth: JWTs of ${oauthIssuer} for ${oauthAudience} (clear_forecast_cache needs weather:admin)`);
+  else if (!bearerToken) {
     logger.warn(`MCP_BEARER_TOKEN is not set: the endpoint runs WITHOUT authentication, reachable from ${HOST} only`);
   }
   logger.log(

@@ -29,7 +29,7 @@ export const ESM_WRAPPER = "export * from '../cjs/index.js';\n";
 export const SUBPATH_ESM_WRAPPER = (subpath) => `export * from '../../cjs/${subpath}/index.js';\n`;
 
 /** The subpath exports: optional integrations, each an entry of its own over the one CommonJS copy. */
-export const SUBPATHS = ['redis'];
+export const SUBPATHS = ['redis', 'oauth'];
 
 function outDirFromArgs(args) {
   const index = args.indexOf('--out-dir');

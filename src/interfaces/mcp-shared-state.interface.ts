@@ -147,6 +147,14 @@ export interface McpSharedState {
    * at most `backlogLimit` messages (oldest dropped) while none holds it (`queued`).
    */
   sendStandalone(id: string, data: string, backlogLimit: number): Promise<'held' | 'queued' | 'gone'>;
+  /**
+   * {@link sendStandalone} to many sessions as one operation (a fan-out): its outcome per session.
+   */
+  sendStandaloneMany(
+    ids: readonly string[],
+    data: string,
+    backlogLimit: number,
+  ): Promise<ReadonlyMap<string, 'held' | 'queued' | 'gone'>>;
 
   /** Sends a message to one instance. */
   send(replicaId: string, message: ReplicaMessage): Promise<void>;

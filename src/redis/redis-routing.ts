@@ -50,6 +50,16 @@ export class RedisRouting {
     return this.scripts.sendStandalone(keys, this.keys.standalone(id), data, backlogLimit);
   }
 
+  async sendStandaloneMany(
+    ids: readonly string[],
+    data: string,
+    backlogLimit: number,
+  ): Promise<ReadonlyMap<string, 'held' | 'queued' | 'gone'>> {
+    // Auto-pipelining sends the scripts of one fan-out together: one round trip, one place in the gate.
+    const outcomes = await Promise.all(ids.map((id) => this.sendStandalone(id, data, backlogLimit)));
+    return new Map(ids.map((id, index) => [id, outcomes[index]!]));
+  }
+
   send(replicaId: string, message: ReplicaMessage): Promise<void> {
     return this.publish(this.keys.inbox(replicaId), message);
   }

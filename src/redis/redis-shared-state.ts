@@ -200,6 +200,13 @@ export class RedisSharedState implements McpSharedState {
   sendStandalone(id: string, data: string, backlogLimit: number): Promise<'held' | 'queued' | 'gone'> {
     return this.use((live) => live.routing.sendStandalone(id, data, backlogLimit));
   }
+  sendStandaloneMany(
+    ids: readonly string[],
+    data: string,
+    backlogLimit: number,
+  ): Promise<ReadonlyMap<string, 'held' | 'queued' | 'gone'>> {
+    return this.use((live) => live.routing.sendStandaloneMany(ids, data, backlogLimit));
+  }
 
   send(replicaId: string, message: ReplicaMessage): Promise<void> {
     return this.use((live) => live.routing.send(replicaId, message));

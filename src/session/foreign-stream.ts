@@ -50,7 +50,8 @@ export async function replayForeignStream(
   for (const requestId of requestIdsOf(marked)) {
     if (answered.has(JSON.stringify(requestId))) continue;
     const data = encodeMessage(errorResponse(requestId, instanceLost()));
-    lost.push({ streamId, seq: session.streams.nextSeq(), data });
+    // After the client's position whatever this instance's clock says: a resume must not skip it.
+    lost.push({ streamId, seq: Math.max(afterSeq + 1 + lost.length, session.streams.nextSeq()), data });
   }
   // Stored before they are written: a client that loses this connection too finds them again.
   for (const event of lost) await shared.appendEvent(id, event, bounds);

@@ -152,20 +152,23 @@ export class SessionStream {
         for (const event of backlog) emit(event);
         if (this.isFinished) subscriber.complete();
       } else {
-        void this.host.stored(this.id, afterSeq!).then((replayed) => {
-          if (subscriber.closed) return;
-          try {
-            // The store may already hold some of what arrived meanwhile: positions drop the repeats.
-            for (const event of replayed) emit({ ...event, replayed: true });
-            for (const event of backlog) emit(event);
-            for (const event of arrivedMeanwhile) emit(event);
-            catchingUp = false;
-            arrivedMeanwhile.length = 0;
-            if (completedWhileCatchingUp || this.isFinished) subscriber.complete();
-          } catch (error) {
-            subscriber.error(error);
-          }
-        });
+        void this.host.stored(this.id, afterSeq!).then(
+          (replayed) => {
+            if (subscriber.closed) return;
+            try {
+              // The store may already hold some of what arrived meanwhile: positions drop the repeats.
+              for (const event of replayed) emit({ ...event, replayed: true });
+              for (const event of backlog) emit(event);
+              for (const event of arrivedMeanwhile) emit(event);
+              catchingUp = false;
+              arrivedMeanwhile.length = 0;
+              if (completedWhileCatchingUp || this.isFinished) subscriber.complete();
+            } catch (error) {
+              subscriber.error(error);
+            }
+          },
+          (error: unknown) => subscriber.error(error),
+        );
       }
 
       return () => {

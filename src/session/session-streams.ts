@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
+import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
 import { SessionStream, type SendOutcome, type StreamEvent, type StreamHost } from './session-stream.js';
 import { validStoredEvents } from './stored-events.js';
@@ -223,6 +224,9 @@ export class SessionStreams implements StreamHost {
     try {
       return validStoredEvents(await this.store.replay(this.owner.id, streamId, afterSeq), this.onStoreError);
     } catch (error) {
+      // Shared state out of reach: the events are there, just not now. Saying "none" would move the
+      // client past them (or end its stream with 204); the resume fails instead, and is tried again.
+      if (error instanceof McpStateUnavailableError) throw error;
       this.onStoreError(error);
       return [];
     }

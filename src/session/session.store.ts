@@ -11,6 +11,7 @@ import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
 import type { ReplicaMessage } from '../interfaces/mcp-shared-state.interface.js';
 import { ClientSession, type SessionEndReason } from './client-session.js';
 import { SharedSessions } from './shared-sessions.js';
+import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 
 /**
  * The live 2025-era sessions of one application, by id (read by host code through
@@ -31,6 +32,8 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   };
 
   private readonly reportStoreError = (error: unknown): void => {
+    // Shared state out of reach: said once per outage where it is noticed (SharedSessions), not per event.
+    if (error instanceof McpStateUnavailableError) return;
     this.logger.error('The MCP event store failed', error instanceof Error ? error.stack : String(error));
   };
 

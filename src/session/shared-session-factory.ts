@@ -1,6 +1,8 @@
 import type { LoadedSessionRecord, McpSharedState } from '../interfaces/mcp-shared-state.interface.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { isLoggingLevel, type LoggingLevel } from '../protocol/logging-level.js';
+import { serverError } from '../protocol/json-rpc.errors.js';
+import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import { isLegacyProtocolVersion } from '../protocol/protocol-version.js';
 import { ClientSession, type SessionEndReason } from './client-session.js';
 import type { SessionSharing } from './session-sharing.js';
@@ -8,6 +10,9 @@ import { postStreamId, postStreamNumber, STANDALONE_STREAM_ID, streamProducer } 
 import type { SharedEventStore } from './shared-event-store.js';
 import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from './session-subscriptions.js';
 import type { StreamSharing } from './session-streams.js';
+
+/** What a request that needed the shared state is told while it cannot be reached. */
+const STATE_UNAVAILABLE = 'Session state is unavailable; try again shortly';
 
 /** How much later than this instance's clock a position may claim to be (clock skew between instances). */
 const SKEW_ALLOWANCE_MS = 60_000;
@@ -86,7 +91,14 @@ export class SharedSessionFactory {
         );
       },
       subscribe: async (uri) => {
-        const outcome = await shared.addSubscription(id, uri, MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS);
+        let outcome: 'ok' | 'limit' | 'gone';
+        try {
+          outcome = await shared.addSubscription(id, uri, MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS);
+        } catch (error) {
+          if (error instanceof McpStateUnavailableError) throw serverError(STATE_UNAVAILABLE);
+          throw error;
+        }
+        if (outcome === 'gone') throw serverError('The session ended');
         if (outcome === 'ok') this.callbacks.guard(shared.broadcast({ t: 'inv', s: id }));
         return outcome === 'ok';
       },

@@ -12,6 +12,7 @@ import { replayForeignStream, type ForeignStreamReplay } from './foreign-stream.
 import { SharedEventStore } from './shared-event-store.js';
 import { SharedSessionCache } from './shared-session-cache.js';
 import { SharedSessionFactory } from './shared-session-factory.js';
+import { StandaloneHolds, type StandaloneHold } from './standalone-holds.js';
 
 /** What the session store lends the sessions this class builds. */
 export interface SharedSessionCallbacks {
@@ -35,8 +36,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   readonly shared: McpSharedState | undefined;
   private cacheOfSessions: SharedSessionCache | undefined;
   private readonly loading = new Map<string, Promise<ClientSession | undefined>>();
-  /** Sessions whose standalone stream this instance holds in the shared state. */
-  private readonly held = new Set<string>();
+  private standaloneHolds: StandaloneHolds | undefined;
   /** Sessions ending here because they ended elsewhere (or are being deleted everywhere now). */
   private readonly endingEverywhere = new Set<string>();
   private readonly handlers = new Map<string, (message: ReplicaMessage) => void>();
@@ -92,6 +92,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     if (!this.shared) return;
     const { options } = this;
     this.cacheOfSessions = new SharedSessionCache(this.shared, options.sessionIdleTimeoutMs);
+    this.standaloneHolds = new StandaloneHolds(this.shared, options.outboxLimit, (operation) => this.guard(operation));
     const store = new SharedEventStore(this.shared, this.bounds);
     const callbacks = this.callbacks!;
     this.sessionFactory = new SharedSessionFactory(this.shared, options, store, {
@@ -100,11 +101,14 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     });
     await this.shared.start({
       onMessage: (message) => this.handlers.get(message.t)?.(message),
-      onStandalone: (sessionId, data) => this.cache.get(sessionId)?.streams.sendStandaloneEncoded(data),
+      onStandalone: (sessionId, data) => this.deliverStandalone(sessionId, data),
       onAvailability: (up, cause) => this.availability(up, cause),
     });
     // One timer for every session of this instance: no timer per session, whatever their number.
-    this.tickTimer = setInterval(() => void this.cache.tick().catch(this.callbacks!.onStoreError), 1_000);
+    this.tickTimer = setInterval(() => {
+      this.holds.retry();
+      void this.cache.tick().catch(this.callbacks!.onStoreError);
+    }, 1_000);
     this.tickTimer.unref();
   }
 
@@ -152,14 +156,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
    * else read (once, however many requests ask at the same time).
    */
   find(id: string): ClientSession | undefined | Promise<ClientSession | undefined> {
-    const fresh = this.cache.fresh(id);
-    if (fresh) return fresh;
-    let loading = this.loading.get(id);
-    if (!loading) {
-      loading = this.load(id).finally(() => this.loading.delete(id));
-      this.loading.set(id, loading);
-    }
-    return loading;
+    return this.cache.fresh(id) ?? this.loadOnce(id);
   }
 
   /** Ends a session everywhere (DELETE): resolves once no instance can serve it any more. */
@@ -194,21 +191,17 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
    */
   async notifySubscribers(uri: string, data: string): Promise<void> {
     const shared = this.shared!;
-    const ids = await shared.subscribersOf(uri);
-    await Promise.all(
-      ids.map(async (id) => {
-        const outcome = await shared.sendStandalone(id, data, this.options.outboxLimit);
-        // The index outlives sessions that expired: tidied as they are met.
-        if (outcome === 'gone') await shared.removeSubscription(id, uri);
-      }),
-    );
+    await inChunks(await shared.subscribersOf(uri), async (ids) => {
+      const outcomes = await shared.sendStandaloneMany(ids, data, this.options.outboxLimit);
+      // The index outlives sessions that expired: tidied as they are met.
+      for (const [id, outcome] of outcomes) if (outcome === 'gone') this.guard(shared.removeSubscription(id, uri));
+    });
   }
 
   /** Sends a message to the standalone stream of every live session of every instance. */
   async notifyEverySession(data: string): Promise<void> {
     const shared = this.shared!;
-    const ids = await shared.sessionIds();
-    await Promise.all(ids.map((id) => shared.sendStandalone(id, data, this.options.outboxLimit)));
+    await inChunks(await shared.sessionIds(), (ids) => shared.sendStandaloneMany(ids, data, this.options.outboxLimit));
   }
 
   /** Sends a message to every instance (this one included), for what they deliver to their own streams. */
@@ -220,25 +213,10 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
    * Makes this instance the holder of the session's standalone stream (a GET arrived here):
    * `'conflict'` while a live instance holds it and the client is not resuming.
    */
-  async holdStandalone(session: ClientSession, resuming: boolean): Promise<readonly string[] | 'conflict' | 'gone'> {
-    const shared = this.shared!;
-    let claim = await shared.claimStandalone(session.id, resuming);
-    if (claim.outcome === 'busy') {
-      const holder = claim.holder;
-      // A holder that died cannot release: once its lease is gone, the stream is free to take.
-      if ((await shared.alive([holder])).has(holder)) return 'conflict';
-      claim = await shared.claimStandalone(session.id, true);
-    }
-    if (claim.outcome === 'gone') {
-      session.end('idle');
-      return 'gone';
-    }
-    if (claim.outcome === 'busy') return 'conflict';
-    this.held.add(session.id);
-    if (claim.previousHolder !== undefined && claim.previousHolder !== shared.replicaId) {
-      this.guard(shared.send(claim.previousHolder, { t: 'rel', s: session.id }));
-    }
-    return claim.backlog;
+  async holdStandalone(session: ClientSession, resuming: boolean): Promise<StandaloneHold | 'conflict' | 'gone'> {
+    const hold = await this.holds.hold(session, resuming);
+    if (hold === 'gone') session.end('idle');
+    return hold;
   }
 
   /** A client resumes a POST stream another instance produces (see {@link replayForeignStream}). */
@@ -251,10 +229,23 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     return streamId === STANDALONE_STREAM_ID ? false : streamProducer(streamId) === this.replicaId;
   }
 
-  /** The standalone connection here closed: the stream is free for any instance. */
-  releaseStandalone(session: ClientSession): void {
-    if (session.hasStream || !this.held.delete(session.id)) return;
-    this.guard(this.shared!.releaseStandalone(session.id));
+  /** The standalone connection of hold `generation` closed here: the stream is free for any instance. */
+  releaseStandalone(session: ClientSession, generation: number): void {
+    this.holds.release(session, generation);
+  }
+
+  /**
+   * A message for a standalone stream this instance holds; one it does not hold (it let go, and the
+   * shared state had not heard yet) goes back to whoever holds it now.
+   */
+  private deliverStandalone(id: string, data: string): void {
+    const session = this.cache.get(id);
+    if (session && this.holds.holds(id)) session.streams.sendStandaloneEncoded(data);
+    else this.holds.forward(id, data);
+  }
+
+  private get holds(): StandaloneHolds {
+    return this.standaloneHolds!;
   }
 
   private get cache(): SharedSessionCache {
@@ -278,7 +269,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   /** A session ended here: forget it; past the outbox limit it ends everywhere. */
   ended(session: ClientSession, reason: SessionEndReason): void {
     this.cache.delete(session.id);
-    if (this.held.delete(session.id)) this.guard(this.shared!.releaseStandalone(session.id));
+    this.holds.drop(session.id);
     if (reason === 'overflow' && !this.endingEverywhere.has(session.id)) {
       this.guard(this.shared!.endSession(session.id));
       this.guard(this.shared!.broadcast({ t: 'end', s: session.id }));
@@ -307,7 +298,17 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
 
   private refresh(id: unknown): void {
     if (typeof id !== 'string' || !this.cache.get(id)) return;
-    this.guard(this.load(id));
+    this.guard(this.loadOnce(id));
+  }
+
+  /** Reads a session, once however many ask at the same time. */
+  private loadOnce(id: string): Promise<ClientSession | undefined> {
+    let loading = this.loading.get(id);
+    if (!loading) {
+      loading = this.load(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, loading);
+    }
+    return loading;
   }
 
   private cached(id: unknown): ClientSession | undefined {
@@ -329,6 +330,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     this.down = !up;
     if (up) {
       this.logger.log('Shared state is available again');
+      this.holds.retry();
       // Messages sent while this instance could not hear them are lost: what it cached may be stale.
       this.cache.dropUnused();
       return;
@@ -347,4 +349,14 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     this.writes.add(tracked);
     void tracked.finally(() => this.writes.delete(tracked));
   }
+}
+
+/**
+ * Runs `task` on the ids a bounded number at a time, one after the other: each batch is one
+ * operation of the shared state, so a fan-out to thousands of sessions neither takes every place
+ * under `maxPendingOperations` from the requests served meanwhile nor sends them all at once.
+ */
+async function inChunks(ids: readonly string[], task: (batch: readonly string[]) => Promise<unknown>): Promise<void> {
+  const BATCH = 500;
+  for (let start = 0; start < ids.length; start += BATCH) await task(ids.slice(start, start + BATCH));
 }

@@ -65,21 +65,26 @@ export class SharedGet {
     const held = await this.shared.holdStandalone(session, resumeFrom !== undefined);
     if (held === 'conflict') return writeTransportError(res, 409, 'Conflict: this session already has an open stream');
     if (held === 'gone') return writeTransportError(res, 404, 'Session not found');
-    if (raw.destroyed || res.destroyed || res.writableEnded) return this.shared.releaseStandalone(session);
+    const { backlog, generation } = held;
+    if (raw.destroyed || res.destroyed || res.writableEnded) {
+      return this.shared.releaseStandalone(session, generation);
+    }
     const events = resumeFrom
       ? session.streams.resume(STANDALONE_STREAM_ID, resumeFrom.seq)!
       : session.streams.attach();
     session.lastActivity = Date.now();
     const writer = new SseWriter(res, this.options.keepAliveMs, session.streams.pendingCounter());
-    if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return this.shared.releaseStandalone(session);
+    if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) {
+      return this.shared.releaseStandalone(session, generation);
+    }
     pumpToConnection(events, writer, res, {
       onClose: () => {
         session.lastActivity = Date.now();
-        this.shared.releaseStandalone(session);
+        this.shared.releaseStandalone(session, generation);
       },
     });
     // What waited for a connection while none was held anywhere, in the order it was sent.
-    for (const data of held) session.streams.sendStandaloneEncoded(data);
+    for (const data of backlog) session.streams.sendStandaloneEncoded(data);
   }
 
   private async replayForeign(

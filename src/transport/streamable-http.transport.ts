@@ -208,6 +208,11 @@ export class StreamableHttpTransport {
     try {
       await serve();
     } catch (error) {
+      if (error instanceof McpStateUnavailableError) {
+        if (!res.headersSent) writeStateUnavailable(res);
+        else res.destroy();
+        return;
+      }
       this.logger.error('An MCP request could not be served', error instanceof Error ? error.stack : String(error));
       if (!res.headersSent) writeJson(res, 500, errorResponse(null, internalError()));
       else res.destroy();

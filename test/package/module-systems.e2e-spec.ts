@@ -195,6 +195,8 @@ describe('the packed package from CommonJS and from ES modules', () => {
     expect(packed.files.filter((file) => file.startsWith('dist/esm/'))).toEqual([
       'dist/esm/index.d.ts',
       'dist/esm/index.js',
+      'dist/esm/oauth/index.d.ts',
+      'dist/esm/oauth/index.js',
       'dist/esm/redis/index.d.ts',
       'dist/esm/redis/index.js',
     ]);

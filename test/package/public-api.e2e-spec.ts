@@ -295,16 +295,40 @@ describe('the published declarations', () => {
     60_000,
   );
 
-  it.each(SETTINGS.map((setting) => [setting.name, setting] as const))(
-    'offer a consumer compiling with %s the subpath mcp42/redis (redisState and its options), type-checking cleanly',
-    async (_name, setting) => {
-      const view = await consumerView(setting, { specifier: 'mcp42/redis', uses: 'redisState' });
+  /** The subpath exports: optional integrations, each with the names a consumer writes. */
+  const SUBPATH_APIS = [
+    { subpath: 'redis', uses: 'redisState', names: ['RedisStateOptions', 'redisState'] },
+    {
+      subpath: 'oauth',
+      uses: 'McpOAuthModule',
+      names: [
+        'MCP_OAUTH_MODULE_OPTIONS',
+        'McpOAuthGuard',
+        'McpOAuthIntrospection',
+        'McpOAuthIssuer',
+        'McpOAuthModule',
+        'McpOAuthModuleExtras',
+        'McpOAuthOptions',
+        'McpOAuthUser',
+        'ProtectedResourceMetadata',
+      ],
+    },
+  ] as const;
+
+  it.each(
+    SETTINGS.flatMap((setting) =>
+      SUBPATH_APIS.map((api) => [`mcp42/${api.subpath}`, setting.name, setting, api] as const),
+    ),
+  )(
+    'offer %s to a consumer compiling with %s, type-checking cleanly',
+    async (_subpath, _name, setting, api) => {
+      const view = await consumerView(setting, { specifier: `mcp42/${api.subpath}`, uses: api.uses });
       // node10 reads typesVersions (it ignores exports); the others read exports.
       expect(view.resolved).toBe(
-        join(packed.packageDir, setting.resolvesTo.replace(/index\.d\.ts$/, 'redis/index.d.ts')),
+        join(packed.packageDir, setting.resolvesTo.replace(/index\.d\.ts$/, `${api.subpath}/index.d.ts`)),
       );
       expect(view.problems).toEqual([]);
-      expect(view.names).toEqual(['RedisStateOptions', 'redisState']);
+      expect(view.names).toEqual([...api.names]);
     },
     60_000,
   );

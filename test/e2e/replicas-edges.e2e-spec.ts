@@ -1,0 +1,350 @@
+/**
+ * Edges of the multi-instance support (Redis), found in review: a GET stream closed while its holder
+ * could not reach Redis (the hold must not outlive it), a fan-out to more sessions than the operations
+ * allowed in flight, an outage logged once rather than per lost event, and a resume that could not
+ * read the stored events (never taken for "nothing stored").
+ */
+import { Redis } from 'ioredis';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { McpSessionRegistry, type McpState } from '../../src/index.js';
+import { redisState } from '../../src/redis/index.js';
+import { ReplicasModule } from '../fixtures/replicas.module.js';
+import { RecordingLogger } from '../utils/recording-logger.js';
+import { RedisServer } from '../utils/redis-server.js';
+import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { delay, until } from '../utils/wait.js';
+
+/** A TCP proxy in front of Redis that can be cut (existing connections destroyed, new ones refused). */
+class CuttableProxy {
+  private sockets = new Set<Socket>();
+  private cutOff = false;
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
+  static async start(targetPort: number): Promise<CuttableProxy> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const proxy = new CuttableProxy(server, (server.address() as { port: number }).port);
+    server.on('connection', (socket: Socket) => proxy.accept(socket, targetPort));
+    return proxy;
+  }
+
+  private accept(socket: Socket, targetPort: number): void {
+    if (this.cutOff) return void socket.destroy();
+    const upstream = connect(targetPort, '127.0.0.1');
+    this.sockets.add(socket).add(upstream);
+    socket.pipe(upstream).pipe(socket);
+    const drop = (): void => {
+      socket.destroy();
+      upstream.destroy();
+      this.sockets.delete(socket);
+      this.sockets.delete(upstream);
+    };
+    socket.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  }
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+  cut(): void {
+    this.cutOff = true;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+  restore(): void {
+    this.cutOff = false;
+  }
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+const V = '2025-11-25';
+const sessionHeaders = (id: string): Record<string, string> => ({ 'mcp-session-id': id, 'mcp-protocol-version': V });
+
+async function initialize(url: string): Promise<string> {
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: MCP_POST_HEADERS,
+    body: JSON.stringify(initializeRequest(V, 1)),
+  });
+  await answer.text();
+  expect(answer.status).toBe(200);
+  const id = answer.headers.get('mcp-session-id')!;
+  const note = await fetch(url, {
+    method: 'POST',
+    headers: { ...MCP_POST_HEADERS, ...sessionHeaders(id) },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  await note.text();
+  return id;
+}
+
+interface OpenGet {
+  status: number;
+  body: string;
+  req: ClientRequest;
+  res: IncomingMessage;
+}
+
+/** A GET (SSE) kept open; `body` grows as data arrives. */
+function openGet(url: string, sid: string, lastEventId?: string): Promise<OpenGet> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, {
+      method: 'GET',
+      headers: {
+        accept: 'text/event-stream',
+        ...sessionHeaders(sid),
+        ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+      },
+    });
+    req.on('response', (res) => {
+      const open: OpenGet = { status: res.statusCode!, body: '', req, res };
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (open.body += chunk));
+      res.on('error', () => undefined);
+      resolve(open);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('a GET closed while Redis is unreachable from its holder', () => {
+  let redis: RedisServer;
+  let proxy: CuttableProxy;
+  let clientA: Redis;
+  let clientB: Redis;
+  let stateA: McpState;
+  let a: RunningApp;
+  let b: RunningApp;
+  const prefix = `review1-${process.pid}:`;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    proxy = await CuttableProxy.start(redis.port);
+    clientA = new Redis(proxy.url, { retryStrategy: () => 100 });
+    clientB = new Redis(redis.url);
+    stateA = redisState({ client: clientA, keyPrefix: prefix, replicaLeaseMs: 1_500, operationTimeoutMs: 300 });
+    a = await startApp(ReplicasModule.register(stateA));
+    b = await startApp(
+      ReplicasModule.register(redisState({ client: clientB, keyPrefix: prefix, replicaLeaseMs: 1_500 })),
+    );
+  }, 30_000);
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    clientA?.disconnect();
+    clientB?.disconnect();
+    await proxy?.close();
+    await redis?.stop();
+  });
+
+  it('lets another instance take the GET stream once the connection on the old holder closed', async () => {
+    const sid = await initialize(a.mcpUrl);
+    const first = await openGet(a.mcpUrl, sid);
+    expect(first.status).toBe(200);
+    await until(
+      async () => (await redis.value('HGET', `${prefix}s:{${sid}}`, 'gr')) !== null,
+      'A holds the stream',
+      3_000,
+    );
+
+    proxy.cut();
+    await until(() => !stateA.available, 'A sees Redis unavailable', 5_000);
+    first.req.destroy(); // the client's GET on A ends while A cannot reach Redis
+    await delay(200);
+    proxy.restore();
+    await until(() => stateA.available, 'A reconnected', 10_000);
+    await delay(500);
+
+    // Nobody holds a connection for this session any more...
+    const holder = await redis.value('HGET', `${prefix}s:{${sid}}`, 'gr');
+    // ...yet Redis still names A as the holder:
+    expect({ staleHolder: holder }).toEqual({ staleHolder: null });
+  }, 30_000);
+
+  it('(continued) a fresh GET on B is not refused, and messages sent meanwhile are not black-holed', async () => {
+    const sid = await initialize(a.mcpUrl);
+    const first = await openGet(a.mcpUrl, sid);
+    expect(first.status).toBe(200);
+    await until(
+      async () => (await redis.value('HGET', `${prefix}s:{${sid}}`, 'gr')) !== null,
+      'A holds the stream',
+      3_000,
+    );
+    proxy.cut();
+    await until(() => !stateA.available, 'A sees Redis unavailable', 5_000);
+    first.req.destroy();
+    await delay(200);
+    proxy.restore();
+    await until(() => stateA.available, 'A reconnected', 10_000);
+    await delay(500);
+
+    // A notification for every session, issued on B while no GET is open anywhere: it should wait in
+    // the session's backlog for the next GET.
+    b.app.get(McpSessionRegistry).notifyAll('notifications/review', { n: 1 });
+    await delay(300);
+    const backlog = await redis.value('LLEN', `${prefix}s:{${sid}}:b`);
+
+    const second = await openGet(b.mcpUrl, sid);
+    await delay(300);
+    second.req.destroy();
+    expect({ getOnB: second.status, backlogged: backlog, heard: second.body.includes('notifications/review') }).toEqual(
+      {
+        getOnB: 200,
+        backlogged: 1,
+        heard: true,
+      },
+    );
+  }, 30_000);
+});
+
+describe('notifyAll with more sessions than maxPendingOperations', () => {
+  let redis: RedisServer;
+  let client: Redis;
+  let app: RunningApp;
+  const prefix = `review2-${process.pid}:`;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    client = new Redis(redis.url);
+    app = await startApp(ReplicasModule.register(redisState({ client, keyPrefix: prefix, maxPendingOperations: 5 })));
+  }, 30_000);
+
+  afterAll(async () => {
+    await app?.close();
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  it('queues the notification for every live session', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 20; index++) ids.push(await initialize(app.mcpUrl));
+    app.app.get(McpSessionRegistry).notifyAll('notifications/review');
+    await delay(500);
+    let queued = 0;
+    for (const id of ids) queued += Number(await redis.value('LLEN', `${prefix}s:{${id}}:b`));
+    expect(queued).toBe(20);
+  }, 30_000);
+});
+
+describe('Redis unreachable while a cached session streams', () => {
+  let redis: RedisServer;
+  let client: Redis;
+  let app: RunningApp;
+  const logger = new RecordingLogger();
+  const prefix = `review3-${process.pid}:`;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    client = new Redis(redis.url);
+    app = await startApp(ReplicasModule.register(redisState({ client, keyPrefix: prefix, operationTimeoutMs: 300 })), {
+      logger,
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await app?.close();
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  it('logs the outage once, not one error per event', async () => {
+    const sid = await initialize(app.mcpUrl);
+    await redis.stop();
+    await until(() => logger.at('warn').some((t) => t.includes('Shared state is unavailable')), 'outage seen', 5_000);
+    const answer = await fetch(app.mcpUrl, {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, ...sessionHeaders(sid) },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: { name: 'progress', arguments: { steps: 20, delayMs: 5 }, _meta: { progressToken: 't' } },
+      }),
+    });
+    await answer.text();
+    const storeErrors = logger.at('error').filter((t) => t.includes('event store failed')).length;
+    expect({ status: answer.status, storeErrors }).toEqual({ status: 200, storeErrors: 0 });
+  }, 30_000);
+});
+
+describe('resuming a finished POST stream on its producer while Redis is slow', () => {
+  let redis: RedisServer;
+  let client: Redis;
+  let app: RunningApp;
+  const prefix = `review4-${process.pid}:`;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    client = new Redis(redis.url);
+    app = await startApp(ReplicasModule.register(redisState({ client, keyPrefix: prefix, operationTimeoutMs: 300 })));
+  }, 30_000);
+
+  afterAll(async () => {
+    redis?.resume();
+    await app?.close();
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  /** Starts a streaming call, reads its first event id, then drops the connection (the call goes on). */
+  async function droppedCall(sid: string): Promise<string> {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'progress', arguments: { steps: 10, delayMs: 30 }, _meta: { progressToken: 't' } },
+    });
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(app.mcpUrl, { method: 'POST', headers: { ...MCP_POST_HEADERS, ...sessionHeaders(sid) } });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('error', () => undefined);
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          const match = /id: ?(p\S+)/.exec(text);
+          if (match) {
+            req.destroy();
+            resolve(match[1]!);
+          }
+        });
+      });
+      req.on('error', () => undefined);
+      setTimeout(() => reject(new Error('no event')), 5_000).unref();
+      req.end(body);
+    });
+  }
+
+  it('control: with Redis answering, the resume replays what the client missed', async () => {
+    const sid = await initialize(app.mcpUrl);
+    const firstId = await droppedCall(sid);
+    await delay(800); // the call finishes meanwhile
+    const resumed = await openGet(app.mcpUrl, sid, firstId);
+    await delay(300);
+    resumed.req.destroy();
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toContain('"result"');
+  }, 30_000);
+
+  it('does not answer 204 ("nothing to come back for") when it could not read the stored events', async () => {
+    const sid = await initialize(app.mcpUrl);
+    const firstId = await droppedCall(sid);
+    await delay(800);
+    redis.pause();
+    try {
+      const resumed = await openGet(app.mcpUrl, sid, firstId);
+      await delay(1_000);
+      resumed.req.destroy();
+      expect(resumed.status).not.toBe(204);
+    } finally {
+      redis.resume();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,69 @@
+/**
+ * The sample app as an OAuth 2.1 resource server (`MCP_OAUTH_ISSUER` / `MCP_OAUTH_AUDIENCE`): JWTs of
+ * a real issuer on loopback instead of the static bearer tokens; `clear_forecast_cache` is listed and
+ * callable only with the `weather:admin` scope; a token for another audience is refused with the
+ * challenge that points at the resource metadata.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AppModule } from '../../sample-app/app.module.js';
+import { OAuthIssuer } from '../utils/oauth-issuer.js';
+import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+
+const AUDIENCE = 'https://weather.example.com/mcp';
+
+describe('the sample app with MCP_OAUTH_ISSUER (e2e)', () => {
+  let issuer: OAuthIssuer;
+  let running: RunningApp;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    issuer = await OAuthIssuer.start();
+    running = await startApp(AppModule.register({ oauthIssuer: issuer.issuer, oauthAudience: AUDIENCE }));
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await running?.close();
+    await issuer?.close();
+  });
+
+  const connect = async (scope: string): Promise<Client> => {
+    const token = await issuer.sign(issuer.claims(AUDIENCE, { scope }));
+    const client = new Client({ name: 'oauth-sample', version: '1.0.0' });
+    clients.push(client);
+    const transport = new StreamableHTTPClientTransport(new URL(running.mcpUrl), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    await client.connect(transport);
+    return client;
+  };
+
+  it('lists and runs clear_forecast_cache only for a token with weather:admin', async () => {
+    const reader = await connect('weather:read');
+    const admin = await connect('weather:read weather:admin');
+    const names = async (client: Client): Promise<string[]> =>
+      (await client.listTools()).tools.map((tool) => tool.name);
+    expect(await names(reader)).not.toContain('clear_forecast_cache');
+    expect(await names(admin)).toContain('clear_forecast_cache');
+    expect(await reader.callTool({ name: 'echo', arguments: { text: 'hi' } })).toMatchObject({
+      content: [{ type: 'text', text: 'hi' }],
+    });
+  });
+
+  it('refuses a token for another audience, pointing at the resource metadata', async () => {
+    const token = await issuer.sign(issuer.claims('https://elsewhere.example.com/mcp', { scope: 'weather:read' }));
+    const answer = await fetch(running.mcpUrl, {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, authorization: `Bearer ${token}` },
+      body: JSON.stringify(initializeRequest()),
+    });
+    expect(answer.status).toBe(401);
+    const challenge = answer.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain('error="invalid_token"');
+    expect(challenge).toContain(
+      'resource_metadata="https://weather.example.com/.well-known/oauth-protected-resource/mcp"',
+    );
+  });
+});
