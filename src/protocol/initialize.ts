@@ -52,10 +52,10 @@ export function acceptInitialize(params: JsonRpcParams | undefined, server: Serv
   if (!isPlainObject(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
     throw invalidParams('clientInfo must be an object with string name and version');
   }
-  if (JSON.stringify(params).length > MAX_INITIALIZE_PARAMS_LENGTH) {
+  if (jsonLength(params) > MAX_INITIALIZE_PARAMS_LENGTH) {
     throw invalidParams(`initialize params must not exceed ${MAX_INITIALIZE_PARAMS_LENGTH} characters`);
   }
-  if (JSON.stringify(capabilities).length > MAX_CLIENT_CAPABILITIES_LENGTH) {
+  if (jsonLength(capabilities) > MAX_CLIENT_CAPABILITIES_LENGTH) {
     throw invalidParams(`capabilities must not exceed ${MAX_CLIENT_CAPABILITIES_LENGTH} characters`);
   }
   const negotiated = negotiateProtocolVersion(protocolVersion);
@@ -81,4 +81,16 @@ function summarizeClientInfo(clientInfo: Record<string, unknown>): Implementatio
     if (typeof value === 'string') kept[field] = value.slice(0, MAX_CLIENT_INFO_STRING);
   }
   return kept as unknown as Implementation;
+}
+
+/**
+ * The length of a value's JSON text; `Infinity` for one nested deeper than `JSON.stringify` can walk
+ * (`JSON.parse` takes any depth: a small body can hold thousands of levels).
+ */
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value).length;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }

@@ -22,10 +22,13 @@ export class CursorSeal {
   open(sealed: string, scope: string): string {
     const dot = sealed.lastIndexOf('.');
     const cursor = sealed.slice(0, dot);
-    const tag = Buffer.from(sealed.slice(dot + 1), 'base64url');
+    const text = sealed.slice(dot + 1);
+    const tag = Buffer.from(text, 'base64url');
     if (
       dot <= 0 ||
       tag.length !== TAG_LENGTH ||
+      // Node's decoder is lenient (padding, stray characters, spare bits): only the exact text sealed opens.
+      tag.toString('base64url') !== text ||
       !this.keys.some((key) => timingSafeEqual(tag, tagOf(key, cursor, scope)))
     ) {
       throw invalidParams('invalid cursor');
