@@ -12,6 +12,7 @@ export type {
   McpGuard,
   McpCacheOptions,
   McpCacheHintOptions,
+  McpCorsOptions,
 } from './interfaces/mcp-module-options.interface.js';
 export { defaultSessionOwner } from './session/session-owner.js';
 export { defaultScopesOf } from './guards/scopes-of.js';

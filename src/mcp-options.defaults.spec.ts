@@ -218,6 +218,20 @@ describe('validateMcpOptions (through resolveMcpOptions)', () => {
     ).toThrow(/made by an adapter/);
   });
 
+  it('takes cors as a boolean or options, and never credentials with any origin', () => {
+    expect(resolveMcpOptions({ name: 's', version: '1' }).cors).toBe(false);
+    expect(resolveMcpOptions({ name: 's', version: '1', cors: { credentials: true } }).cors).toEqual({
+      credentials: true,
+    });
+    expect(() =>
+      resolveMcpOptions({ name: 's', version: '1', cors: { credentials: true }, allowedOrigins: ['*'] }),
+    ).toThrow(/cannot be combined with allowedOrigins/);
+    expect(() => resolveMcpOptions({ name: 's', version: '1', cors: { maxAgeSeconds: -1 } })).toThrow(/maxAgeSeconds/);
+    expect(() => resolveMcpOptions({ name: 's', version: '1', cors: 'yes' as unknown as boolean })).toThrow(
+      /options\.cors/,
+    );
+  });
+
   it('names unknown options, so a typo fails at bootstrap', () => {
     expect(() => resolveMcpOptions({ ...base, maxBodyByts: 1 } as unknown as McpModuleOptions)).toThrow(
       'unknown option(s) maxBodyByts',

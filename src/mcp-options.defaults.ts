@@ -31,6 +31,7 @@ export const MCP_OPTION_DEFAULTS = {
   cache: {},
   maxListenStreams: 1_000,
   maxListenStreamsPerPrincipal: 10,
+  cors: false,
 } as const satisfies Partial<McpModuleOptions>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */

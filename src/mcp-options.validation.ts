@@ -28,6 +28,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'eras',
   'legacySessions',
   'state',
+  'cors',
   'stateSecret',
   'requestStateTtlMs',
   'cache',
@@ -100,6 +101,7 @@ export function validateMcpOptions(
   }
   validateStateSecret(options.stateSecret);
   validateState(options, eventStoreGiven);
+  validateCors(options);
   validateCache(options.cache);
   if (!isLoggingLevel(options.defaultLogLevel)) {
     throw new TypeError(
@@ -199,5 +201,24 @@ function validateState(options: Pick<McpModuleOptions, 'stateSecret' | 'state'>,
   }
   if (eventStoreGiven) {
     throw new TypeError('McpModule: options.state keeps the stored events itself; leave options.eventStore unset');
+  }
+}
+
+function validateCors(options: Pick<McpModuleOptions, 'cors' | 'allowedOrigins'>): void {
+  const { cors } = options;
+  if (typeof cors === 'boolean') return;
+  if (typeof cors !== 'object' || cors === null) {
+    throw new TypeError(`McpModule: options.cors must be true, false or an object, got ${String(cors)}`);
+  }
+  if (cors.credentials !== undefined && typeof cors.credentials !== 'boolean') {
+    throw new TypeError('McpModule: options.cors.credentials must be true or false');
+  }
+  if (cors.maxAgeSeconds !== undefined && (!Number.isInteger(cors.maxAgeSeconds) || cors.maxAgeSeconds < 0)) {
+    throw new TypeError('McpModule: options.cors.maxAgeSeconds must be a whole number of seconds, 0 or more');
+  }
+  if (cors.credentials === true && options.allowedOrigins?.includes('*')) {
+    throw new TypeError(
+      "McpModule: options.cors.credentials cannot be combined with allowedOrigins ['*']: any page could then act with the user's cookies",
+    );
   }
 }

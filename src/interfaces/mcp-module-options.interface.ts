@@ -132,6 +132,13 @@ export interface McpModuleOptions {
    */
   state?: McpState;
   /**
+   * CORS for browser clients, tied to `allowedOrigins`: a page of an allowed origin may call the
+   * endpoint and read its answers (`Mcp-Session-Id`, `WWW-Authenticate` exposed); its preflights are
+   * answered with 204 before any guard. `true` for the defaults, or the options.
+   * @default false (no CORS headers; OPTIONS gets 405)
+   */
+  cors?: boolean | McpCorsOptions;
+  /**
    * The secret that seals what 2026-07-28 clients hand back (`requestState`) and list cursors, at
    * least 32 bytes. Give every instance of a deployment the same one, so any instance opens what
    * another sealed; keep it out of source control. To rotate it, give a list: the first seals, all
@@ -215,6 +222,24 @@ export interface McpCacheOptions {
  * @category Options
  */
 export type McpGuard = Type<CanActivate> | CanActivate;
+
+/**
+ * CORS settings of the endpoint (see `McpModuleOptions.cors`).
+ * @category Options
+ */
+export interface McpCorsOptions {
+  /**
+   * Whether pages may send cookies or HTTP authentication (`Access-Control-Allow-Credentials`).
+   * Refused with `allowedOrigins: ['*']`. Bearer tokens in `Authorization` need no credentials.
+   * @default false
+   */
+  readonly credentials?: boolean;
+  /**
+   * How long a browser may keep a preflight's answer.
+   * @default 600
+   */
+  readonly maxAgeSeconds?: number;
+}
 
 /**
  * Options that shape the module itself rather than its services: they are read when the module

@@ -1,9 +1,9 @@
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The parts of a Fastify request mcp42's hooks use (Fastify is not a dependency of mcp42). */
 export interface FastifyRequestLike {
-  readonly raw: { headers: IncomingHttpHeaders };
+  readonly raw: IncomingMessage;
   readonly routeOptions?: { readonly config?: Record<string, unknown> };
   [stash: symbol]: unknown;
 }

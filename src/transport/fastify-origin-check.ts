@@ -9,6 +9,7 @@ import {
 } from '../mcp.constants.js';
 import { fastifyOf } from './fastify-like.js';
 import { writeTransportError } from './http-responses.js';
+import { applyCors, corsPolicyOf, type CorsPolicy } from './cors-policy.js';
 import { OriginPolicy } from './origin-policy.js';
 
 /**
@@ -23,6 +24,7 @@ import { OriginPolicy } from './origin-policy.js';
 export class FastifyOriginCheck {
   private readonly logger = new Logger('McpTransport');
   private readonly policy: OriginPolicy;
+  private readonly cors: CorsPolicy | undefined;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -30,6 +32,7 @@ export class FastifyOriginCheck {
     private readonly adapterHost: HttpAdapterHost,
   ) {
     this.policy = new OriginPolicy(options.allowedOrigins, options.allowedHosts);
+    this.cors = corsPolicyOf(options);
   }
 
   /**
@@ -41,12 +44,19 @@ export class FastifyOriginCheck {
     const fastify = fastifyOf(this.adapterHost);
     if (!fastify) return false;
     const path: unknown = Reflect.getMetadata(MCP_ENDPOINT_METADATA, this.endpoint);
-    const { policy } = this;
+    const { policy, cors } = this;
     try {
       fastify.addHook('onRequest', (request, reply, done) => {
         if (request.routeOptions?.config?.[MCP_ENDPOINT_CONFIG] !== path) return done();
         const refusal = policy.refusal(request.raw.headers);
-        if (refusal === undefined) return done();
+        if (refusal === undefined) {
+          if (!cors || !cors.isPreflight(request.raw.method, request.raw.headers)) {
+            if (cors) applyCors(cors, request.raw, reply.raw);
+            return done();
+          }
+          reply.hijack();
+          return void applyCors(cors, request.raw, reply.raw);
+        }
         // Answered here, and the rest of the request's lifecycle skipped: Fastify is told it has no reply to send.
         reply.hijack();
         writeTransportError(reply.raw, 403, refusal);

@@ -73,6 +73,7 @@ const PUBLIC_API = [
   'McpCompletionResult',
   'McpContext',
   'McpContextType',
+  'McpCorsOptions',
   'McpCtx',
   'McpDefinitionError',
   'McpEra',
