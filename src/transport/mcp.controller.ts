@@ -2,6 +2,7 @@ import {
   Controller,
   Delete,
   Get,
+  Head,
   Inject,
   Options,
   Patch,
@@ -43,6 +44,14 @@ export function createMcpController(path: string, guards: readonly McpGuard[]): 
     @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
     post(@Req() request: unknown, @Res() response: unknown): Promise<void> {
       return this.transport.handlePost(request, response);
+    }
+
+    // HEAD would reach the GET handler (both platforms route it there) and open a stream it never
+    // ends: refused instead. Declared before GET, as both platforms require to let it replace theirs.
+    @Head()
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
+    head(@Req() request: unknown, @Res() response: unknown): void {
+      this.transport.handleOtherMethod(request, response);
     }
 
     @Get()

@@ -1,5 +1,5 @@
 /**
- * Methods the endpoint does not serve (PUT, PATCH, OPTIONS) get 405 with `Allow` and a JSON-RPC
+ * Methods the endpoint does not serve (PUT, PATCH, OPTIONS, HEAD) get 405 with `Allow` and a JSON-RPC
  * error body, on both platforms, rather than the platform's 404 page; a body such a request carried
  * is never read, and the connection is closed after the answer, so a kept-alive socket is never
  * reset under the client's next request.
@@ -27,6 +27,13 @@ describe('methods the endpoint does not serve (e2e)', () => {
       id: null,
       error: { code: -32000, message: 'Method Not Allowed: the MCP endpoint answers GET, POST, DELETE' },
     });
+  });
+
+  it('answers HEAD with 405 and Allow, without opening a stream', async () => {
+    const answer = await httpExchange(running.mcpUrl, 'HEAD', { accept: 'text/event-stream' });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('GET, POST, DELETE');
+    expect(answer.headers['content-type']).not.toMatch(/event-stream/);
   });
 
   it('closes the connection after refusing a request with a body it did not read', async () => {

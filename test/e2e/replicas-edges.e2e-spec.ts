@@ -13,6 +13,7 @@ import { ReplicasModule } from '../fixtures/replicas.module.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { RedisServer } from '../utils/redis-server.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { useRedisApp } from '../utils/redis-app.js';
 import { delay, until } from '../utils/wait.js';
 
 /** A TCP proxy in front of Redis that can be cut (existing connections destroyed, new ones refused). */
@@ -144,7 +145,8 @@ describe('a GET closed while Redis is unreachable from its holder', () => {
     await redis?.stop();
   });
 
-  it('lets another instance take the GET stream once the connection on the old holder closed', async () => {
+  /** A session whose GET stream A held, then lost while A could not reach Redis; A has reconnected since. */
+  async function streamLostWhileCutOff(): Promise<string> {
     const sid = await initialize(a.mcpUrl);
     const first = await openGet(a.mcpUrl, sid);
     expect(first.status).toBe(200);
@@ -153,7 +155,6 @@ describe('a GET closed while Redis is unreachable from its holder', () => {
       'A holds the stream',
       3_000,
     );
-
     proxy.cut();
     await until(() => !stateA.available, 'A sees Redis unavailable', 5_000);
     first.req.destroy(); // the client's GET on A ends while A cannot reach Redis
@@ -161,29 +162,18 @@ describe('a GET closed while Redis is unreachable from its holder', () => {
     proxy.restore();
     await until(() => stateA.available, 'A reconnected', 10_000);
     await delay(500);
+    return sid;
+  }
 
-    // Nobody holds a connection for this session any more...
+  it('lets another instance take the GET stream once the connection on the old holder closed', async () => {
+    const sid = await streamLostWhileCutOff();
+    // Nobody holds a connection for this session any more, and Redis names no holder.
     const holder = await redis.value('HGET', `${prefix}s:{${sid}}`, 'gr');
-    // ...yet Redis still names A as the holder:
     expect({ staleHolder: holder }).toEqual({ staleHolder: null });
   }, 30_000);
 
   it('(continued) a fresh GET on B is not refused, and messages sent meanwhile are not black-holed', async () => {
-    const sid = await initialize(a.mcpUrl);
-    const first = await openGet(a.mcpUrl, sid);
-    expect(first.status).toBe(200);
-    await until(
-      async () => (await redis.value('HGET', `${prefix}s:{${sid}}`, 'gr')) !== null,
-      'A holds the stream',
-      3_000,
-    );
-    proxy.cut();
-    await until(() => !stateA.available, 'A sees Redis unavailable', 5_000);
-    first.req.destroy();
-    await delay(200);
-    proxy.restore();
-    await until(() => stateA.available, 'A reconnected', 10_000);
-    await delay(500);
+    const sid = await streamLostWhileCutOff();
 
     // A notification for every session, issued on B while no GET is open anywhere: it should wait in
     // the session's backlog for the next GET.
@@ -205,25 +195,12 @@ describe('a GET closed while Redis is unreachable from its holder', () => {
 });
 
 describe('notifyAll with more sessions than maxPendingOperations', () => {
-  let redis: RedisServer;
-  let client: Redis;
-  let app: RunningApp;
   const prefix = `review2-${process.pid}:`;
-
-  beforeAll(async () => {
-    redis = await RedisServer.start();
-    client = new Redis(redis.url);
-    app = await startApp(ReplicasModule.register(redisState({ client, keyPrefix: prefix, maxPendingOperations: 5 })));
-  }, 30_000);
-
-  afterAll(async () => {
-    await app?.close();
-    client?.disconnect();
-    await redis?.stop();
-  });
+  const running = useRedisApp({ prefix, state: { maxPendingOperations: 5 } });
 
   it('queues the notification for every live session', async () => {
     const ids: string[] = [];
+    const { app, redis } = running;
     for (let index = 0; index < 20; index++) ids.push(await initialize(app.mcpUrl));
     app.app.get(McpSessionRegistry).notifyAll('notifications/review');
     await delay(500);
@@ -234,27 +211,11 @@ describe('notifyAll with more sessions than maxPendingOperations', () => {
 });
 
 describe('Redis unreachable while a cached session streams', () => {
-  let redis: RedisServer;
-  let client: Redis;
-  let app: RunningApp;
   const logger = new RecordingLogger();
-  const prefix = `review3-${process.pid}:`;
-
-  beforeAll(async () => {
-    redis = await RedisServer.start();
-    client = new Redis(redis.url);
-    app = await startApp(ReplicasModule.register(redisState({ client, keyPrefix: prefix, operationTimeoutMs: 300 })), {
-      logger,
-    });
-  }, 30_000);
-
-  afterAll(async () => {
-    await app?.close();
-    client?.disconnect();
-    await redis?.stop();
-  });
+  const running = useRedisApp({ prefix: `review3-${process.pid}:`, state: { operationTimeoutMs: 300 }, logger });
 
   it('logs the outage once, not one error per event', async () => {
+    const { app, redis } = running;
     const sid = await initialize(app.mcpUrl);
     await redis.stop();
     await until(() => logger.at('warn').some((t) => t.includes('Shared state is unavailable')), 'outage seen', 5_000);
@@ -275,23 +236,7 @@ describe('Redis unreachable while a cached session streams', () => {
 });
 
 describe('resuming a finished POST stream on its producer while Redis is slow', () => {
-  let redis: RedisServer;
-  let client: Redis;
-  let app: RunningApp;
-  const prefix = `review4-${process.pid}:`;
-
-  beforeAll(async () => {
-    redis = await RedisServer.start();
-    client = new Redis(redis.url);
-    app = await startApp(ReplicasModule.register(redisState({ client, keyPrefix: prefix, operationTimeoutMs: 300 })));
-  }, 30_000);
-
-  afterAll(async () => {
-    redis?.resume();
-    await app?.close();
-    client?.disconnect();
-    await redis?.stop();
-  });
+  const running = useRedisApp({ prefix: `review4-${process.pid}:`, state: { operationTimeoutMs: 300 } });
 
   /** Starts a streaming call, reads its first event id, then drops the connection (the call goes on). */
   async function droppedCall(sid: string): Promise<string> {
@@ -302,7 +247,10 @@ describe('resuming a finished POST stream on its producer while Redis is slow', 
       params: { name: 'progress', arguments: { steps: 10, delayMs: 30 }, _meta: { progressToken: 't' } },
     });
     return new Promise((resolve, reject) => {
-      const req = httpRequest(app.mcpUrl, { method: 'POST', headers: { ...MCP_POST_HEADERS, ...sessionHeaders(sid) } });
+      const req = httpRequest(running.app.mcpUrl, {
+        method: 'POST',
+        headers: { ...MCP_POST_HEADERS, ...sessionHeaders(sid) },
+      });
       req.on('response', (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -323,10 +271,10 @@ describe('resuming a finished POST stream on its producer while Redis is slow', 
   }
 
   it('control: with Redis answering, the resume replays what the client missed', async () => {
-    const sid = await initialize(app.mcpUrl);
+    const sid = await initialize(running.app.mcpUrl);
     const firstId = await droppedCall(sid);
     await delay(800); // the call finishes meanwhile
-    const resumed = await openGet(app.mcpUrl, sid, firstId);
+    const resumed = await openGet(running.app.mcpUrl, sid, firstId);
     await delay(300);
     resumed.req.destroy();
     expect(resumed.status).toBe(200);
@@ -334,17 +282,17 @@ describe('resuming a finished POST stream on its producer while Redis is slow', 
   }, 30_000);
 
   it('does not answer 204 ("nothing to come back for") when it could not read the stored events', async () => {
-    const sid = await initialize(app.mcpUrl);
+    const sid = await initialize(running.app.mcpUrl);
     const firstId = await droppedCall(sid);
     await delay(800);
-    redis.pause();
+    running.redis.pause();
     try {
-      const resumed = await openGet(app.mcpUrl, sid, firstId);
+      const resumed = await openGet(running.app.mcpUrl, sid, firstId);
       await delay(1_000);
       resumed.req.destroy();
       expect(resumed.status).not.toBe(204);
     } finally {
-      redis.resume();
+      running.redis.resume();
     }
   }, 30_000);
 });

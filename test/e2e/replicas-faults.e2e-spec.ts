@@ -15,6 +15,7 @@ import { RedisServer } from '../utils/redis-server.js';
 import { ReplicaProcess } from '../utils/replica-process.js';
 import { RoundRobinProxy } from '../utils/round-robin-proxy.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
+import { useRedisApp } from '../utils/redis-app.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 
@@ -111,30 +112,15 @@ describe('an instance killed in the middle of a call (e2e)', () => {
 });
 
 describe('Redis unreachable, then back (e2e)', () => {
-  let redis: RedisServer;
-  let client: Redis;
-  let app: RunningApp;
   const logger = new RecordingLogger();
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
-
-  beforeAll(async () => {
-    process.on('unhandledRejection', onUnhandled);
-    redis = await RedisServer.start();
-    client = new Redis(redis.url);
-    app = await startApp(ReplicasModule.register(redisState({ client, keyPrefix: 'down:', operationTimeoutMs: 300 })), {
-      logger,
-    });
-  });
-
-  afterAll(async () => {
-    process.off('unhandledRejection', onUnhandled);
-    await app?.close();
-    client?.disconnect();
-    await redis?.stop();
-  });
+  beforeAll(() => process.on('unhandledRejection', onUnhandled));
+  afterAll(() => process.off('unhandledRejection', onUnhandled));
+  const running = useRedisApp({ prefix: 'down:', state: { operationTimeoutMs: 300 }, logger });
 
   it('answers 503 with a JSON-RPC body where Redis is needed, serves what it is not needed for, and recovers by itself', async () => {
+    const { app, redis } = running;
     const cached = await initialize(app.mcpUrl);
     const session = (id: string): Record<string, string> => ({
       'mcp-session-id': id,
@@ -196,6 +182,7 @@ describe('Redis unreachable, then back (e2e)', () => {
   }, 30_000);
 
   it('bounds a request by the operation timeout while Redis does not answer', async () => {
+    const { app, redis } = running;
     await redis.pause();
     try {
       const started = Date.now();

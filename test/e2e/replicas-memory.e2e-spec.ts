@@ -2,14 +2,11 @@
  * What 10,000 sessions leave once they expired, with Redis state: no key in Redis (counted with SCAN),
  * nothing in the instance's cache, and no timer per session on the instance while they lived.
  */
-import { Redis } from 'ioredis';
 import { Agent } from 'node:http';
 import { request } from 'node:http';
-import { redisState } from '../../src/redis/index.js';
-import { ReplicasModule } from '../fixtures/replicas.module.js';
 import { SharedSessions } from '../internals/index.js';
-import { RedisServer } from '../utils/redis-server.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { useRedisApp } from '../utils/redis-app.js';
+import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 
 const SESSIONS = 10_000;
@@ -20,29 +17,13 @@ const IDLE_MS = 3_000;
 const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
 describe('10,000 expired sessions with Redis state (e2e)', () => {
-  let redis: RedisServer;
-  let client: Redis;
-  let app: RunningApp;
+  const running = useRedisApp({ prefix: 'mem:', sessionIdleTimeoutMs: IDLE_MS });
   const agent = new Agent({ keepAlive: true, maxSockets: AT_ONCE });
-
-  beforeAll(async () => {
-    redis = await RedisServer.start();
-    client = new Redis(redis.url);
-    app = await startApp(
-      ReplicasModule.register(redisState({ client, keyPrefix: 'mem:' }), { sessionIdleTimeoutMs: IDLE_MS }),
-    );
-  });
-
-  afterAll(async () => {
-    agent.destroy();
-    await app?.close();
-    client?.disconnect();
-    await redis?.stop();
-  });
+  afterAll(() => agent.destroy());
 
   const initialize = (): Promise<number> =>
     new Promise((resolve, reject) => {
-      const { port } = new URL(app.baseUrl);
+      const { port } = new URL(running.app.baseUrl);
       const body = JSON.stringify(initializeRequest('2025-11-25', 1));
       const req = request(
         { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: MCP_POST_HEADERS },
@@ -67,10 +48,14 @@ describe('10,000 expired sessions with Redis state (e2e)', () => {
     expect(created).toBe(SESSIONS);
     // Thousands of sessions, a bounded number of timers: none of them is per session.
     expect(mostTimers - baseline).toBeLessThan(50);
-    expect((await redis.keys('mem:s:*')).length).toBeGreaterThan(0);
+    expect((await running.redis.keys('mem:s:*')).length).toBeGreaterThan(0);
 
-    await until(async () => (await redis.keys('mem:s:*')).length === 0, 'every session key expired', IDLE_MS + 15_000);
-    expect(await redis.value('ZCOUNT', 'mem:{g}:idx', '-inf', '+inf')).toBe(0);
-    await until(() => app.app.get(SharedSessions).cacheSize === 0, 'the cache emptied', 5_000);
+    await until(
+      async () => (await running.redis.keys('mem:s:*')).length === 0,
+      'every session key expired',
+      IDLE_MS + 15_000,
+    );
+    expect(await running.redis.value('ZCOUNT', 'mem:{g}:idx', '-inf', '+inf')).toBe(0);
+    await until(() => running.app.app.get(SharedSessions).cacheSize === 0, 'the cache emptied', 5_000);
   }, 90_000);
 });
