@@ -10,6 +10,7 @@ const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 /** The one place defaults live. */
 export const MCP_OPTION_DEFAULTS = {
   maxBodyBytes: 4 * 1024 * 1024,
+  bodyTimeoutMs: 30_000,
   sessionIdleTimeoutMs: 30 * 60 * 1000,
   maxSessions: 10_000,
   outboxLimit: 1_000,

@@ -29,6 +29,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'legacySessions',
   'state',
   'cors',
+  'bodyTimeoutMs',
   'stateSecret',
   'requestStateTtlMs',
   'cache',
@@ -84,7 +85,7 @@ export function validateMcpOptions(
       `McpModule: options.keepAliveMs must be from 0 to ${MAX_TIMER_MS}, got ${String(options.keepAliveMs)}`,
     );
   }
-  for (const key of ['clientRequestTimeoutMs', 'sseRetryMs', 'requestStateTtlMs'] as const) {
+  for (const key of ['clientRequestTimeoutMs', 'sseRetryMs', 'requestStateTtlMs', 'bodyTimeoutMs'] as const) {
     if (!Number.isInteger(options[key]) || options[key] <= 0 || options[key] > MAX_TIMER_MS) {
       throw new TypeError(
         `McpModule: options.${key} must be a whole number from 1 to ${MAX_TIMER_MS}, got ${String(options[key])}`,

@@ -105,6 +105,13 @@ export interface McpModuleOptions {
    */
   eventStore?: McpEventStore;
   /**
+   * How long a POST body may go without a byte arriving before the request is answered 408 and its
+   * connection closed: a client trickling its body (slowloris) holds a connection this long at most.
+   * Headers are bounded by the HTTP server itself (`server.headersTimeout`, see the README).
+   * @default 30000
+   */
+  bodyTimeoutMs?: number;
+  /**
    * Which protocol eras the endpoint serves: `dual` serves stateless 2026-07-28 requests (those
    * whose `_meta` names a protocol version) beside 2025 sessions; `modern` answers 2025 traffic with
    * the unsupported-version error; `legacy` serves everything as 2025 traffic (2026 clients then

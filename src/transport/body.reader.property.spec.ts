@@ -33,7 +33,7 @@ describe('body reader properties', () => {
     await fc.assert(
       fc.asyncProperty(chunked, fc.integer({ min: 0, max: 200 }), async ({ text, bytes, chunks }, limit) => {
         const raw = incoming();
-        const pending = readMcpBody(raw, raw, limit);
+        const pending = readMcpBody(raw, raw, limit, 30_000);
         for (const chunk of chunks) raw.push(chunk);
         raw.push(null);
         const result = await pending;
@@ -48,7 +48,7 @@ describe('body reader properties', () => {
     fc.assert(
       fc.property(fc.nat({ max: 10_000 }), fc.nat({ max: 10_000 }), (limit, extra) => {
         const raw = incoming({ 'content-length': String(limit + extra + 1) });
-        expect(readMcpBody(raw, raw, limit)).toStrictEqual({ ok: false, reason: 'too-large' });
+        expect(readMcpBody(raw, raw, limit, 30_000)).toStrictEqual({ ok: false, reason: 'too-large' });
       }),
       { numRuns: 100 },
     );
@@ -66,7 +66,7 @@ describe('body reader properties', () => {
     fc.assert(
       fc.property(parsed, (body) => {
         const raw = incoming();
-        const result = readMcpBody({ body }, raw, 1024) as BodyResult;
+        const result = readMcpBody({ body }, raw, 1024, 30_000) as BodyResult;
         const expected =
           typeof body === 'string'
             ? decodeBody(body)

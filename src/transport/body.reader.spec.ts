@@ -21,7 +21,7 @@ function body(result: BodyResult): DecodedBody {
 describe('readMcpBody from the raw stream', () => {
   it('decodes a body that arrives in one chunk', async () => {
     const raw = incoming({ 'content-length': String(JSON.stringify(ping).length) });
-    const pending = readMcpBody(raw, raw, 1024);
+    const pending = readMcpBody(raw, raw, 1024, 30_000);
     raw.push(Buffer.from(JSON.stringify(ping)));
     raw.push(null);
     const result = await pending;
@@ -34,7 +34,7 @@ describe('readMcpBody from the raw stream', () => {
     const bytes = Buffer.from(JSON.stringify(message), 'utf8');
     const sun = bytes.indexOf(Buffer.from('🌤'));
     const raw = incoming();
-    const pending = readMcpBody(raw, raw, 1024);
+    const pending = readMcpBody(raw, raw, 1024, 30_000);
     // Cut inside the 4-byte emoji and in single bytes around it.
     raw.push(bytes.subarray(0, sun + 1));
     raw.push(bytes.subarray(sun + 1, sun + 2));
@@ -46,7 +46,7 @@ describe('readMcpBody from the raw stream', () => {
 
   it('decodes a batch', async () => {
     const raw = incoming();
-    const pending = readMcpBody(raw, raw, 1024);
+    const pending = readMcpBody(raw, raw, 1024, 30_000);
     raw.push(Buffer.from(JSON.stringify([ping, { jsonrpc: '2.0', method: 'notifications/initialized' }])));
     raw.push(null);
     const decoded = body(await pending);
@@ -57,7 +57,7 @@ describe('readMcpBody from the raw stream', () => {
   it('turns invalid JSON and an empty body into a parse error', async () => {
     for (const text of ['{"jsonrpc":', '']) {
       const raw = incoming();
-      const pending = readMcpBody(raw, raw, 1024);
+      const pending = readMcpBody(raw, raw, 1024, 30_000);
       if (text) raw.push(Buffer.from(text));
       raw.push(null);
       const decoded = body(await pending);
@@ -68,7 +68,7 @@ describe('readMcpBody from the raw stream', () => {
   it('accepts a body of exactly the limit', async () => {
     const text = JSON.stringify(ping);
     const raw = incoming({ 'content-length': String(text.length) });
-    const pending = readMcpBody(raw, raw, text.length);
+    const pending = readMcpBody(raw, raw, text.length, 30_000);
     raw.push(Buffer.from(text));
     raw.push(null);
     expect(body(await pending).kind).toBe('single');
@@ -76,7 +76,7 @@ describe('readMcpBody from the raw stream', () => {
 
   it('refuses a declared content-length over the limit at once, without reading', () => {
     const raw = incoming({ 'content-length': '1025' });
-    const result = readMcpBody(raw, raw, 1024);
+    const result = readMcpBody(raw, raw, 1024, 30_000);
     expect(result).toEqual({ ok: false, reason: 'too-large' });
     expect(raw.listenerCount('data')).toBe(0);
     expect(raw.readableFlowing).toBeNull();
@@ -84,7 +84,7 @@ describe('readMcpBody from the raw stream', () => {
 
   it('refuses an undeclared (chunked) body as soon as it passes the limit, and stops reading', async () => {
     const raw = incoming({ 'transfer-encoding': 'chunked' });
-    const pending = readMcpBody(raw, raw, 10);
+    const pending = readMcpBody(raw, raw, 10, 30_000);
     raw.push(Buffer.from('123456'));
     raw.push(Buffer.from('7890'));
     raw.push(Buffer.from('1'));
@@ -95,7 +95,7 @@ describe('readMcpBody from the raw stream', () => {
 
   it('reports an aborted request when the stream closes before its end', async () => {
     const raw = incoming({ 'content-length': '100' });
-    const pending = readMcpBody(raw, raw, 1024);
+    const pending = readMcpBody(raw, raw, 1024, 30_000);
     raw.push(Buffer.from('{"jsonrpc"'));
     raw.destroy();
     expect(await pending).toEqual({ ok: false, reason: 'aborted' });
@@ -109,7 +109,7 @@ describe('readMcpBody over a real connection', () => {
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      const result = Promise.resolve(readMcpBody(req, req, 64));
+      const result = Promise.resolve(readMcpBody(req, req, 64, 30_000));
       results.push(result);
       void result.then(() => {
         if (!res.destroyed) res.writeHead(200, { connection: 'close' }).end();
@@ -177,7 +177,7 @@ describe('readMcpBody with a body a host parser already read', () => {
   const raw = (readableEnded: boolean): IncomingMessage => ({ readableEnded, headers: {} }) as IncomingMessage;
 
   it('decodes a parsed object without touching the stream', () => {
-    const result = readMcpBody({ body: { ...ping } }, raw(true), 1024);
+    const result = readMcpBody({ body: { ...ping } }, raw(true), 1024, 30_000);
     expect(result).toEqual({
       ok: true,
       body: { kind: 'single', entry: { kind: 'request', message: ping } },
@@ -186,38 +186,38 @@ describe('readMcpBody with a body a host parser already read', () => {
   });
 
   it('uses a parsed body even when the stream does not say it ended', () => {
-    const result = readMcpBody({ body: { ...ping } }, raw(false), 1024);
+    const result = readMcpBody({ body: { ...ping } }, raw(false), 1024, 30_000);
     expect(body(result as BodyResult).kind).toBe('single');
   });
 
   it('decodes a parsed array as a batch, and an empty one as an invalid request', () => {
-    const batch = body(readMcpBody({ body: [ping, ping] }, raw(true), 1024) as BodyResult);
+    const batch = body(readMcpBody({ body: [ping, ping] }, raw(true), 1024, 30_000) as BodyResult);
     expect(batch.kind === 'batch' && batch.entries).toHaveLength(2);
-    const empty = body(readMcpBody({ body: [] }, raw(true), 1024) as BodyResult);
+    const empty = body(readMcpBody({ body: [] }, raw(true), 1024, 30_000) as BodyResult);
     expect(empty.kind === 'error' && empty.error.error.code).toBe(ErrorCode.InvalidRequest);
   });
 
   it('parses a string body, and a Buffer body as UTF-8', () => {
-    expect(body(readMcpBody({ body: JSON.stringify(ping) }, raw(true), 1024) as BodyResult)).toEqual({
+    expect(body(readMcpBody({ body: JSON.stringify(ping) }, raw(true), 1024, 30_000) as BodyResult)).toEqual({
       kind: 'single',
       entry: { kind: 'request', message: ping },
     });
     const unicode = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { text: 'ünï ☀' } };
-    expect(body(readMcpBody({ body: Buffer.from(JSON.stringify(unicode)) }, raw(true), 1024) as BodyResult)).toEqual({
+    expect(body(readMcpBody({ body: Buffer.from(JSON.stringify(unicode)) }, raw(true), 1024, 30_000) as BodyResult)).toEqual({
       kind: 'single',
       entry: { kind: 'request', message: unicode },
     });
-    const broken = body(readMcpBody({ body: '{oops' }, raw(true), 1024) as BodyResult);
+    const broken = body(readMcpBody({ body: '{oops' }, raw(true), 1024, 30_000) as BodyResult);
     expect(broken.kind === 'error' && broken.error.error.code).toBe(ErrorCode.ParseError);
   });
 
   it('treats an ended stream with no parsed body as an empty body (parse error)', () => {
-    const result = body(readMcpBody({}, raw(true), 1024) as BodyResult);
+    const result = body(readMcpBody({}, raw(true), 1024, 30_000) as BodyResult);
     expect(result.kind === 'error' && result.error.error.code).toBe(ErrorCode.ParseError);
   });
 
   it('treats the `{}` a parser leaves for no body as an invalid message', () => {
-    const result = body(readMcpBody({ body: {} }, raw(true), 1024) as BodyResult);
+    const result = body(readMcpBody({ body: {} }, raw(true), 1024, 30_000) as BodyResult);
     expect(result.kind === 'single' && result.entry.kind).toBe('invalid');
   });
 
@@ -226,7 +226,21 @@ describe('readMcpBody with a body a host parser already read', () => {
       { body: { ...ping } },
       { readableEnded: true, headers: { 'content-length': '999999' } } as unknown as IncomingMessage,
       10,
+      30_000,
     );
     expect(body(result as BodyResult).kind).toBe('single');
+  });
+});
+
+describe('readMcpBody of a body that stops arriving', () => {
+  it('gives up after idleMs without a byte, and waits that long again after each chunk', async () => {
+    const raw = incoming({ 'content-length': '100' });
+    const started = Date.now();
+    const pending = readMcpBody(raw, raw, 1024, 120);
+    setTimeout(() => raw.push(Buffer.from('{"jsonrpc":')), 80);
+    const result = await pending;
+    expect(result).toEqual({ ok: false, reason: 'timeout' });
+    // The chunk at 80 ms started the wait again: the answer came after about 200 ms, not 120.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(180);
   });
 });

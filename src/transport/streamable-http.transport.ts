@@ -87,8 +87,17 @@ export class StreamableHttpTransport {
     if (!this.mediaTypes.isJson(headers['content-type'])) {
       return writeTransportError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    const read = await readMcpBody(request, raw, this.options.maxBodyBytes);
+    const read = await readMcpBody(request, raw, this.options.maxBodyBytes, this.options.bodyTimeoutMs);
     if (!read.ok) {
+      if (read.reason === 'timeout') {
+        return writeTransportError(
+          res,
+          408,
+          `Request Timeout: no part of the body arrived for ${this.options.bodyTimeoutMs} ms`,
+          ErrorCode.InvalidRequest,
+          { connection: 'close' },
+        );
+      }
       if (read.reason === 'too-large') {
         return writeTransportError(
           res,

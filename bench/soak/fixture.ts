@@ -1,0 +1,123 @@
+import 'reflect-metadata';
+import { Injectable, Logger, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import type { Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EchoArgs } from '../../sample-app/echo.args.js';
+import { McpModule, McpSessionRegistry, McpTool, type McpContext } from '../../src/index.js';
+import { endpointUrl, HOST } from '../servers/bench-server.js';
+
+/** The soak fixture's settings, read from the environment of its process. */
+export interface SoakFixtureSettings {
+  /** `sessionIdleTimeoutMs` (SOAK_IDLE_MS, default 2000). */
+  readonly idleMs: number;
+  /** `outboxLimit` (SOAK_OUTBOX, default mcp42's 1000). */
+  readonly outboxLimit: number | undefined;
+}
+
+export function fixtureSettingsFromEnv(): SoakFixtureSettings {
+  const idleMs = Number(process.env.SOAK_IDLE_MS ?? 2000);
+  const outbox = process.env.SOAK_OUTBOX;
+  return { idleMs, outboxLimit: outbox === undefined ? undefined : Number(outbox) };
+}
+
+export class ProgressArgs {
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  steps!: number;
+
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  delayMs!: number;
+}
+
+export class BroadcastArgs {
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  count!: number;
+
+  @IsString()
+  text!: string;
+}
+
+/** How many notifyAll rounds run before the broadcast yields to the event loop (other requests go on). */
+const BROADCAST_BATCH = 10;
+
+@Injectable()
+export class SoakTools {
+  constructor(private readonly sessions: McpSessionRegistry) {}
+
+  @McpTool({ description: 'Returns the given text unchanged', input: EchoArgs })
+  echo(args: EchoArgs): string {
+    return args.text;
+  }
+
+  @McpTool({ description: 'Reports progress `steps` times, `delayMs` apart', input: ProgressArgs, timeoutMs: 60_000 })
+  async progress(args: ProgressArgs, ctx: McpContext): Promise<string> {
+    for (let step = 0; step < args.steps; step++) {
+      ctx.reportProgress({ progress: step, total: args.steps });
+      await sleep(args.delayMs, undefined, { signal: ctx.signal });
+    }
+    return `done ${args.steps}`;
+  }
+
+  @McpTool({
+    description: 'Sends `count` log notifications carrying `text` to every session (McpSessionRegistry.notifyAll)',
+    input: BroadcastArgs,
+    timeoutMs: 300_000,
+  })
+  async broadcast(args: BroadcastArgs): Promise<string> {
+    let sent = 0;
+    for (let index = 0; index < args.count; index++) {
+      sent += this.sessions.notifyAll('notifications/message', { level: 'info', data: { index, text: args.text } });
+      if (index % BROADCAST_BATCH === BROADCAST_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return String(sent);
+  }
+}
+
+/** The soak fixture: a minimal McpModule app with echo, progress and broadcast tools, on Express. */
+export interface SoakFixture {
+  readonly url: string;
+  readonly httpServer: Server;
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+export async function startSoakFixture(settings: SoakFixtureSettings): Promise<SoakFixture> {
+  Logger.overrideLogger(false);
+  @Module({
+    imports: [
+      McpModule.forRoot({
+        name: 'mcp42-soak',
+        version: '1.0.0',
+        sessionIdleTimeoutMs: settings.idleMs,
+        // High enough that the session churn never meets it: the soak measures expiry, not refusal.
+        maxSessions: 1_000_000,
+        ...(settings.outboxLimit === undefined ? {} : { outboxLimit: settings.outboxLimit }),
+      }),
+    ],
+    providers: [SoakTools],
+  })
+  class SoakModule {}
+
+  const app = await NestFactory.create<NestExpressApplication>(SoakModule, {
+    bodyParser: false,
+    logger: false,
+    forceCloseConnections: true,
+  });
+  await app.listen(0, HOST);
+  const httpServer = app.getHttpServer() as Server;
+  const registry = app.get(McpSessionRegistry);
+  return {
+    url: endpointUrl(httpServer.address()),
+    httpServer,
+    sessionCount: () => registry.size,
+    close: () => app.close(),
+  };
+}
