@@ -203,7 +203,9 @@ describe('readMcpBody with a body a host parser already read', () => {
       entry: { kind: 'request', message: ping },
     });
     const unicode = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { text: 'ünï ☀' } };
-    expect(body(readMcpBody({ body: Buffer.from(JSON.stringify(unicode)) }, raw(true), 1024, 30_000) as BodyResult)).toEqual({
+    expect(
+      body(readMcpBody({ body: Buffer.from(JSON.stringify(unicode)) }, raw(true), 1024, 30_000) as BodyResult),
+    ).toEqual({
       kind: 'single',
       entry: { kind: 'request', message: unicode },
     });
