@@ -15,7 +15,8 @@
  * Figures are printed, never asserted. Other settings: SOAK_IDLE_MS (sessionIdleTimeoutMs, default
  * 2000), SOAK_CONCURRENCY (initialize POSTs in flight, default 64), SOAK_STALL_ROUND (notifications
  * per broadcast round, default 200), SOAK_STALL_BYTES (text per notification, default 512),
- * SOAK_STALL_SECONDS (longest broadcast, default 120), SOAK_CLIENTS (mixed clients, default 16),
+ * SOAK_STALL_SECONDS (longest broadcast, default 300; 1000 stalled
+ * readers on loopback take about 150 s, each connection's kernel buffers holding several MB), SOAK_CLIENTS (mixed clients, default 16),
  * SOAK_PARTS (default "sessions,stall,mixed"), SOAK_OUTBOX (the server's outboxLimit, mcp42's
  * default 1000 unless set). Progress goes to stderr, the tables to stdout.
  */
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   const stalled = envNumber('SOAK_STALLED', 1_000, 1);
   const perRound = envNumber('SOAK_STALL_ROUND', 200, 1);
   const payloadBytes = envNumber('SOAK_STALL_BYTES', 512);
-  const stallSeconds = envNumber('SOAK_STALL_SECONDS', 120, 1);
+  const stallSeconds = envNumber('SOAK_STALL_SECONDS', 300, 1);
   const clients = envNumber('SOAK_CLIENTS', 16, 1);
   const parts = (process.env.SOAK_PARTS ?? PARTS.join(',')).split(',').map((part) => part.trim());
   for (const part of parts) {

@@ -121,12 +121,16 @@ export async function runStallPhase(
   });
   const echoAgent = keepAlive(ECHO_CLIENTS);
   const echoSession = await openSession(echoAgent, child.url);
-  const broadcaster = await openSession(agent, child.url);
   const others = 2;
 
+  const warmUp = echoLoad(echoAgent, child.url, echoSession);
+  await sleep(1_000);
+  await warmUp.stop();
   const before = echoLoad(echoAgent, child.url, echoSession);
   await sleep(LATENCY_WINDOW_MS);
   const echoBefore = await before.stop();
+  // Opened now: a session idle for longer than the timeout (as through the window above) is swept.
+  const broadcaster = await openSession(agent, child.url);
 
   log(`stall: broadcasting rounds of ${perRound} notifications of ${payloadBytes} bytes, at most ${maxSeconds} s`);
   const text = 'x'.repeat(payloadBytes);
@@ -155,10 +159,14 @@ export async function runStallPhase(
       sessionCallBody('broadcast', { count: perRound, text }),
     );
     rounds++;
-    if (reply !== 'aborted' && isResult(reply)) {
-      const match = /"text":"(\d+)"/.exec(reply.body);
-      notificationsSent += match ? Number(match[1]) : 0;
+    if (reply === 'aborted' || !isResult(reply)) {
+      log(
+        `stall: the broadcast failed: ${reply === 'aborted' ? reply : `${reply.status} ${reply.body.slice(0, 200)}`}`,
+      );
+      break;
     }
+    const match = /"text":"(\d+)"/.exec(reply.body);
+    notificationsSent += match ? Number(match[1]) : 0;
     const stats = await child.stats(false);
     live = stats.sessions - others;
     if (live < stalled && !duringStats) {
