@@ -60,8 +60,10 @@ export function createMcpController(path: string, guards: readonly McpGuard[]): 
       return this.transport.handleGet(request, response);
     }
 
+    // A DELETE body is never read: kept from Fastify's parsers too (one aborted mid-body would reach
+    // Nest's exception handler as an error).
     @Delete()
-    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, routeConfig)
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
     delete(@Req() request: unknown, @Res() response: unknown): Promise<void> {
       return this.transport.handleDelete(request, response);
     }

@@ -1489,8 +1489,15 @@ describe(`HTTP fuzzing of a live endpoint (e2e, ${TEST_ADAPTER})`, () => {
   let sessions: AbusedSession[] = [];
 
   /** What the application logged at level error since entry `from`. */
+  // Nest's exception handler logs "aborted" when a client hangs up in the middle of a body that
+  // Fastify parses: on routes mcp42 does not serve (`/`, `/mcp/`, which Fastify does not fold into
+  // `/mcp`). The endpoint's own routes read no body through Fastify (checked for every method in
+  // other-methods.e2e-spec.ts), so that line is the platform's, not a finding.
+  const PLATFORM_ABORT = /^Error: aborted \| undefined \| ExceptionsHandler$/;
   const errorsSince = (from: number): string[] =>
-    logger.entries.slice(from).flatMap((entry) => (entry.level === 'error' ? [entry.text] : []));
+    logger.entries
+      .slice(from)
+      .flatMap((entry) => (entry.level === 'error' && !PLATFORM_ABORT.test(entry.text) ? [entry.text] : []));
 
   const newAgent = (): http.Agent => new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY, scheduling: 'lifo' });
 

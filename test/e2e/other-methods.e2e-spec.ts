@@ -5,15 +5,18 @@
  * reset under the client's next request.
  */
 import http from 'node:http';
+import { connect } from 'node:net';
 import { McpModule } from '../../src/index.js';
+import { RecordingLogger } from '../utils/recording-logger.js';
 import { httpExchange } from '../utils/http-exchange.js';
 import { MCP_POST_HEADERS, initializeRequest, startApp, type RunningApp } from '../utils/start-app.js';
 
 describe('methods the endpoint does not serve (e2e)', () => {
   let running: RunningApp;
+  const logger = new RecordingLogger();
 
   beforeAll(async () => {
-    running = await startApp(McpModule.forRoot({ name: 'methods', version: '1.0.0' }));
+    running = await startApp(McpModule.forRoot({ name: 'methods', version: '1.0.0' }), { logger });
   });
 
   afterAll(() => running?.close());
@@ -65,4 +68,22 @@ describe('methods the endpoint does not serve (e2e)', () => {
       agent.destroy();
     }
   });
+
+  it.each(['POST', 'GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'])(
+    'logs nothing when a client hangs up in the middle of a %s body',
+    async (method) => {
+      const { port } = new URL(running.mcpUrl);
+      const before = logger.entries.length;
+      const socket = connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `${method} /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json, text/event-stream\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc":',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(logger.entries.slice(before).filter((entry) => entry.level === 'error')).toEqual([]);
+    },
+  );
 });
