@@ -67,8 +67,11 @@ async function main(): Promise<void> {
     log(`sessions part done (${seconds(started)})`);
   }
   if (parts.includes('stall')) {
-    const figures = await withChild(idleMs, (child) =>
-      runStallPhase(child, stalled, perRound, payloadBytes, stallSeconds, idleMs),
+    // A broadcast round to a thousand stalled streams takes seconds: the sessions driving it must not
+    // idle out meanwhile (a running call alone does not keep a session alive).
+    const stallIdleMs = Math.max(idleMs, 60_000);
+    const figures = await withChild(stallIdleMs, (child) =>
+      runStallPhase(child, stalled, perRound, payloadBytes, stallSeconds, stallIdleMs),
     );
     output.push(formatStall(figures));
     log(`stall part done (${seconds(started)})`);

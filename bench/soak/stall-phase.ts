@@ -115,8 +115,10 @@ export async function runStallPhase(
 
   log(`stall: opening ${stalled} sessions with a stalled GET stream`);
   const streams: GetStream[] = [];
+  const stalledIds: string[] = [];
   await runPool(stalled, OPEN_CONCURRENCY, async () => {
     const id = await openSession(agent, child.url);
+    stalledIds.push(id);
     streams.push(await openGetStream(child.url, id, true));
   });
   const echoAgent = keepAlive(ECHO_CLIENTS);
@@ -183,6 +185,10 @@ export async function runStallPhase(
   log(`stall: ${stalled - live} of ${stalled} stalled sessions ended after ${rounds} rounds; cleaning up`);
 
   for (const stream of streams) stream.req.destroy();
+  // The stalled sessions not ended by overflow (time limit) end here rather than by idling out.
+  await runPool(stalledIds.length, OPEN_CONCURRENCY, async (index) => {
+    await deleteSession(agent, child.url, stalledIds[index]!);
+  });
   await deleteSession(echoAgent, child.url, echoSession);
   await deleteSession(agent, child.url, broadcaster);
   echoAgent.destroy();
