@@ -28,7 +28,8 @@ const descriptionOf = (reply: HttpResult): string | undefined =>
   /error_description="([^"]*)"/.exec(String(reply.headers['www-authenticate']))?.[1];
 
 describe('mcp42/oauth: key rotation', () => {
-  const COOLDOWN_MS = 400;
+  // Long enough that the steps "within the cooldown" finish inside it on a loaded 2-core machine.
+  const COOLDOWN_MS = 4_000;
   let issuer: OAuthIssuer;
   let app: RunningOAuthApp;
 
@@ -71,7 +72,7 @@ describe('mcp42/oauth: key rotation', () => {
     ]);
     expect([first.status, second.status]).toEqual([401, 401]);
     expect(issuer.jwksFetches).toBe(2);
-  });
+  }, 20_000);
 });
 
 describe('mcp42/oauth: several issuers, discovery, required scopes', () => {
@@ -183,7 +184,8 @@ describe('mcp42/oauth: opaque tokens by introspection (RFC 7662)', () => {
 });
 
 describe('mcp42/oauth: an authorization server that cannot be reached', () => {
-  const COOLDOWN_MS = 300;
+  // Long enough that the retry "within the cooldown" comes inside it on a loaded 2-core machine.
+  const COOLDOWN_MS = 3_000;
   let issuer: OAuthIssuer;
   let app: RunningOAuthApp;
 
@@ -211,7 +213,7 @@ describe('mcp42/oauth: an authorization server that cannot be reached', () => {
     expect((await initialize(app, token)).status).toBe(503);
     await delay(COOLDOWN_MS + 100);
     expect((await initialize(app, token)).status).toBe(200);
-  });
+  }, 20_000);
 });
 
 describe('mcp42/oauth: the official SDK client (v1)', () => {
