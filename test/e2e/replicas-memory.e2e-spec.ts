@@ -6,7 +6,7 @@ import { Agent } from 'node:http';
 import { request } from 'node:http';
 import { SharedSessions } from '../internals/index.js';
 import { useRedisApp } from '../utils/redis-app.js';
-import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
+import { initializeRequest, MCP_POST_HEADERS, TEST_ADAPTER } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
 
 const SESSIONS = 10_000;
@@ -16,7 +16,11 @@ const IDLE_MS = 3_000;
 /** The timers alive in this process now. */
 const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
-describe('10,000 expired sessions with Redis state (e2e)', () => {
+// What Redis keeps does not depend on the HTTP platform: run once (Express), not twice at the same
+// time on a 2-core CI machine, where two sets of 10,000 sessions made it take minutes.
+const describeOnce = TEST_ADAPTER === 'express' ? describe : describe.skip;
+
+describeOnce('10,000 expired sessions with Redis state (e2e)', () => {
   const running = useRedisApp({ prefix: 'mem:', sessionIdleTimeoutMs: IDLE_MS });
   const agent = new Agent({ keepAlive: true, maxSockets: AT_ONCE });
   afterAll(() => agent.destroy());
@@ -53,9 +57,9 @@ describe('10,000 expired sessions with Redis state (e2e)', () => {
     await until(
       async () => (await running.redis.keys('mem:s:*')).length === 0,
       'every session key expired',
-      IDLE_MS + 15_000,
+      IDLE_MS + 60_000,
     );
     expect(await running.redis.value('ZCOUNT', 'mem:{g}:idx', '-inf', '+inf')).toBe(0);
     await until(() => running.app.app.get(SharedSessions).cacheSize === 0, 'the cache emptied', 5_000);
-  }, 90_000);
+  }, 300_000);
 });
