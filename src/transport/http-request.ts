@@ -33,3 +33,8 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** Whether the request announces a body (a length above zero, or chunked framing). */
+export function carriesBody(raw: IncomingMessage): boolean {
+  return raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
+}

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { carriesBody } from './http-request.js';
 import { writeTransportError } from './http-responses.js';
 
 /**
@@ -8,9 +9,8 @@ import { writeTransportError } from './http-responses.js';
  * kept-alive socket (Node would otherwise reset it under that request).
  */
 export function refuseMethod(raw: IncomingMessage, res: ServerResponse, allow: string): void {
-  const hasBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
   writeTransportError(res, 405, `Method Not Allowed: the MCP endpoint answers ${allow}`, undefined, {
     allow,
-    ...(hasBody && !raw.readableEnded ? { connection: 'close' } : {}),
+    ...(carriesBody(raw) && !raw.readableEnded ? { connection: 'close' } : {}),
   });
 }

@@ -15,8 +15,8 @@ import { McpServer } from '../server/mcp.server.js';
 import { parseEventId, STANDALONE_STREAM_ID } from '../session/event-id.js';
 import { SessionStore } from '../session/session.store.js';
 import { BodyParserNotice } from './body-parser.notice.js';
-import { readMcpBody } from './body.reader.js';
-import { headerValue, rawRequest, rawResponse } from './http-request.js';
+import { readMcpBody, type BodyResult } from './body.reader.js';
+import { carriesBody, headerValue, rawRequest, rawResponse } from './http-request.js';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import { writeEmpty, writeJson, writeStateUnavailable, writeTransportError } from './http-responses.js';
 import { refuseMethod } from './method-refusal.js';
@@ -87,28 +87,8 @@ export class StreamableHttpTransport {
     if (!this.mediaTypes.isJson(headers['content-type'])) {
       return writeTransportError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    const read = await readMcpBody(request, raw, this.options.maxBodyBytes, this.options.bodyTimeoutMs);
-    if (!read.ok) {
-      if (read.reason === 'timeout') {
-        return writeTransportError(
-          res,
-          408,
-          `Request Timeout: no part of the body arrived for ${this.options.bodyTimeoutMs} ms`,
-          ErrorCode.InvalidRequest,
-          { connection: 'close' },
-        );
-      }
-      if (read.reason === 'too-large') {
-        return writeTransportError(
-          res,
-          413,
-          `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes`,
-          ErrorCode.InvalidRequest,
-          { connection: 'close' },
-        );
-      }
-      return; // The client went away; nobody is left to answer.
-    }
+    const read = await this.readBody(request, raw, res);
+    if (!read) return;
     const { body } = read;
     if (read.preParsed) this.bodyParserNotice.warnOnce();
     const sessionId = headerValue(headers, MCP_SESSION_ID_HEADER);
@@ -121,6 +101,37 @@ export class StreamableHttpTransport {
     }
     if (!this.options.legacySessions) return this.sessionless.handle(body, request, raw, res);
     return this.sessionPost.handle(body, sessionId, request, raw, res);
+  }
+
+  /**
+   * Reads the body within the size and idle limits; when it cannot be read, answers why (408 or
+   * 413, closing the connection) or, for a client already gone, nothing.
+   */
+  private async readBody(
+    request: unknown,
+    raw: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<Extract<BodyResult, { ok: true }> | undefined> {
+    const read = await readMcpBody(request, raw, this.options.maxBodyBytes, this.options.bodyTimeoutMs);
+    if (read.ok) return read;
+    if (read.reason === 'timeout') {
+      writeTransportError(
+        res,
+        408,
+        `Request Timeout: no part of the body arrived for ${this.options.bodyTimeoutMs} ms`,
+        ErrorCode.InvalidRequest,
+        { connection: 'close' },
+      );
+    } else if (read.reason === 'too-large') {
+      writeTransportError(
+        res,
+        413,
+        `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes`,
+        ErrorCode.InvalidRequest,
+        { connection: 'close' },
+      );
+    }
+    return undefined; // For 'aborted': the client went away, nobody is left to answer.
   }
 
   /**
@@ -137,6 +148,13 @@ export class StreamableHttpTransport {
     if (!this.servesSessions) return this.refuseSessionMethod(res);
     if (!this.mediaTypes.accepted(raw.headers.accept).eventStream) {
       return writeTransportError(res, 406, 'Not Acceptable: Accept must list text/event-stream');
+    }
+    if (carriesBody(raw)) {
+      // Refused, but read first (within the POST limits): left unread under an open stream, it would
+      // stop Node reading the socket, so the client's hang-up would go unseen and the stream stay
+      // attached (409 for the client's next GET) until a keep-alive write failed.
+      if (!(await this.readBody(request, raw, res))) return;
+      return writeTransportError(res, 400, 'Bad Request: a GET request carries no body');
     }
     if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
     const session = await sessionOf(this.sessions, request, raw, res);

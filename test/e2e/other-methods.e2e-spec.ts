@@ -2,7 +2,8 @@
  * Methods the endpoint does not serve (PUT, PATCH, OPTIONS, HEAD) get 405 with `Allow` and a JSON-RPC
  * error body, on both platforms, rather than the platform's 404 page; a body such a request carried
  * is never read, and the connection is closed after the answer, so a kept-alive socket is never
- * reset under the client's next request.
+ * reset under the client's next request. A GET that carries a body is refused
+ * with 400, after its body was read within the POST limits.
  */
 import http from 'node:http';
 import { connect } from 'node:net';
@@ -67,6 +68,26 @@ describe('methods the endpoint does not serve (e2e)', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('refuses a GET that carries a body, and the session can open its stream afterwards', async () => {
+    const opened = await httpExchange(running.mcpUrl, 'POST', MCP_POST_HEADERS, JSON.stringify(initializeRequest()));
+    const session = {
+      accept: 'text/event-stream',
+      'mcp-session-id': String(opened.headers['mcp-session-id']),
+      'mcp-protocol-version': '2025-06-18',
+    };
+    // Larger than the socket buffers: left unread, it would keep the server from seeing the hang-up.
+    const body = Buffer.alloc(256 * 1024, 'a');
+    // Node's client frames a GET body only when told its length.
+    const framed = { ...session, 'content-length': String(body.length) };
+    const refused = await httpExchange(running.mcpUrl, 'GET', framed, body);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text).error.message).toBe('Bad Request: a GET request carries no body');
+    expect((await httpExchange(running.mcpUrl, 'GET', session)).status).toBe(200);
+    // The stream's client hung up: the session takes a new one at once.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await httpExchange(running.mcpUrl, 'GET', session)).status).toBe(200);
   });
 
   it.each(['POST', 'GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'])(
