@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import { AuthorizationEndpoints, type EndpointAnswer } from './oauth-authorization.js';
 
 /** A signing key of the issuer: its id, algorithm, and both halves. */
 export interface IssuerKey {
@@ -19,6 +20,8 @@ export interface OAuthIssuerOptions {
   readonly discovery?: 'oauth' | 'openid';
   /** The signing algorithm of its first key. */
   readonly alg?: string;
+  /** The scopes it knows (`scopes_supported`); clients asking for others are refused. Any, unless given. */
+  readonly scopes?: readonly string[];
 }
 
 export interface SignOptions {
@@ -32,8 +35,9 @@ export interface SignOptions {
 type IntrospectionAnswer = Record<string, unknown>;
 
 /**
- * A real OAuth authorization server, as far as a resource server sees one, on 127.0.0.1: its
- * metadata (RFC 8414 or OpenID discovery), its JSON Web Key Set, and RFC 7662 introspection. It signs
+ * A real OAuth authorization server on 127.0.0.1: its metadata (RFC 8414 or OpenID discovery), its
+ * JSON Web Key Set and RFC 7662 introspection, which a resource server uses; and the registration,
+ * authorization and token endpoints an MCP client uses ({@link AuthorizationEndpoints}). It signs
  * access tokens with the claims a test chooses, rotates keys, and counts the key set fetches.
  */
 export class OAuthIssuer {
@@ -46,12 +50,20 @@ export class OAuthIssuer {
   private keys: IssuerKey[] = [];
   private readonly opaque = new Map<string, IntrospectionAnswer>();
   readonly introspectionClient = { clientId: 'mcp-server', clientSecret: 's3cret:with/odd&chars' };
+  /** Where clients register, authorize and get tokens; tests set its user, consent and refresh policy. */
+  readonly authorization: AuthorizationEndpoints;
 
   private constructor(
     private readonly server: http.Server,
     readonly issuer: string,
     private readonly options: OAuthIssuerOptions,
-  ) {}
+  ) {
+    this.authorization = new AuthorizationEndpoints({
+      issuer,
+      mint: (claims) => this.sign(claims),
+      ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
+    });
+  }
 
   /** Starts one on an ephemeral loopback port. */
   static async start(options: OAuthIssuerOptions = {}): Promise<OAuthIssuer> {
@@ -144,17 +156,7 @@ export class OAuthIssuer {
       this.options.discovery === 'openid'
         ? `/.well-known/openid-configuration${path}`
         : `/.well-known/oauth-authorization-server${path}`;
-    if (req.method === 'GET' && url.pathname === metadataPath) {
-      return json(res, 200, {
-        issuer: this.issuer,
-        jwks_uri: this.jwksUri,
-        authorization_endpoint: `${this.issuer}/authorize`,
-        token_endpoint: `${this.issuer}/token`,
-        introspection_endpoint: this.introspectionEndpoint,
-        response_types_supported: ['code'],
-        code_challenge_methods_supported: ['S256'],
-      });
-    }
+    if (req.method === 'GET' && url.pathname === metadataPath) return json(res, 200, this.metadata());
     if (req.method === 'GET' && url.pathname === `${path}/jwks`) {
       this.jwksFetches++;
       return json(res, 200, { keys: this.keys.map((key) => key.publicJwk) });
@@ -170,17 +172,55 @@ export class OAuthIssuer {
       const token = new URLSearchParams(body).get('token') ?? '';
       return json(res, 200, this.opaque.get(token) ?? { active: false });
     }
+    if (req.method === 'POST' && url.pathname === `${path}/register`) {
+      return answer(res, this.authorization.register(await text(req)));
+    }
+    if (req.method === 'GET' && url.pathname === `${path}/authorize`) {
+      return answer(res, this.authorization.authorize(url.searchParams));
+    }
+    if (req.method === 'POST' && url.pathname === `${path}/token`) {
+      return answer(res, await this.authorization.token(new URLSearchParams(await text(req))));
+    }
     json(res, 404, { error: 'not_found' });
   }
+
+  private metadata(): Record<string, unknown> {
+    return {
+      issuer: this.issuer,
+      jwks_uri: this.jwksUri,
+      authorization_endpoint: `${this.issuer}/authorize`,
+      token_endpoint: `${this.issuer}/token`,
+      registration_endpoint: `${this.issuer}/register`,
+      introspection_endpoint: this.introspectionEndpoint,
+      ...(this.options.scopes === undefined ? {} : { scopes_supported: this.options.scopes }),
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_methods_supported: ['none'],
+      code_challenge_methods_supported: ['S256'],
+      // Required of an OpenID provider's document, though no ID token is issued here.
+      ...(this.options.discovery === 'openid'
+        ? { subject_types_supported: ['public'], id_token_signing_alg_values_supported: [this.current.alg] }
+        : {}),
+    };
+  }
+}
+
+/** Writes an endpoint's answer: its redirect, or its JSON, never cached (token responses must not be). */
+function answer(res: http.ServerResponse, { status, body, location }: EndpointAnswer): void {
+  if (location !== undefined) {
+    res.writeHead(status, { location, 'content-length': 0 });
+    return void res.end();
+  }
+  json(res, status, body ?? {}, { 'cache-control': 'no-store' });
 }
 
 function encode(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-function json(res: http.ServerResponse, status: number, body: unknown): void {
+function json(res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
