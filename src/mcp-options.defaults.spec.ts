@@ -26,6 +26,7 @@ describe('MCP_OPTION_DEFAULTS', () => {
     expect(MCP_OPTION_DEFAULTS.maxBodyBytes).toBe(4_194_304);
     expect(MCP_OPTION_DEFAULTS.sessionIdleTimeoutMs).toBe(1_800_000);
     expect(MCP_OPTION_DEFAULTS.maxSessions).toBe(10_000);
+    expect(MCP_OPTION_DEFAULTS.maxSessionsPerPrincipal).toBe(100);
     expect(MCP_OPTION_DEFAULTS.outboxLimit).toBe(1_000);
     expect(MCP_OPTION_DEFAULTS.keepAliveMs).toBe(15_000);
     expect([...MCP_OPTION_DEFAULTS.allowedHosts].sort()).toEqual(['127.0.0.1', '[::1]', 'localhost']);
@@ -159,6 +160,17 @@ describe('resolveMcpOptions', () => {
     for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '10' as unknown as number, null]) {
       expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(TypeError);
       expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(`options.${key} must be a positive number`);
+    }
+  });
+
+  it('takes maxSessionsPerPrincipal as a whole number from 1, or Infinity (no limit)', () => {
+    for (const good of [1, 7, Number.POSITIVE_INFINITY]) {
+      expect(resolveMcpOptions({ ...base, maxSessionsPerPrincipal: good }).maxSessionsPerPrincipal).toBe(good);
+    }
+    for (const bad of [0, -1, 2.5, Number.NaN, Number.NEGATIVE_INFINITY, '10', null] as unknown as number[]) {
+      expect(() => resolveMcpOptions({ ...base, maxSessionsPerPrincipal: bad })).toThrow(
+        /options\.maxSessionsPerPrincipal must be a whole number from 1, or Infinity/,
+      );
     }
   });
 

@@ -43,6 +43,18 @@ export interface LoadedSessionRecord extends SharedSessionRecord {
 }
 
 /**
+ * Which limit refused a new session: `maxSessions` (`'full'`) or `maxSessionsPerPrincipal`.
+ * @internal
+ */
+export type SessionRefusal = 'full' | 'principal-full';
+
+/**
+ * Whether a new session was created, or which limit refused it.
+ * @internal
+ */
+export type SessionAdmission = 'created' | SessionRefusal;
+
+/**
  * What instances say to each other: a JSON object whose `t` names the kind. The core defines the
  * kinds; the adapter only carries them.
  * @internal
@@ -100,8 +112,17 @@ export interface McpSharedState {
   /** Releases what this instance holds, and disconnects. */
   stop(): Promise<void>;
 
-  /** Creates a session record, unless `maxSessions` live sessions exist already (then `false`). */
-  createSession(record: SharedSessionRecord, idleMs: number, maxSessions: number): Promise<boolean>;
+  /**
+   * Creates a session record, unless its owner holds `maxPerOwner` live sessions already
+   * (`'principal-full'`, checked first: the owner can free a place itself) or `maxSessions` live
+   * sessions exist (`'full'`). Anonymous records (no owner) are bounded by `maxSessions` alone.
+   */
+  createSession(
+    record: SharedSessionRecord,
+    idleMs: number,
+    maxSessions: number,
+    maxPerOwner: number,
+  ): Promise<SessionAdmission>;
   /** The record of a live session, or `undefined` when it does not exist (ended, expired, never was). */
   loadSession(id: string): Promise<LoadedSessionRecord | undefined>;
   /** Sets one field of a live record: `ll` (log level) or `in` (`initialized`). */

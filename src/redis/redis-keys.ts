@@ -12,11 +12,23 @@ export class RedisKeys {
   /** Session index: member sid, score its idle deadline (Redis time, ms). */
   readonly index: string;
   private readonly standalonePrefix: string;
+  private readonly ownerPrefix: string;
 
   constructor(private readonly prefix: string) {
     this.broadcast = `${prefix}c:all`;
     this.index = `${prefix}{g}:idx`;
     this.standalonePrefix = `${prefix}g:`;
+    this.ownerPrefix = `${prefix}{g}:o:`;
+  }
+
+  /**
+   * The sessions of one principal (sorted set, kept like {@link index}: member sid, score its idle
+   * deadline), for `maxSessionsPerPrincipal`. In the global slot, so that one script admits a
+   * session against both; named by a digest, since a principal (`<iss>#<sub>`...) may be long and
+   * contain braces.
+   */
+  owner(principal: string): string {
+    return `${this.ownerPrefix}${createHash('sha256').update(principal).digest('base64url')}`;
   }
 
   /** The session's record (hash). */

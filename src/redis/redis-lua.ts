@@ -1,5 +1,5 @@
 // The Lua scripts of the Redis adapter (Redis ≥ 6.2, Lua 5.1). Each works on the keys of one slot:
-// either one session's keys or the global index, never both. Time always comes from Redis (`TIME`),
+// either one session's keys or the global ones (`{g}`: the index, the sets per principal), never both. Time always comes from Redis (`TIME`),
 // so no two clocks are compared. ARGV limits of -1 mean "unlimited". Character counts come from the
 // caller (JavaScript string lengths), as the in-memory stores count them, not Lua's byte lengths.
 
@@ -29,32 +29,39 @@ end
 `;
 
 /**
- * One script: its Lua, and how many of its arguments are keys.
+ * One script: its Lua, and how many of its arguments are keys (`'variable'`: the caller says, per call).
  * @internal
  */
 export interface LuaScript {
-  readonly keys: number;
+  readonly keys: number | 'variable';
   readonly lua: string;
 }
 
-const script = (keys: number, lua: string): LuaScript => ({ keys, lua: PRELUDE + lua });
+const script = (keys: number | 'variable', lua: string): LuaScript => ({ keys, lua: PRELUDE + lua });
 
 /**
  * The scripts, by name.
  * @internal
  */
 export const LUA = {
-  /** KEYS idx; ARGV sid, idleMs, maxSessions. 1: admitted, 0: full. */
+  /**
+   * KEYS idx [, owner set]; ARGV sid, idleMs, maxSessions, maxPerOwner. 1: admitted, 0: full,
+   * 2: the owner holds its share (checked first: it can free a place itself). The owner's set is
+   * kept as the index is: pruned of passed deadlines here, touched with it, trimmed by `end`.
+   */
   admit: script(
-    1,
+    'variable',
     `
 local t = now_ms()
 local idle = tonumber(ARGV[2])
-local max = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%d', t))
+local max, max_own = tonumber(ARGV[3]), tonumber(ARGV[4])
+for i = 1, #KEYS do redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', string.format('%d', t)) end
+if #KEYS > 1 and max_own >= 0 and redis.call('ZCARD', KEYS[2]) >= max_own then return 2 end
 if max >= 0 and redis.call('ZCARD', KEYS[1]) >= max then return 0 end
-redis.call('ZADD', KEYS[1], string.format('%d', t + idle), ARGV[1])
-if redis.call('PTTL', KEYS[1]) < idle then redis.call('PEXPIRE', KEYS[1], idle) end
+for i = 1, #KEYS do
+  redis.call('ZADD', KEYS[i], string.format('%d', t + idle), ARGV[1])
+  if redis.call('PTTL', KEYS[i]) < idle then redis.call('PEXPIRE', KEYS[i], idle) end
+end
 return 1
 `,
   ),
@@ -67,13 +74,18 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `,
   ),
-  /** KEYS s, e, b, u; ARGV idleMs. 0: gone, else the session's subscribed URIs (their index lives as long). */
+  /**
+   * KEYS s, e, b, u; ARGV idleMs. 0: gone, else { subscribed URIs (their index lives as long)
+   * [, owner (its set of sessions is touched too)] }.
+   */
   touch: script(
     4,
     `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
-return redis.call('SMEMBERS', KEYS[4])
+local owner = redis.call('HGET', KEYS[1], 'o')
+if owner then return { redis.call('SMEMBERS', KEYS[4]), owner } end
+return { redis.call('SMEMBERS', KEYS[4]) }
 `,
   ),
   /** KEYS key; ARGV ttlMs. Makes a key live at least that long (never shortens it). */
@@ -87,31 +99,44 @@ stretch_to(KEYS[1], tonumber(ARGV[2]))
 return 1
 `,
   ),
-  /** KEYS s, e, b, u. Deletes them; returns the URIs the session was subscribed to. */
+  /**
+   * KEYS s, e, b, u. Deletes them; returns { the URIs the session was subscribed to [, its owner] }
+   * (the caller then takes it out of the index and of its owner's set).
+   */
   end: script(
     4,
     `
 local uris = redis.call('SMEMBERS', KEYS[4])
+local owner = redis.call('HGET', KEYS[1], 'o')
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
-return uris
+if owner then return { uris, owner } end
+return { uris }
 `,
   ),
-  /** KEYS idx; ARGV sid, idleMs, sid, idleMs… (idleMs -1: the session is gone, remove it). */
+  /**
+   * KEYS idx, owner sets…; ARGV sid, idleMs, k, sid, idleMs, k… (idleMs -1: the session is gone,
+   * remove it; k: the KEYS index of the session's owner set, 0 for none). Each set touched lives
+   * as long as its longest-lived member.
+   */
   touchIndex: script(
-    1,
+    'variable',
     `
 local t = now_ms()
-local longest = 0
-for i = 1, #ARGV, 2 do
-  local idle = tonumber(ARGV[i + 1])
-  if idle < 0 then
-    redis.call('ZREM', KEYS[1], ARGV[i])
-  else
-    redis.call('ZADD', KEYS[1], 'XX', string.format('%d', t + idle), ARGV[i])
-    if idle > longest then longest = idle end
+local longest = {}
+for i = 1, #ARGV, 3 do
+  local sid, idle, own = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
+  local sets = { 1 }
+  if own > 1 then sets[2] = own end
+  for _, k in ipairs(sets) do
+    if idle < 0 then
+      redis.call('ZREM', KEYS[k], sid)
+    else
+      redis.call('ZADD', KEYS[k], 'XX', string.format('%d', t + idle), sid)
+      if idle > (longest[k] or 0) then longest[k] = idle end
+    end
   end
 end
-if longest > 0 and redis.call('PTTL', KEYS[1]) < longest then redis.call('PEXPIRE', KEYS[1], longest) end
+for k, ttl in pairs(longest) do stretch_to(KEYS[k], ttl) end
 return 1
 `,
   ),

@@ -86,7 +86,7 @@ describe('RedisSharedState when Redis goes away', () => {
   it('refuses at once while Redis is down, reports it once, and recovers by itself when it is back', async () => {
     const server = await startServer();
     const { state, shared, availability, messages } = await startState(server);
-    expect(await shared.createSession(record('before'), 60_000, 10)).toBe(true);
+    expect(await shared.createSession(record('before'), 60_000, 10, Infinity)).toBe('created');
 
     await server.stop();
     await until(() => availability.length > 0, 'the outage reported', NOTICE_MS);
@@ -111,7 +111,7 @@ describe('RedisSharedState when Redis goes away', () => {
 
     // The same state works again: Redis came back empty, and the subscriptions are back.
     expect(await shared.loadSession('before')).toBeUndefined();
-    expect(await shared.createSession(record('after'), 60_000, 10)).toBe(true);
+    expect(await shared.createSession(record('after'), 60_000, 10, Infinity)).toBe('created');
     await shared.broadcast({ t: 'back' });
     await until(() => messages.some((message) => message.t === 'back'), 'a broadcast after the outage');
     await until(async () => (await server.value('EXISTS', `ops:r:${shared.replicaId}`)) === 1, 'the lease renewed');
@@ -170,7 +170,7 @@ describe('RedisSharedState when Redis goes away', () => {
     await server.restart();
     await until(() => availability.length === 2, 'the first connection reported', NOTICE_MS);
     expect(availability[1]).toEqual([true, undefined]);
-    expect(await shared.createSession(record('late'), 60_000, 10)).toBe(true);
+    expect(await shared.createSession(record('late'), 60_000, 10, Infinity)).toBe('created');
     await until(async () => (await server.value('EXISTS', `ops:r:${shared.replicaId}`)) === 1, 'the lease set');
     const { shared: other } = await startState(server);
     await other.send(shared.replicaId, { t: 'inbox' });

@@ -1,4 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
+import type { SessionAdmission } from '../interfaces/mcp-shared-state.interface.js';
 import { LUA } from './redis-lua.js';
 
 /**
@@ -22,22 +23,34 @@ const commandName = (name: ScriptName): string => `mcp42_${name}`;
 export class RedisScripts {
   constructor(private readonly connection: RedisConnection) {
     for (const name of Object.keys(LUA) as ScriptName[]) {
-      connection.defineCommand(commandName(name), { numberOfKeys: LUA[name].keys, lua: LUA[name].lua });
+      const { keys, lua } = LUA[name];
+      // Without `numberOfKeys`, ioredis takes the count as the first argument (see `run`).
+      connection.defineCommand(commandName(name), keys === 'variable' ? { lua } : { numberOfKeys: keys, lua });
     }
   }
 
-  async admit(index: string, sid: string, idleMs: number, maxSessions: number): Promise<boolean> {
-    return (await this.run('admit', [index], [sid, duration(idleMs), limit(maxSessions)])) === 1;
+  /** Admits a session into the index, and into its owner's set (`owner`, for an owned session). */
+  async admit(
+    index: string,
+    owner: string | undefined,
+    sid: string,
+    idleMs: number,
+    maxSessions: number,
+    maxPerOwner: number,
+  ): Promise<SessionAdmission> {
+    const keys = owner === undefined ? [index] : [index, owner];
+    const reply = await this.run('admit', keys, [sid, duration(idleMs), limit(maxSessions), limit(maxPerOwner)]);
+    return reply === 1 ? 'created' : reply === 2 ? 'principal-full' : 'full';
   }
 
   async create(record: string, idleMs: number, fields: ReadonlyArray<readonly [string, string]>): Promise<void> {
     await this.run('create', [record], [duration(idleMs), ...fields.flat()]);
   }
 
-  /** The session's subscribed URIs, or `undefined` when it is gone. */
-  async touch(keys: readonly string[], idleMs: number): Promise<string[] | undefined> {
+  /** The session's subscribed URIs and its owner, or `undefined` when it is gone. */
+  async touch(keys: readonly string[], idleMs: number): Promise<SessionKept | undefined> {
     const reply = await this.run('touch', keys, [duration(idleMs)]);
-    return Array.isArray(reply) ? (reply as string[]) : undefined;
+    return Array.isArray(reply) ? kept(reply) : undefined;
   }
 
   /** Makes a key live at least `ttlMs` more (never shortens it). */
@@ -49,15 +62,31 @@ export class RedisScripts {
     await this.run('indexSubscriber', [key], [sid, duration(ttlMs)]);
   }
 
-  /** Deletes a session's keys; returns the URIs it was subscribed to. */
-  async end(keys: readonly string[]): Promise<string[]> {
-    return (await this.run('end', keys, [])) as string[];
+  /** Deletes a session's keys; returns the URIs it was subscribed to, and its owner. */
+  async end(keys: readonly string[]): Promise<SessionKept> {
+    return kept((await this.run('end', keys, [])) as unknown[]);
   }
 
-  /** `idleMs` -1 removes a session that was found gone. */
-  async touchIndex(index: string, deadlines: ReadonlyArray<readonly [string, number]>): Promise<void> {
-    const args = deadlines.flatMap(([sid, idleMs]) => [sid, idleMs < 0 ? -1 : duration(idleMs)]);
-    await this.run('touchIndex', [index], args);
+  /**
+   * Sets the deadlines of sessions in the index, and in their owners' sets (the key of each, if
+   * any); `idleMs` -1 removes a session that was found gone.
+   */
+  async touchIndex(
+    index: string,
+    deadlines: ReadonlyArray<readonly [sid: string, idleMs: number, owner: string | undefined]>,
+  ): Promise<void> {
+    const keys = [index];
+    const position = new Map<string, number>();
+    const args = deadlines.flatMap(([sid, idleMs, owner]) => {
+      // Positions as Lua counts KEYS, from 1 (the index): `push` returns the new length, the added key's.
+      let at = 0;
+      if (owner !== undefined) {
+        at = position.get(owner) ?? keys.push(owner);
+        position.set(owner, at);
+      }
+      return [sid, idleMs < 0 ? -1 : duration(idleMs), at];
+    });
+    await this.run('touchIndex', keys, args);
   }
 
   async count(index: string): Promise<number> {
@@ -159,9 +188,24 @@ export class RedisScripts {
 
   private run(name: ScriptName, keys: readonly string[], args: readonly Argument[]): Promise<unknown> {
     const command = (this.connection as unknown as Record<string, ScriptCommand>)[commandName(name)]!;
-    return command.call(this.connection, ...keys, ...args);
+    const count: Argument[] = LUA[name].keys === 'variable' ? [keys.length] : [];
+    return command.call(this.connection, ...count, ...keys, ...args);
   }
 }
+
+/**
+ * What the `touch` and `end` scripts say of a session: its subscribed URIs and its owner.
+ * @internal
+ */
+export interface SessionKept {
+  readonly uris: string[];
+  readonly owner: string | undefined;
+}
+
+const kept = (reply: readonly unknown[]): SessionKept => ({
+  uris: (reply[0] as string[] | undefined) ?? [],
+  owner: typeof reply[1] === 'string' ? reply[1] : undefined,
+});
 
 /** A TTL that never runs out in practice, yet keeps deadlines (Redis time + TTL) exact in Lua's doubles. */
 const FOREVER_MS = 100 * 365 * 24 * 3600 * 1000;

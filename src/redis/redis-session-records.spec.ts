@@ -37,7 +37,7 @@ const record = (overrides: Partial<SharedSessionRecord> = {}): SharedSessionReco
 /** A session created on `state` with the default idle time. */
 async function session(state: McpSharedState, overrides: Partial<SharedSessionRecord> = {}): Promise<string> {
   const created = record(overrides);
-  expect(await state.createSession(created, IDLE_MS, 1_000)).toBe(true);
+  expect(await state.createSession(created, IDLE_MS, 1_000, Infinity)).toBe('created');
   return created.id;
 }
 
@@ -86,11 +86,11 @@ describe('RedisSharedState: session records', () => {
   it('caps live sessions across instances, and an expired one frees its place', async () => {
     const prefix = 'cap:';
     const [one, two] = [await startState(prefix), await startState(prefix)];
-    expect(await one.createSession(record(), IDLE_MS, 2)).toBe(true);
+    expect(await one.createSession(record(), IDLE_MS, 2, Infinity)).toBe('created');
     const short = record();
-    expect(await two.createSession(short, 300, 2)).toBe(true);
-    expect(await one.createSession(record(), IDLE_MS, 2)).toBe(false);
-    expect(await two.createSession(record(), IDLE_MS, 2)).toBe(false);
+    expect(await two.createSession(short, 300, 2, Infinity)).toBe('created');
+    expect(await one.createSession(record(), IDLE_MS, 2, Infinity)).toBe('full');
+    expect(await two.createSession(record(), IDLE_MS, 2, Infinity)).toBe('full');
     expect(await one.countSessions()).toBe(2);
     // Refused sessions leave nothing behind.
     expect(await server.keys(`${prefix}s:*`)).toHaveLength(2);
@@ -98,7 +98,7 @@ describe('RedisSharedState: session records', () => {
     await delay(400);
     expect(await one.loadSession(short.id)).toBeUndefined();
     expect(await two.countSessions()).toBe(1);
-    expect(await one.createSession(record(), IDLE_MS, 2)).toBe(true);
+    expect(await one.createSession(record(), IDLE_MS, 2, Infinity)).toBe('created');
     expect(await one.countSessions()).toBe(2);
   });
 
@@ -198,9 +198,9 @@ describe('RedisSharedState: session records', () => {
     const prefix = 'ids:';
     const [one, two] = [await startState(prefix), await startState(prefix)];
     const [a, b, c] = [record(), record(), record()];
-    await one.createSession(a, IDLE_MS, 10);
-    await two.createSession(b, IDLE_MS, 10);
-    await two.createSession(c, 200, 10);
+    await one.createSession(a, IDLE_MS, 10, Infinity);
+    await two.createSession(b, IDLE_MS, 10, Infinity);
+    await two.createSession(c, 200, 10, Infinity);
     expect([...(await one.sessionIds())].sort()).toEqual([a.id, b.id, c.id].sort());
     await one.endSession(a.id);
     await delay(300);

@@ -1,6 +1,7 @@
 import type { McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import type {
   LoadedSessionRecord,
+  SessionAdmission,
   SharedSessionRecord,
   StoredEventBounds,
 } from '../interfaces/mcp-shared-state.interface.js';
@@ -22,8 +23,20 @@ export class RedisSessionRecords {
     private readonly keys: RedisKeys,
   ) {}
 
-  async create(record: SharedSessionRecord, idleMs: number, maxSessions: number): Promise<boolean> {
-    if (!(await this.scripts.admit(this.keys.index, record.id, idleMs, maxSessions))) return false;
+  /**
+   * Admits the session (into the index, and an owned one into its owner's set, whatever the limit:
+   * instances configured apart, or one reconfigured, still count every session), then writes it.
+   */
+  async create(
+    record: SharedSessionRecord,
+    idleMs: number,
+    maxSessions: number,
+    maxPerOwner: number,
+  ): Promise<SessionAdmission> {
+    const { index } = this.keys;
+    const owner = record.owner === undefined ? undefined : this.keys.owner(record.owner);
+    const admission = await this.scripts.admit(index, owner, record.id, idleMs, maxSessions, maxPerOwner);
+    if (admission !== 'created') return admission;
     const fields: [string, string][] = [
       ['v', record.protocolVersion],
       ['ci', record.clientInfo],
@@ -34,11 +47,13 @@ export class RedisSessionRecords {
     try {
       await this.scripts.create(this.keys.record(record.id), idleMs, fields);
     } catch (error) {
-      // Admitted without a record: give the place back rather than hold it until the deadline.
-      this.command.zrem(this.keys.index, record.id).catch(() => undefined);
+      // Admitted without a record: give the places back rather than hold them until the deadline.
+      for (const key of owner === undefined ? [index] : [index, owner]) {
+        this.command.zrem(key, record.id).catch(() => undefined);
+      }
       throw error;
     }
-    return true;
+    return 'created';
   }
 
   async load(id: string): Promise<LoadedSessionRecord | undefined> {
@@ -95,15 +110,19 @@ export class RedisSessionRecords {
     const found = await Promise.all(
       entries.map(([sid, idleMs]) => this.scripts.touch(this.keys.sessionKeys(sid), idleMs)),
     );
-    const deadlines = entries.map(([sid, idleMs], index): [string, number] => [sid, found[index] ? idleMs : -1]);
-    const batches: [string, number][][] = [];
+    // The owner's set of a gone session is unknown (its record is): its member there lapses with its deadline.
+    const deadlines = entries.map(([sid, idleMs], index): [string, number, string | undefined] => {
+      const owner = found[index]?.owner;
+      return [sid, found[index] ? idleMs : -1, owner === undefined ? undefined : this.keys.owner(owner)];
+    });
+    const batches: [string, number, string | undefined][][] = [];
     for (let start = 0; start < deadlines.length; start += INDEX_BATCH) {
       batches.push(deadlines.slice(start, start + INDEX_BATCH));
     }
     // Each URI's index lives as long as the longest-lived session subscribed to it.
     const uriLife = new Map<string, number>();
     entries.forEach(([, idleMs], index) => {
-      for (const uri of found[index] ?? []) uriLife.set(uri, Math.max(uriLife.get(uri) ?? 0, idleMs));
+      for (const uri of found[index]?.uris ?? []) uriLife.set(uri, Math.max(uriLife.get(uri) ?? 0, idleMs));
     });
     await Promise.all([
       ...batches.map((batch) => this.scripts.touchIndex(this.keys.index, batch)),
@@ -118,11 +137,15 @@ export class RedisSessionRecords {
   }
 
   async end(id: string): Promise<void> {
-    const [uris] = await Promise.all([
+    const [{ uris, owner }] = await Promise.all([
       this.scripts.end(this.keys.sessionKeys(id)),
       this.command.zrem(this.keys.index, id),
     ]);
-    await Promise.all(uris.map((uri) => this.command.srem(this.keys.subscribers(uri), id)));
+    // Known once the record is read: its owner's set gives the place back now, not at the deadline.
+    await Promise.all([
+      ...uris.map((uri) => this.command.srem(this.keys.subscribers(uri), id)),
+      ...(owner === undefined ? [] : [this.command.zrem(this.keys.owner(owner), id)]),
+    ]);
   }
 
   count(): Promise<number> {

@@ -62,7 +62,7 @@ async function startState(
 async function session(shared: McpSharedState): Promise<string> {
   const id = `sess-${++nextId}`;
   const record = { id, protocolVersion: '2025-06-18', clientInfo: '{}', clientCapabilities: '{}', logLevel: 'info' };
-  expect(await shared.createSession(record, IDLE_MS, 1_000)).toBe(true);
+  expect(await shared.createSession(record, IDLE_MS, 1_000, Infinity)).toBe('created');
   return id;
 }
 

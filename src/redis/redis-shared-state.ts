@@ -3,6 +3,7 @@ import type {
   LoadedSessionRecord,
   McpSharedState,
   ReplicaMessage,
+  SessionAdmission,
   SharedSessionRecord,
   SharedStateHooks,
   StandaloneClaim,
@@ -125,8 +126,13 @@ export class RedisSharedState implements McpSharedState {
     ]);
   }
 
-  createSession(record: SharedSessionRecord, idleMs: number, maxSessions: number): Promise<boolean> {
-    return this.use((live) => live.records.create(record, idleMs, maxSessions));
+  createSession(
+    record: SharedSessionRecord,
+    idleMs: number,
+    maxSessions: number,
+    maxPerOwner: number,
+  ): Promise<SessionAdmission> {
+    return this.use((live) => live.records.create(record, idleMs, maxSessions, maxPerOwner));
   }
 
   loadSession(id: string): Promise<LoadedSessionRecord | undefined> {

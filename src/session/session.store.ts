@@ -8,24 +8,27 @@ import type { Handshake } from '../protocol/initialize.js';
 import { isLoggingLevel, type LoggingLevel } from '../protocol/logging-level.js';
 import { encodeMessage, notificationMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
-import type { ReplicaMessage } from '../interfaces/mcp-shared-state.interface.js';
+import type { ReplicaMessage, SessionRefusal } from '../interfaces/mcp-shared-state.interface.js';
 import { ClientSession, type SessionEndReason } from './client-session.js';
+import { PrincipalSessions } from './principal-sessions.js';
 import { SharedSessions } from './shared-sessions.js';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 
 /**
  * The live 2025-era sessions of one application, by id (read by host code through
  * `McpSessionRegistry`). Ends sessions that sit idle past `sessionIdleTimeoutMs` and refuses new
- * ones past `maxSessions`, because clients often vanish without a DELETE.
+ * ones past `maxSessions` (and past `maxSessionsPerPrincipal` for one principal), because clients
+ * often vanish without a DELETE.
  */
 @Injectable()
 export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('McpSessions');
   private readonly sessions = new Map<string, ClientSession>();
+  private readonly principals = new PrincipalSessions();
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly forget = (session: ClientSession, reason: SessionEndReason): void => {
     if (this.shared.enabled) this.shared.ended(session, reason);
-    else this.sessions.delete(session.id);
+    else if (this.sessions.delete(session.id)) this.principals.delete(session);
     if (reason === 'overflow') {
       this.logger.warn(`Session ${session.id} ended: more than ${this.options.outboxLimit} undelivered messages`);
     }
@@ -94,12 +97,18 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Opens a session for an accepted `initialize`, unless `maxSessions` are live (`'full'`); with
-   * shared state, across every instance.
+   * Opens a session for an accepted `initialize`, unless `request`'s principal holds
+   * `maxSessionsPerPrincipal` live sessions (`'principal-full'`, checked first: that principal can
+   * free a place itself) or `maxSessions` are live (`'full'`); with shared state, across every instance.
    */
-  open(handshake: Handshake, request: unknown): ClientSession | 'full' | Promise<ClientSession | 'full'> {
-    if (this.shared.enabled) return this.shared.open(handshake, this.options.sessionOwner(request));
-    return this.hasRoom() ? this.create(handshake, request) : 'full';
+  open(
+    handshake: Handshake,
+    request: unknown,
+  ): ClientSession | SessionRefusal | Promise<ClientSession | SessionRefusal> {
+    const owner = this.options.sessionOwner(request);
+    if (this.shared.enabled) return this.shared.open(handshake, owner);
+    if (!this.principalHasRoom(owner)) return 'principal-full';
+    return this.hasRoom() ? this.build(handshake, owner) : 'full';
   }
 
   /** Ends a session the client deleted: everywhere, with shared state (then resolves once it has). */
@@ -116,17 +125,34 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
+   * Whether `owner` may open another session (after ending its own sessions already idle too long:
+   * at most `maxSessionsPerPrincipal` to look at, whatever the number of sessions). Anonymous
+   * sessions are bounded by `maxSessions` alone.
+   */
+  private principalHasRoom(owner: string | undefined): boolean {
+    if (owner === undefined) return true;
+    const max = this.options.maxSessionsPerPrincipal;
+    if (this.principals.count(owner) < max) return true;
+    this.endIdle(this.principals.of(owner), Date.now());
+    return this.principals.count(owner) < max;
+  }
+
+  /**
    * Creates a session for an accepted `initialize`. The caller checks {@link hasRoom} first.
    * @param request the HTTP request that carried it: the session belongs to its principal
    *   (`sessionOwner`); an anonymous session is not bound.
    */
   create(handshake: Handshake, request?: unknown): ClientSession {
+    return this.build(handshake, this.options.sessionOwner(request));
+  }
+
+  private build(handshake: Handshake, owner: string | undefined): ClientSession {
     const session = new ClientSession({
       id: randomUUID(),
       protocolVersion: handshake.protocolVersion,
       clientInfo: handshake.clientInfo,
       clientCapabilities: handshake.clientCapabilities,
-      owner: this.options.sessionOwner(request),
+      owner,
       outboxLimit: this.options.outboxLimit,
       logLevel: this.options.defaultLogLevel,
       eventStore: this.options.eventStore,
@@ -136,6 +162,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
       onUnserializable: this.reportUnserializable,
     });
     this.sessions.set(session.id, session);
+    this.principals.add(session);
     return session;
   }
 
@@ -258,9 +285,14 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   sweep(now = Date.now()): number {
     // Shared state: sessions expire in it, and SharedSessions' tick notices.
     if (this.shared.enabled) return 0;
+    return this.endIdle(this.sessions.values(), now);
+  }
+
+  /** Ends those of `sessions` idle for longer than the timeout (see {@link sweep}); returns how many. */
+  private endIdle(sessions: Iterable<ClientSession>, now: number): number {
     const deadline = now - this.options.sessionIdleTimeoutMs;
     let ended = 0;
-    for (const session of this.sessions.values()) {
+    for (const session of sessions) {
       if (session.lastActivity <= deadline && !session.hasStream) {
         session.end('idle');
         ended++;

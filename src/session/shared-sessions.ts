@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { randomUUID } from 'node:crypto';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import type { McpSharedState, ReplicaMessage, StoredEventBounds } from '../interfaces/mcp-shared-state.interface.js';
+import type { SessionRefusal } from '../interfaces/mcp-shared-state.interface.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { Handshake } from '../protocol/initialize.js';
@@ -120,11 +121,11 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     await this.shared.stop();
   }
 
-  /** Creates a session for an accepted `initialize`: `'full'` when every instance together has `maxSessions`. */
-  async open(handshake: Handshake, owner: string | undefined): Promise<ClientSession | 'full'> {
+  /** Creates a session for an accepted `initialize`, unless a limit, across instances, refuses it. */
+  async open(handshake: Handshake, owner: string | undefined): Promise<ClientSession | SessionRefusal> {
     const { shared, options } = this;
     const id = randomUUID();
-    const admitted = await shared!.createSession(
+    const admission = await shared!.createSession(
       {
         id,
         protocolVersion: handshake.protocolVersion,
@@ -135,8 +136,9 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
       },
       options.sessionIdleTimeoutMs,
       options.maxSessions,
+      options.maxSessionsPerPrincipal,
     );
-    if (!admitted) return 'full';
+    if (admission !== 'created') return admission;
     const now = Date.now();
     const session = this.factory.build({
       id,

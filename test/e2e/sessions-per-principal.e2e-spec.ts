@@ -1,0 +1,186 @@
+/**
+ * `maxSessionsPerPrincipal`: a principal (here `request.user.sub`, set by an endpoint guard from a
+ * header) at its cap gets 429 for its next `initialize`, with a JSON-RPC error and `Retry-After`;
+ * other principals and anonymous clients are unaffected; a DELETE or an idle timeout gives a place
+ * back. In one process, and across two instances sharing one Redis.
+ */
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { McpModule, McpTool, type McpModuleOptions } from '../../src/index.js';
+import { redisState } from '../../src/redis/index.js';
+import { RedisServer } from '../utils/redis-server.js';
+import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { delay, until } from '../utils/wait.js';
+
+const CAP = 3;
+const SECRET = 'a shared secret of at least 32 bytes, the same on every instance';
+
+/** Authentication as a guard does it: the principal named by `x-principal` becomes `request.user`. */
+@Injectable()
+class PrincipalHeaderGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown>; user?: unknown }>();
+    const principal = request.headers['x-principal'];
+    if (typeof principal === 'string') request.user = { sub: principal };
+    return true;
+  }
+}
+
+@Injectable()
+class PingTools {
+  @McpTool({ description: 'Answers pong' })
+  pong(): string {
+    return 'pong';
+  }
+}
+
+/** The endpoints of one deployment: one process (the same URL twice) or two instances. */
+interface Deployment {
+  readonly urls: readonly [string, string];
+  close(): Promise<void>;
+}
+
+const app = (options: Partial<McpModuleOptions>): Promise<RunningApp> =>
+  startApp({
+    imports: [
+      McpModule.forRoot({
+        name: 'per-principal',
+        version: '1.0.0',
+        maxSessionsPerPrincipal: CAP,
+        ...options,
+        guards: [PrincipalHeaderGuard],
+      }),
+    ],
+    providers: [PingTools],
+  });
+
+const principal = (sub: string | undefined): Record<string, string> =>
+  sub === undefined ? {} : { 'x-principal': sub };
+
+async function initialize(url: string, sub: string | undefined): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { ...MCP_POST_HEADERS, ...principal(sub) },
+    body: JSON.stringify(initializeRequest('2025-11-25', 'init')),
+  });
+}
+
+/** Opens a session, expecting success; returns its id. */
+async function open(url: string, sub: string | undefined): Promise<string> {
+  const answer = await initialize(url, sub);
+  await answer.text();
+  expect(answer.status).toBe(200);
+  return answer.headers.get('mcp-session-id')!;
+}
+
+/** Expects `initialize` refused for the principal: 429, `Retry-After`, a JSON-RPC error, no session. */
+async function expectRefused(url: string, sub: string): Promise<void> {
+  const answer = await initialize(url, sub);
+  expect(answer.status).toBe(429);
+  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(answer.headers.get('mcp-session-id')).toBeNull();
+  expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(await answer.json()).toEqual({
+    jsonrpc: '2.0',
+    id: 'init',
+    error: { code: -32000, message: 'Too many sessions for this principal; end one (DELETE) or try again later' },
+  });
+}
+
+async function remove(url: string, sessionId: string, sub: string): Promise<void> {
+  const answer = await fetch(url, {
+    method: 'DELETE',
+    headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', ...principal(sub) },
+  });
+  await answer.text();
+  expect(answer.status).toBe(204);
+}
+
+describe.each<[string, (options: Partial<McpModuleOptions>) => Promise<Deployment>]>([
+  [
+    'one process',
+    async (options) => {
+      const running = await app(options);
+      return { urls: [running.mcpUrl, running.mcpUrl], close: () => running.close() };
+    },
+  ],
+  [
+    'two instances sharing one Redis',
+    async (options) => {
+      const redis = await RedisServer.start();
+      const clients = [new Redis(redis.url), new Redis(redis.url)];
+      const state = (client: Redis) => redisState({ client, keyPrefix: `per-principal-${process.pid}:` });
+      const instances: RunningApp[] = [];
+      for (const client of clients)
+        instances.push(await app({ ...options, stateSecret: SECRET, state: state(client) }));
+      return {
+        urls: [instances[0]!.mcpUrl, instances[1]!.mcpUrl],
+        close: async () => {
+          for (const instance of instances) await instance.close();
+          for (const client of clients) client.disconnect();
+          await redis.stop();
+        },
+      };
+    },
+  ],
+])('maxSessionsPerPrincipal, %s (e2e)', (_label, deploy) => {
+  describe('sessions that do not idle out', () => {
+    let deployment: Deployment;
+
+    beforeAll(async () => {
+      deployment = await deploy({});
+    }, 30_000);
+
+    afterAll(async () => {
+      await deployment?.close();
+    });
+
+    test('a principal opens its share, on any instance; the next initialize gets 429; others are unaffected', async () => {
+      const [first, second] = deployment.urls;
+      for (let index = 0; index < CAP; index++) await open(deployment.urls[index % 2]!, 'alice');
+      await expectRefused(first, 'alice');
+      await expectRefused(second, 'alice');
+
+      // Another principal has a share of its own; anonymous clients are bounded by maxSessions alone.
+      for (let index = 0; index < CAP; index++) await open(deployment.urls[index % 2]!, 'bob');
+      for (let index = 0; index < CAP + 2; index++) await open(deployment.urls[index % 2]!, undefined);
+      await expectRefused(second, 'bob');
+    });
+
+    test('after a DELETE (on the other instance, when there are two) the principal opens one again', async () => {
+      const [first, second] = deployment.urls;
+      const ids: string[] = [];
+      for (let index = 0; index < CAP; index++) ids.push(await open(first, 'carol'));
+      await expectRefused(second, 'carol');
+      await remove(second, ids[0]!, 'carol');
+      await open(second, 'carol');
+      await expectRefused(first, 'carol');
+    });
+  });
+
+  test('a session idle past sessionIdleTimeoutMs frees its place', async () => {
+    const idleMs = 1_500;
+    const deployment = await deploy({ sessionIdleTimeoutMs: idleMs, maxSessionsPerPrincipal: 1 });
+    try {
+      const [first, second] = deployment.urls;
+      await open(first, 'dave');
+      await expectRefused(second, 'dave');
+      await delay(idleMs);
+      let status = 0;
+      await until(
+        async () => {
+          const answer = await initialize(second, 'dave');
+          await answer.text();
+          status = answer.status;
+          return status !== 429;
+        },
+        'the idle session to give its place back',
+        5_000,
+      );
+      expect(status).toBe(200);
+      await expectRefused(first, 'dave');
+    } finally {
+      await deployment.close();
+    }
+  }, 30_000);
+});
