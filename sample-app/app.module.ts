@@ -60,6 +60,9 @@ export class AppModule {
       title: 'mcp42 sample: echo and weather',
       instructions: 'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
       ...(config.stateSecret === undefined ? {} : { stateSecret: config.stateSecret }),
+      // With OAuth, clients can step up: clear_forecast_cache is listed for everyone, and a call without
+      // weather:admin gets a 403 challenge naming it. The static tokens cannot grow, so they hide it.
+      ...(config.oauthIssuer === undefined ? {} : { scopeDenial: 'challenge' as const }),
     };
     const oauth =
       config.oauthIssuer === undefined

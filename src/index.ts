@@ -51,7 +51,13 @@ export type {
 export { McpExecutionContext, type McpContextType } from './execution/mcp-execution-context.js';
 export type { McpItemKind } from './execution/mcp-invocation.js';
 export { McpScopesGuard } from './guards/mcp-scopes.guard.js';
-export { MCP_SESSION, MCP_CONTEXT_TYPE, MCP_PUBLIC_METADATA, MCP_SCOPES_METADATA } from './mcp.constants.js';
+export {
+  MCP_SESSION,
+  MCP_CONTEXT_TYPE,
+  MCP_PUBLIC_METADATA,
+  MCP_SCOPES_METADATA,
+  MCP_RESOURCE_METADATA_URL,
+} from './mcp.constants.js';
 
 // Registries: items and sessions at run time
 export { McpItemRegistry } from './registries/item.registry.js';
@@ -84,6 +90,7 @@ export { McpToolDefinitionError } from './errors/mcp-tool-definition.error.js';
 export { McpClientRequestError } from './errors/mcp-client-request.error.js';
 export { McpCallAbortedError, type McpCallAbortKind } from './errors/mcp-call-aborted.error.js';
 export { McpStateUnavailableError } from './errors/mcp-state-unavailable.error.js';
+export { McpInsufficientScopeException } from './errors/mcp-insufficient-scope.exception.js';
 export { ErrorCode, JsonRpcError } from './protocol/json-rpc.errors.js';
 
 // Protocol: versions, log levels, and the shapes handlers return and read

@@ -13,6 +13,8 @@ export const MCP_OPTION_DEFAULTS = {
   bodyTimeoutMs: 30_000,
   sessionIdleTimeoutMs: 30 * 60 * 1000,
   maxSessions: 10_000,
+  // A hundredth of `maxSessions`, as `maxListenStreamsPerPrincipal` is of `maxListenStreams`.
+  maxSessionsPerPrincipal: 100,
   outboxLimit: 1_000,
   keepAliveMs: 15_000,
   allowedOrigins: LOOPBACK_HOSTS.flatMap((host) => [`http://${host}:*`, `https://${host}:*`]),
@@ -21,6 +23,7 @@ export const MCP_OPTION_DEFAULTS = {
   defaultLogLevel: 'info',
   pageSize: 100,
   scopesOf: defaultScopesOf,
+  scopeDenial: 'hide',
   clientRequestTimeoutMs: 60_000,
   sseRetryMs: 1_000,
   maxStoredEvents: 1_000,

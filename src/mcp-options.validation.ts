@@ -11,6 +11,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'maxBodyBytes',
   'sessionIdleTimeoutMs',
   'maxSessions',
+  'maxSessionsPerPrincipal',
   'outboxLimit',
   'keepAliveMs',
   'allowedOrigins',
@@ -19,6 +20,7 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set<keyof McpModuleOptions>([
   'defaultLogLevel',
   'pageSize',
   'scopesOf',
+  'scopeDenial',
   'clientRequestTimeoutMs',
   'sseRetryMs',
   'eventStore',
@@ -80,6 +82,12 @@ export function validateMcpOptions(
       throw new TypeError(`McpModule: options.${key} must be a positive number, got ${String(options[key])}`);
     }
   }
+  const perPrincipal = options.maxSessionsPerPrincipal;
+  if (perPrincipal !== Infinity && (!Number.isSafeInteger(perPrincipal) || perPrincipal < 1)) {
+    throw new TypeError(
+      `McpModule: options.maxSessionsPerPrincipal must be a whole number from 1, or Infinity, got ${String(perPrincipal)}`,
+    );
+  }
   if (!Number.isFinite(options.keepAliveMs) || options.keepAliveMs < 0 || options.keepAliveMs > MAX_TIMER_MS) {
     throw new TypeError(
       `McpModule: options.keepAliveMs must be from 0 to ${MAX_TIMER_MS}, got ${String(options.keepAliveMs)}`,
@@ -117,6 +125,11 @@ export function validateMcpOptions(
   }
   if (typeof options.scopesOf !== 'function') {
     throw new TypeError('McpModule: options.scopesOf must be a function');
+  }
+  if (options.scopeDenial !== 'hide' && options.scopeDenial !== 'challenge') {
+    throw new TypeError(
+      `McpModule: options.scopeDenial must be 'hide' or 'challenge', got ${String(options.scopeDenial)}`,
+    );
   }
   if (typeof options.sessionOwner !== 'function') {
     throw new TypeError('McpModule: options.sessionOwner must be a function');

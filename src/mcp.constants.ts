@@ -66,6 +66,15 @@ export const MCP_RAW_BODY_CONFIG = 'mcp42RawBody';
 /** The key of the endpoint's Fastify route config that names its path: the Origin/Host hook checks those routes. */
 export const MCP_ENDPOINT_CONFIG = 'mcp42Endpoint';
 
+/**
+ * Injection token of this server's Protected Resource Metadata URL (RFC 9728), a string: the
+ * `resource_metadata` of the 403 `insufficient_scope` challenges mcp42 writes for a call refused
+ * for missing scopes (`scopeDenial: 'challenge'`). `McpOAuthModule` provides it; an application
+ * that runs its own authorization may provide it in a global module.
+ * @category OAuth
+ */
+export const MCP_RESOURCE_METADATA_URL = Symbol('mcp:resource-metadata-url');
+
 /** Injection token of the change bus (`McpChangeBus`) that fans changes out to listening clients. */
 export const MCP_CHANGE_BUS = Symbol('mcp:change-bus');
 

@@ -55,6 +55,7 @@ import { FastifyRawBody } from './transport/fastify-raw-body.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
 import { SessionPost } from './transport/session-post.js';
 import { LoneRequests } from './transport/lone-requests.js';
+import { ScopeChallenges } from './transport/scope-challenges.js';
 import { SessionlessPost } from './transport/sessionless-post.js';
 import { SharedGet } from './transport/shared-get.js';
 import { StatelessPost } from './transport/stateless-post.js';
@@ -139,6 +140,7 @@ const REGISTRIES = [
     DuplicateEndpointNotice,
     SessionPost,
     LoneRequests,
+    ScopeChallenges,
     StatelessPost,
     SessionlessPost,
     SharedGet,

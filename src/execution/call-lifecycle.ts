@@ -53,7 +53,7 @@ export class McpCallLifecycle {
   ) {
     this.rounds = { sealer, stateTtlMs: options.requestStateTtlMs };
     this.settings = {
-      scopesOf: options.scopesOf,
+      scopes: { scopesOf: options.scopesOf, scopeDenial: options.scopeDenial },
       clientRequestTimeoutMs: options.clientRequestTimeoutMs,
       validators: schemas.validators,
       visibility,

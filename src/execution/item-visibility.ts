@@ -4,7 +4,7 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import { GuardClock, GUARD_DEADLINE_MS } from './guard-clock.js';
 import { kindLoggers } from './kind-loggers.js';
 import type { McpCallContext } from './mcp-call-context.js';
-import { buildInvocation, executionArgs } from './mcp-invocation.js';
+import { buildInvocation, executionArgs, type InvocationScopes } from './mcp-invocation.js';
 import { describeItem, type ItemRequest } from './item-request.js';
 import type { ServedHandler } from './served-handler.js';
 
@@ -17,13 +17,13 @@ import type { ServedHandler } from './served-handler.js';
 @Injectable()
 export class ItemVisibility {
   private readonly loggers = kindLoggers();
-  private readonly scopesOf: ResolvedMcpOptions['scopesOf'];
+  private readonly scopes: InvocationScopes;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
     private readonly clock: GuardClock,
   ) {
-    this.scopesOf = options.scopesOf;
+    this.scopes = { scopesOf: options.scopesOf, scopeDenial: options.scopeDenial };
   }
 
   /**
@@ -43,7 +43,7 @@ export class ItemVisibility {
     try {
       const target = await handler.target(call.httpRequest);
       if (!target.guarded) return true;
-      const invocation = buildInvocation('list', item, call, undefined, undefined, this.scopesOf);
+      const invocation = buildInvocation('list', item, call, undefined, undefined, this.scopes);
       const verdict = target.canActivate(executionArgs(invocation));
       if (listing) return await withinListing(verdict, listing, late);
       return await this.clock.within(verdict, GUARD_DEADLINE_MS, late);

@@ -95,6 +95,16 @@ export class McpExecutionContext {
     return this.invocation.grantedScopes();
   }
 
+  /**
+   * The module's `scopeDenial`: whether an item the caller lacks scopes for is hidden (`'hide'`) or
+   * listed and challenged on call (`'challenge'`). A guard of the application that decides scopes
+   * itself reads it to do as `McpScopesGuard` does: admit in the `list` phase when challenging, and
+   * throw `McpInsufficientScopeException` with every scope the operation needs.
+   */
+  get scopeDenial(): 'hide' | 'challenge' {
+    return this.invocation.scopeDenial;
+  }
+
   /** The HTTP request that carried the MCP message (with `user`, as the endpoint's guards set it). */
   getRequest<T = unknown>(): T {
     return this.invocation.request as T;

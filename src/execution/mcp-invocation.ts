@@ -32,6 +32,14 @@ export interface McpInvocation {
   readonly request: unknown;
   /** The scopes the caller holds: `request.user` read with the module's `scopesOf`. */
   grantedScopes(): readonly string[];
+  /** The module's `scopeDenial`: hide items the caller lacks scopes for, or list and challenge them. */
+  readonly scopeDenial: 'hide' | 'challenge';
+}
+
+/** How an invocation reads the caller's scopes, and what a missing one leads to (module options). */
+export interface InvocationScopes {
+  readonly scopesOf: (user: unknown) => readonly string[];
+  readonly scopeDenial: 'hide' | 'challenge';
 }
 
 /**
@@ -50,7 +58,7 @@ export function executionArgs(invocation: McpInvocation): McpExecutionArgs {
 /**
  * The invocation guards, interceptors and parameter decorators see for one item of one request.
  * @param args as sent for guards, validated for the rest of the pipeline; `undefined` while listing.
- * @param scopesOf the module's `scopesOf`, read lazily: most guards never ask.
+ * @param scopes the module's `scopesOf` (read lazily: most guards never ask) and `scopeDenial`.
  */
 export function buildInvocation(
   phase: McpInvocation['phase'],
@@ -58,7 +66,7 @@ export function buildInvocation(
   call: McpCallContext,
   args: object | undefined,
   context: McpContext | undefined,
-  scopesOf: (user: unknown) => readonly string[],
+  scopes: InvocationScopes,
 ): McpInvocation {
   const request = call.httpRequest;
   return {
@@ -70,6 +78,7 @@ export function buildInvocation(
     context,
     session: call.caller.session,
     request,
-    grantedScopes: () => scopesOf((request as { user?: unknown } | undefined)?.user),
+    grantedScopes: () => scopes.scopesOf((request as { user?: unknown } | undefined)?.user),
+    scopeDenial: scopes.scopeDenial,
   };
 }

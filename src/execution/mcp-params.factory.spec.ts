@@ -18,6 +18,7 @@ function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {
     session,
     request,
     grantedScopes: () => ['weather:read'],
+    scopeDenial: 'hide',
     ...overrides,
   };
 }

@@ -3,10 +3,12 @@ import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { REQUEST_CONTEXT_ID } from '@nestjs/core/router/request/request-constants.js';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef, ModulesContainer, type ContextId } from '@nestjs/core';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
+import { McpInsufficientScopeException } from '../errors/mcp-insufficient-scope.exception.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpExecutionArgs } from './mcp-invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';
+import { scopeChallenge } from './scope-challenge.js';
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -176,6 +178,15 @@ export class McpPipelineFactory {
         try {
           return (await guard(...args)) === true;
         } catch (error) {
+          const invocation = args[3];
+          // The step-up flow: a call the token lacks scopes for is answered with what to ask for.
+          if (
+            error instanceof McpInsufficientScopeException &&
+            invocation.phase === 'call' &&
+            invocation.scopeDenial === 'challenge'
+          ) {
+            throw scopeChallenge(error, invocation.grantedScopes());
+          }
           // A guard that throws denies, as it does for HTTP routes. An HttpException is a refusal; anything
           // else is a broken guard (or one written for HTTP only), which would hide items without a word.
           if (error instanceof HttpException) this.logger.debug(`A guard of ${methodName} refused: ${error.message}`);

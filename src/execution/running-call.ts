@@ -1,7 +1,6 @@
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import type { McpCallAbort } from '../interfaces/mcp-caller.interface.js';
-import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { ErrorCode, internalError, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
@@ -17,7 +16,7 @@ import type { RoundInputs } from './input-round.js';
 import type { InputRoundSlot } from './input-round-slot.js';
 import type { ItemVisibility } from './item-visibility.js';
 import type { McpCallContext } from './mcp-call-context.js';
-import { buildInvocation, executionArgs, type McpInvocation } from './mcp-invocation.js';
+import { buildInvocation, executionArgs, type InvocationScopes, type McpInvocation } from './mcp-invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';
 import { describeItem, type ItemRequest } from './item-request.js';
 import type { ServedHandler } from './served-handler.js';
@@ -52,7 +51,7 @@ const DENIED = Symbol('denied');
 
 /** What every running call shares: settings of the application, read once. */
 export interface RunningCallSettings {
-  readonly scopesOf: ResolvedMcpOptions['scopesOf'];
+  readonly scopes: InvocationScopes;
   readonly clientRequestTimeoutMs: number;
   readonly validators: JsonSchemaValidatorFactory;
   readonly visibility: ItemVisibility;
@@ -245,7 +244,7 @@ export class RunningCall<R> {
   }
 
   private invocation(item: ItemRequest, raw: object): McpInvocation {
-    return buildInvocation('call', item, this.call, raw, this.context, this.settings.scopesOf);
+    return buildInvocation('call', item, this.call, raw, this.context, this.settings.scopes);
   }
 
   /**

@@ -6,7 +6,8 @@ import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import { McpPublic } from '../decorators/mcp-public.decorator.js';
 import { McpScopes } from '../decorators/mcp-scopes.decorator.js';
-import { executionArgs } from '../execution/mcp-invocation.js';
+import { McpInsufficientScopeException } from '../errors/mcp-insufficient-scope.exception.js';
+import { executionArgs, type McpInvocation } from '../execution/mcp-invocation.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
 import { McpScopesGuard } from './mcp-scopes.guard.js';
@@ -54,11 +55,13 @@ function contextOf(
   method: string,
   user?: unknown,
   scopesOf: ScopesOf = defaultScopesOf,
+  { phase = 'call', scopeDenial = 'hide' }: Partial<Pick<McpInvocation, 'phase' | 'scopeDenial'>> = {},
 ): ExecutionContextHost {
   const request = user === undefined ? {} : { user };
   const context = new ExecutionContextHost(
     executionArgs({
-      phase: 'call',
+      phase,
+      scopeDenial,
       kind: 'tool',
       name: method,
       arguments: {},
@@ -124,6 +127,35 @@ describe('McpScopesGuard', () => {
     expect(thrownBy(() => guard().canActivate(weather('publishAlert', classOnly))).message).toBe(
       'Missing scope(s): weather:write, alerts:write',
     );
+  });
+
+  it('refuses with McpInsufficientScopeException: every scope the call needs, and those missing', () => {
+    const error = thrownBy(() => guard().canActivate(weather('publishAlert', { scope: 'weather:read' })));
+    expect(error).toBeInstanceOf(McpInsufficientScopeException);
+    expect((error as McpInsufficientScopeException).requiredScopes).toEqual([
+      'weather:write',
+      'alerts:write',
+      'weather:read',
+    ]);
+    expect((error as McpInsufficientScopeException).missingScopes).toEqual(['weather:write', 'alerts:write']);
+  });
+
+  it('lists an item for a caller without its scopes when challenging, and still refuses the call', () => {
+    const listing = { phase: 'list', scopeDenial: 'challenge' } as const;
+    expect(guard().canActivate(contextOf(WeatherTools, 'publishAlert', { scope: '' }, defaultScopesOf, listing))).toBe(
+      true,
+    );
+    const calling = { phase: 'call', scopeDenial: 'challenge' } as const;
+    expect(() =>
+      guard().canActivate(contextOf(WeatherTools, 'publishAlert', { scope: '' }, defaultScopesOf, calling)),
+    ).toThrow(McpInsufficientScopeException);
+  });
+
+  it('hides an item from a listing by a caller without its scopes by default', () => {
+    const listing = { phase: 'list' } as const;
+    expect(() =>
+      guard().canActivate(contextOf(WeatherTools, 'publishAlert', { scope: '' }, defaultScopesOf, listing)),
+    ).toThrow(McpInsufficientScopeException);
   });
 
   it('names every missing scope, method scopes first', () => {

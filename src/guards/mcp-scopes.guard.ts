@@ -1,5 +1,6 @@
-import { ForbiddenException, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { McpInsufficientScopeException } from '../errors/mcp-insufficient-scope.exception.js';
 import { McpExecutionContext } from '../execution/mcp-execution-context.js';
 import { MCP_PUBLIC_METADATA, MCP_SCOPES_METADATA } from '../mcp.constants.js';
 import { defaultScopesOf } from './scopes-of.js';
@@ -8,7 +9,9 @@ import { defaultScopesOf } from './scopes-of.js';
  * Lets a tool through when `request.user` holds every scope `@McpScopes()` requires on the method
  * and on its class (read with the module's `scopesOf`; on an HTTP route, with the default one). A
  * method marked `@McpPublic()` needs none.
- * Applied by `@McpScopes()`; a denied tool is hidden from the caller's `tools/list`.
+ * Applied by `@McpScopes()`. A caller without them gets {@link McpInsufficientScopeException}; with
+ * the module's `scopeDenial: 'hide'` (the default) the tool is hidden from its `tools/list` too, with
+ * `'challenge'` it is listed, and a call is challenged (403 `insufficient_scope`).
  * @category Guards
  */
 @Injectable()
@@ -27,13 +30,16 @@ export class McpScopesGuard implements CanActivate {
       ...(waived ? [] : (this.reflector.get<string[] | undefined>(MCP_SCOPES_METADATA, classRef) ?? [])),
     ];
     if (required.length === 0) return true;
+    const mcp = McpExecutionContext.isMcp(context) ? McpExecutionContext.of(context) : undefined;
+    // Listed for everyone when challenging: the call says what it needs. The other guards still decide.
+    if (mcp?.phase === 'list' && mcp.scopeDenial === 'challenge') return true;
     const granted = new Set(
-      McpExecutionContext.isMcp(context)
-        ? McpExecutionContext.of(context).grantedScopes
+      mcp
+        ? mcp.grantedScopes
         : defaultScopesOf(context.switchToHttp().getRequest<{ user?: unknown } | undefined>()?.user),
     );
     const missing = required.filter((scope) => !granted.has(scope));
     if (missing.length === 0) return true;
-    throw new ForbiddenException(`Missing scope(s): ${missing.join(', ')}`);
+    throw new McpInsufficientScopeException(required, missing);
   }
 }

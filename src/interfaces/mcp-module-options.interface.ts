@@ -36,6 +36,18 @@ export interface McpModuleOptions {
    */
   maxSessions?: number;
   /**
+   * Live 2025 sessions at most per identified principal (`sessionOwner`); past it that principal's
+   * `initialize` gets 429 (with `Retry-After`) until one of its sessions ends (DELETE, or idle for
+   * `sessionIdleTimeoutMs`), while other principals are unaffected. Without it one principal could
+   * take every place under `maxSessions` and lock everyone else out. Anonymous sessions (the owner
+   * is `undefined`) count against `maxSessions` only: nothing tells one anonymous client from
+   * another, so a shared count would let one of them lock the others out. With shared `state`, the
+   * count spans every instance. A whole number, or `Infinity` for no limit.
+   * @default 100 (a user's hosts, windows and agents each hold a session or a few; 100 principals
+   *   at least are needed to fill the default `maxSessions`)
+   */
+  maxSessionsPerPrincipal?: number;
+  /**
    * Server-to-client messages a session may hold undelivered: events its connections hold back
    * because the client does not read (past it the session ends), and messages waiting for a GET
    * stream (past it the oldest are dropped).
@@ -79,6 +91,21 @@ export interface McpModuleOptions {
    * @default `user.scope` (a space-separated OAuth string), else `user.scopes` or `user.scp` (arrays or strings)
    */
   scopesOf?: (user: unknown) => readonly string[];
+  /**
+   * What a caller whose token lacks the scopes of an item (`@McpScopes()`, or a guard throwing
+   * `McpInsufficientScopeException`) meets:
+   * - `'hide'`: the item is left out of its lists, and a call answers as for an item that does not
+   *   exist. Nothing is revealed about what the server offers to more privileged callers.
+   * - `'challenge'`: the item is listed, and a call is answered with HTTP 403 and
+   *   `WWW-Authenticate: Bearer error="insufficient_scope", scope="…", resource_metadata="…"`, the
+   *   MCP authorization's step-up flow: the client asks for the scopes and retries (the official SDK
+   *   client does). The scopes named are those the item requires and those the token holds, since a
+   *   client may replace its scopes with the challenge's. A call inside a 2025-03-26 batch gets the
+   *   same JSON-RPC error in a 200, since one status cannot answer several requests.
+   * Other guards still hide items either way.
+   * @default 'hide'
+   */
+  scopeDenial?: 'hide' | 'challenge';
   /**
    * The least severe level of log messages (`ctx.log`, `session.log`) a session receives until its
    * client chooses one with `logging/setLevel`.

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { MCP_RESOURCE_METADATA_URL } from '../mcp.constants.js';
 import { AccessTokenVerifier } from './access-token-verifier.js';
 import { AuthenticatedRequests } from './authenticated-requests.js';
 import { IssuerKeys } from './issuer-keys.js';
@@ -13,7 +14,7 @@ import {
 } from './oauth.module-definition.js';
 import { MCP_OAUTH_RESOLVED_OPTIONS } from './oauth.constants.js';
 import { ProtectedResourceRoutes } from './protected-resource-routes.js';
-import { resolveOAuthOptions } from './resolved-oauth-options.js';
+import { resolveOAuthOptions, type ResolvedOAuthOptions } from './resolved-oauth-options.js';
 import { ScopeCatalogue } from './scope-catalogue.js';
 import { TokenIntrospection } from './token-introspection.js';
 
@@ -49,9 +50,22 @@ import { TokenIntrospection } from './token-introspection.js';
     ScopeCatalogue,
     ProtectedResourceRoutes,
     McpOAuthGuard,
+    // For the 403 challenges McpModule writes itself (`scopeDenial: 'challenge'`).
+    {
+      provide: MCP_RESOURCE_METADATA_URL,
+      useFactory: (options: ResolvedOAuthOptions) => options.metadataUrl,
+      inject: [MCP_OAUTH_RESOLVED_OPTIONS],
+    },
   ],
   // What the guard needs wherever Nest instantiates it (in McpModule's scope, or as an APP_GUARD).
-  exports: [MCP_OAUTH_RESOLVED_OPTIONS, AccessTokenVerifier, ScopeCatalogue, AuthenticatedRequests, McpOAuthGuard],
+  exports: [
+    MCP_OAUTH_RESOLVED_OPTIONS,
+    AccessTokenVerifier,
+    ScopeCatalogue,
+    AuthenticatedRequests,
+    McpOAuthGuard,
+    MCP_RESOURCE_METADATA_URL,
+  ],
 })
 export class McpOAuthModule extends McpOAuthConfigurableModule {
   /**

@@ -1,5 +1,4 @@
 import { bearerChallenge } from './bearer-challenge.js';
-import { bearerTokenOf } from './bearer-token.js';
 
 describe('bearerChallenge', () => {
   const resourceMetadata = 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp';
@@ -18,20 +17,11 @@ describe('bearerChallenge', () => {
       `Bearer error="invalid_token", error_description="bad \\"x\\" \\\\ ySet-Cookie: z", resource_metadata="${resourceMetadata}"`,
     );
   });
-});
 
-describe('bearerTokenOf', () => {
-  it('reads a token68 after Bearer, in any case of the scheme', () => {
-    expect(bearerTokenOf('Bearer abc.DEF-_~+/=')).toBe('abc.DEF-_~+/=');
-    expect(bearerTokenOf('bearer  xyz')).toBe('xyz');
-  });
-
-  it('tells no bearer token (null) from a broken one (false)', () => {
-    expect(bearerTokenOf(undefined)).toBeNull();
-    expect(bearerTokenOf('Basic YWxpY2U6c2VjcmV0')).toBeNull();
-    expect(bearerTokenOf('Bearerabc')).toBeNull();
-    expect(bearerTokenOf('Bearer')).toBe(false);
-    expect(bearerTokenOf('Bearer a b')).toBe(false);
-    expect(bearerTokenOf('Bearer a"b')).toBe(false);
+  it('leaves out resource_metadata when there is none, and is the bare scheme without any parameter', () => {
+    expect(bearerChallenge({ error: 'insufficient_scope', scopes: ['a'] })).toBe(
+      'Bearer error="insufficient_scope", scope="a"',
+    );
+    expect(bearerChallenge({})).toBe('Bearer');
   });
 });

@@ -6,7 +6,8 @@ export interface BearerChallenge {
   readonly error?: BearerErrorCode;
   readonly errorDescription?: string;
   readonly scopes?: readonly string[];
-  readonly resourceMetadata: string;
+  /** The Protected Resource Metadata URL (RFC 9728), when the application serves one. */
+  readonly resourceMetadata?: string;
 }
 
 /**
@@ -19,7 +20,9 @@ export function bearerChallenge(challenge: BearerChallenge): string {
   if (challenge.error !== undefined) params.push(['error', challenge.error]);
   if (challenge.errorDescription !== undefined) params.push(['error_description', challenge.errorDescription]);
   if (challenge.scopes !== undefined && challenge.scopes.length > 0) params.push(['scope', challenge.scopes.join(' ')]);
-  params.push(['resource_metadata', challenge.resourceMetadata]);
+  if (challenge.resourceMetadata !== undefined) params.push(['resource_metadata', challenge.resourceMetadata]);
+  // RFC 6750 §3: a challenge with no parameters is the bare scheme.
+  if (params.length === 0) return 'Bearer';
   return `Bearer ${params.map(([name, value]) => `${name}="${quoted(value)}"`).join(', ')}`;
 }
 

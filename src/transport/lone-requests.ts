@@ -7,6 +7,7 @@ import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.inte
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { McpDispatcher } from '../protocol/dispatcher.js';
 import type { JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.types.js';
+import { ScopeChallenges } from './scope-challenges.js';
 import { loggedSerializationReports } from './serialization-reports.js';
 import { StatelessResponder, type StatelessResponderSettings } from './stateless-responder.js';
 
@@ -23,7 +24,10 @@ export class LoneRequests implements BeforeApplicationShutdown {
   /** The callers of requests being served: the application's shutdown aborts their calls, as it ends sessions. */
   private readonly serving = new Set<StatelessCaller>();
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    private readonly challenges: ScopeChallenges,
+  ) {
     this.settings = {
       keepAliveMs: options.keepAliveMs,
       outboxLimit: options.outboxLimit,
@@ -42,7 +46,7 @@ export class LoneRequests implements BeforeApplicationShutdown {
 
   /**
    * Serves one request of `caller` with `dispatcher`, and answers it.
-   * @param statusOf the HTTP status of a JSON answer.
+   * @param statusOf the HTTP status of a JSON answer (a call refused for missing scopes is 403 in any era).
    */
   async serve(
     caller: StatelessCaller,
@@ -62,7 +66,9 @@ export class LoneRequests implements BeforeApplicationShutdown {
     this.serving.add(caller);
     try {
       const response = await dispatcher.handleRequest(message, context);
-      responder.respond(response, statusOf(response));
+      const challenge = this.challenges.answerOf(response);
+      if (challenge) responder.respond(response, challenge.status, challenge.headers);
+      else responder.respond(response, statusOf(response));
     } finally {
       this.serving.delete(caller);
     }

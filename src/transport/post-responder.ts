@@ -5,6 +5,7 @@ import type { CallChannel } from '../execution/call-channel.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionStream } from '../session/session-stream.js';
 import { writeEncoded } from './http-responses.js';
+import type { JsonAnswer } from './scope-challenges.js';
 import type { SerializationReports } from './serialization-reports.js';
 import { SseWriter } from './sse.writer.js';
 import { pumpToConnection } from './stream-pump.js';
@@ -13,6 +14,8 @@ import { pumpToConnection } from './stream-pump.js';
 export interface PostResponderSettings extends SerializationReports {
   readonly keepAliveMs: number;
   readonly retryMs: number;
+  /** The status and headers of a lone response that needs its own (a scope challenge's 403). */
+  readonly answerOf?: (response: JsonRpcResponse) => JsonAnswer | undefined;
 }
 
 /**
@@ -30,6 +33,8 @@ export class PostResponder implements CallChannel {
   private readonly collected: EncodedResponse[] = [];
   private stream: SessionStream | undefined;
   private remaining: number;
+  /** The status and headers of the JSON answer, when its one response needs its own. */
+  private answer: JsonAnswer | undefined;
 
   /**
    * @param expected how many responses the POST owes (its requests, and its invalid messages).
@@ -93,7 +98,11 @@ export class PostResponder implements CallChannel {
     if (response !== undefined) {
       const json = encodeResponseInParts(response, (error) => this.settings.onUnserializable?.(error, response));
       if (this.stream) this.stream.sendEncoded(jsonText(json));
-      else this.collected.push(json);
+      else {
+        this.collected.push(json);
+        // One status cannot answer several requests: a batch's challenge stays a JSON-RPC error in a 200.
+        if (!this.batch) this.answer = this.settings.answerOf?.(response);
+      }
     }
     if (this.done) this.finish();
   }
@@ -105,7 +114,13 @@ export class PostResponder implements CallChannel {
     }
     if (this.collected.length > 0) {
       const body = this.batch ? `[${this.collected.map(jsonText).join(',')}]` : this.collected[0]!;
-      writeEncoded(this.res, 200, body, this.headers);
+      const answer = this.answer;
+      writeEncoded(
+        this.res,
+        answer?.status ?? 200,
+        body,
+        answer ? { ...this.headers, ...answer.headers } : this.headers,
+      );
       return;
     }
     // Every request was cancelled: nothing may be said about them, yet a POST of requests must be

@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpCallContext } from '../execution/mcp-call-context.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import type { SessionRefusal } from '../interfaces/mcp-shared-state.interface.js';
 import { MCP_RESOLVED_OPTIONS, MCP_SESSION_ID_HEADER } from '../mcp.constants.js';
 import type { DecodedBody, DecodedMessage } from '../protocol/json-rpc.codec.js';
-import { errorResponse, ErrorCode, invalidRequest, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import { errorResponse, invalidRequest } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.types.js';
 import { McpMethod } from '../protocol/mcp.methods.js';
 import { supportsBatching } from '../protocol/protocol-version.js';
@@ -15,8 +16,10 @@ import { SessionStore } from '../session/session.store.js';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import { writeEmpty, writeJson, writeStateUnavailable, writeTransportError } from './http-responses.js';
 import { PostResponder, type PostResponderSettings } from './post-responder.js';
+import { ScopeChallenges } from './scope-challenges.js';
 import { loggedSerializationReports } from './serialization-reports.js';
 import { legacyVersionHeaderOk, rejectVersionHeader } from './session-headers.js';
+import { writeSessionRefusal } from './session-refusal.js';
 
 /**
  * Serves one 2025 POST, as a 2025 server does: `initialize` creates a session; every other message
@@ -34,10 +37,12 @@ export class SessionPost {
     private readonly sessions: SessionStore,
     private readonly server: McpServer,
     private readonly requestSessions: McpRequestSessions,
+    challenges: ScopeChallenges,
   ) {
     this.responderSettings = {
       keepAliveMs: options.keepAliveMs,
       retryMs: options.sseRetryMs,
+      answerOf: (response) => challenges.answerOf(response),
       ...loggedSerializationReports(this.logger),
     };
   }
@@ -127,7 +132,7 @@ export class SessionPost {
     }
     const outcome = this.server.legacy.initialize(request);
     if (!outcome.handshake) return writeJson(res, 200, outcome.response);
-    let session: ClientSession | 'full';
+    let session: ClientSession | SessionRefusal;
     try {
       const opened = this.sessions.open(outcome.handshake, httpRequest);
       session = opened instanceof Promise ? await opened : opened;
@@ -135,16 +140,7 @@ export class SessionPost {
       if (!(error instanceof McpStateUnavailableError)) throw error;
       return writeStateUnavailable(res, request.id);
     }
-    if (session === 'full') {
-      return writeJson(
-        res,
-        503,
-        errorResponse(request.id, new JsonRpcError(ErrorCode.ServerError, 'Too many sessions; try again later')),
-        {
-          'retry-after': '60',
-        },
-      );
-    }
+    if (session === 'full' || session === 'principal-full') return writeSessionRefusal(res, request.id, session);
     writeJson(res, 200, outcome.response, { [MCP_SESSION_ID_HEADER]: session.id });
   }
 

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { encodeMessage, encodeResponseInParts, jsonText } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import type { CallChannel } from '../execution/call-channel.js';
@@ -59,8 +59,9 @@ export class StatelessResponder implements CallChannel {
   /**
    * Sends the response (or, for a request that must go unanswered, nothing) and ends the answer.
    * @param status the HTTP status of a JSON answer (a stream has sent its 200 already).
+   * @param headers headers of a JSON answer besides the usual ones.
    */
-  respond(response: JsonRpcResponse | undefined, status = 200): void {
+  respond(response: JsonRpcResponse | undefined, status = 200, headers?: OutgoingHttpHeaders): void {
     if (this.answered) return;
     this.answered = true;
     const json =
@@ -72,7 +73,7 @@ export class StatelessResponder implements CallChannel {
       this.writer.end();
       return;
     }
-    if (json !== undefined) return writeEncoded(this.res, status, json);
+    if (json !== undefined) return writeEncoded(this.res, status, json, headers);
     // Unanswered (cancelled): the client went away; an empty stream ends the exchange for anyone left.
     const empty = new SseWriter(this.res, 0);
     if (empty.open()) empty.end();

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { createServer, type AddressInfo } from 'node:net';
-import { McpModule } from '../../src/index.js';
+import { McpModule, type McpModuleOptions } from '../../src/index.js';
 import { McpOAuthGuard, McpOAuthModule, type McpOAuthOptions } from '../../src/oauth/index.js';
 import { OAuthProbeTools } from '../fixtures/oauth-tools.js';
 import { TEST_ADAPTER, type RunningApp } from './start-app.js';
@@ -23,16 +23,19 @@ async function freePort(): Promise<number> {
 
 /**
  * An app with {@link OAuthProbeTools} whose endpoint (`/mcp`) is guarded by `McpOAuthGuard`, with
- * `resource` = its own URL, on the platform of the test project.
+ * `resource` = its own URL, on the platform of the test project; `mcp` adds McpModule options.
  */
-export async function startOAuthApp(options: Omit<McpOAuthOptions, 'resource'>): Promise<RunningOAuthApp> {
+export async function startOAuthApp(
+  options: Omit<McpOAuthOptions, 'resource'>,
+  mcp: Partial<McpModuleOptions> = {},
+): Promise<RunningOAuthApp> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const resource = `${baseUrl}/mcp`;
   const moduleRef = await Test.createTestingModule({
     imports: [
       McpOAuthModule.forRoot({ resource, ...options }),
-      McpModule.forRoot({ name: 'oauth-e2e', version: '1.0.0', guards: [McpOAuthGuard] }),
+      McpModule.forRoot({ name: 'oauth-e2e', version: '1.0.0', guards: [McpOAuthGuard], ...mcp }),
     ],
     providers: [OAuthProbeTools],
   }).compile();

@@ -1,0 +1,35 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { MCP_RESOURCE_METADATA_URL } from '../mcp.constants.js';
+import { scopeShortfallOf } from '../protocol/insufficient-scope.js';
+import type { JsonRpcResponse } from '../protocol/json-rpc.types.js';
+import { bearerChallenge } from './bearer-challenge.js';
+
+/** How one JSON answer goes out: its status, and headers besides the usual ones. */
+export interface JsonAnswer {
+  readonly status: number;
+  readonly headers?: OutgoingHttpHeaders;
+}
+
+/**
+ * Turns a call refused for missing scopes (`scopeDenial: 'challenge'`) into the HTTP answer the MCP
+ * authorization specification asks for: 403, with `WWW-Authenticate: Bearer error="insufficient_scope",
+ * scope="…"` and, when the application serves Protected Resource Metadata, its `resource_metadata`.
+ */
+@Injectable()
+export class ScopeChallenges {
+  constructor(@Optional() @Inject(MCP_RESOURCE_METADATA_URL) private readonly resourceMetadata?: string) {}
+
+  /** The 403 and its challenge for a refusal; `undefined` for any other response. */
+  answerOf(response: JsonRpcResponse | undefined): JsonAnswer | undefined {
+    const shortfall = scopeShortfallOf(response);
+    if (!shortfall) return undefined;
+    const challenge = bearerChallenge({
+      error: 'insufficient_scope',
+      errorDescription: shortfall.description,
+      scopes: shortfall.scopes,
+      ...(this.resourceMetadata === undefined ? {} : { resourceMetadata: this.resourceMetadata }),
+    });
+    return { status: 403, headers: { 'www-authenticate': challenge } };
+  }
+}
