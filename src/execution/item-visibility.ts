@@ -31,19 +31,22 @@ export class ItemVisibility {
    * (a guard that never settles hides its item instead of hanging the list or the request).
    * @param listing the deadline of the whole listing this item is part of: the items of a page are
    *   asked in turns, and a listing waits `GUARD_DEADLINE_MS` in all, not per item.
+   * @param listMethod whether a list method asks (`tools/list`…): only it shows, with `scopeDenial:
+   *   'challenge'`, an item the caller lacks scopes for. A subscription or a completion needs the scopes.
    */
   async isVisible(
     handler: ServedHandler,
     item: ItemRequest,
     call: McpCallContext,
     listing?: Promise<void>,
+    listMethod = false,
   ): Promise<boolean> {
     const logger = this.loggers[item.kind];
     const late = (): void => logger.error(`The guards of ${describeItem(item)} did not answer in time; it is left out`);
     try {
       const target = await handler.target(call.httpRequest);
       if (!target.guarded) return true;
-      const invocation = buildInvocation('list', item, call, undefined, undefined, this.scopes);
+      const invocation = buildInvocation('list', item, call, undefined, undefined, this.scopes, listMethod);
       const verdict = target.canActivate(executionArgs(invocation));
       if (listing) return await withinListing(verdict, listing, late);
       return await this.clock.within(verdict, GUARD_DEADLINE_MS, late);

@@ -19,6 +19,8 @@ function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {
     request,
     grantedScopes: () => ['weather:read'],
     scopeDenial: 'hide',
+    listing: false,
+    scopesWaived: false,
     ...overrides,
   };
 }

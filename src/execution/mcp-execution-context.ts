@@ -96,13 +96,13 @@ export class McpExecutionContext {
   }
 
   /**
-   * The module's `scopeDenial`: whether an item the caller lacks scopes for is hidden (`'hide'`) or
-   * listed and challenged on call (`'challenge'`). A guard of the application that decides scopes
-   * itself reads it to do as `McpScopesGuard` does: admit in the `list` phase when challenging, and
-   * throw `McpInsufficientScopeException` with every scope the operation needs.
+   * Whether mcp42 asks the guards again with the caller's missing scopes forgiven: with
+   * `scopeDenial: 'challenge'`, a refusal for scopes (`McpInsufficientScopeException`) lists the item,
+   * or challenges the call, only if the other guards admit the caller. A guard that checks scopes
+   * itself admits while this is true, as `McpScopesGuard` does.
    */
-  get scopeDenial(): 'hide' | 'challenge' {
-    return this.invocation.scopeDenial;
+  get scopesWaived(): boolean {
+    return this.invocation.scopesWaived;
   }
 
   /** The HTTP request that carried the MCP message (with `user`, as the endpoint's guards set it). */

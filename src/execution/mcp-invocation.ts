@@ -34,6 +34,13 @@ export interface McpInvocation {
   grantedScopes(): readonly string[];
   /** The module's `scopeDenial`: hide items the caller lacks scopes for, or list and challenge them. */
   readonly scopeDenial: 'hide' | 'challenge';
+  /**
+   * Whether a list method (`tools/list`…) asks (`list` phase): only listings show items the caller
+   * lacks scopes for. A `resources/subscribe` or a completion asks in the `list` phase too, not listing.
+   */
+  readonly listing: boolean;
+  /** Whether the guards are asked again with missing scopes forgiven (see `McpExecutionContext.scopesWaived`). */
+  readonly scopesWaived: boolean;
 }
 
 /** How an invocation reads the caller's scopes, and what a missing one leads to (module options). */
@@ -59,6 +66,7 @@ export function executionArgs(invocation: McpInvocation): McpExecutionArgs {
  * The invocation guards, interceptors and parameter decorators see for one item of one request.
  * @param args as sent for guards, validated for the rest of the pipeline; `undefined` while listing.
  * @param scopes the module's `scopesOf` (read lazily: most guards never ask) and `scopeDenial`.
+ * @param listing whether a list method asks (`list` phase only).
  */
 export function buildInvocation(
   phase: McpInvocation['phase'],
@@ -67,6 +75,7 @@ export function buildInvocation(
   args: object | undefined,
   context: McpContext | undefined,
   scopes: InvocationScopes,
+  listing = false,
 ): McpInvocation {
   const request = call.httpRequest;
   return {
@@ -80,5 +89,7 @@ export function buildInvocation(
     request,
     grantedScopes: () => scopes.scopesOf((request as { user?: unknown } | undefined)?.user),
     scopeDenial: scopes.scopeDenial,
+    listing,
+    scopesWaived: false,
   };
 }

@@ -8,7 +8,7 @@ import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpExecutionArgs } from './mcp-invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';
-import { scopeChallenge } from './scope-challenge.js';
+import { decideScopes, type GuardVerdict } from './scope-challenge.js';
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -175,24 +175,18 @@ export class McpPipelineFactory {
     return {
       guarded: guards > 0,
       canActivate: async (args: McpExecutionArgs) => {
-        try {
-          return (await guard(...args)) === true;
-        } catch (error) {
-          const invocation = args[3];
-          // The step-up flow: a call the token lacks scopes for is answered with what to ask for.
-          if (
-            error instanceof McpInsufficientScopeException &&
-            invocation.phase === 'call' &&
-            invocation.scopeDenial === 'challenge'
-          ) {
-            throw scopeChallenge(error, invocation.grantedScopes());
+        const ask = async (asked: McpExecutionArgs): Promise<GuardVerdict> => {
+          try {
+            return (await guard(...asked)) === true;
+          } catch (error) {
+            // A guard that throws denies, as it does for HTTP routes. An HttpException is a refusal; anything
+            // else is a broken guard (or one written for HTTP only), which would hide items without a word.
+            if (error instanceof HttpException) this.logger.debug(`A guard of ${methodName} refused: ${error.message}`);
+            else this.logger.error(`A guard of ${methodName} failed; its item is denied`, errorText(error));
+            return error instanceof McpInsufficientScopeException ? error : false;
           }
-          // A guard that throws denies, as it does for HTTP routes. An HttpException is a refusal; anything
-          // else is a broken guard (or one written for HTTP only), which would hide items without a word.
-          if (error instanceof HttpException) this.logger.debug(`A guard of ${methodName} refused: ${error.message}`);
-          else this.logger.error(`A guard of ${methodName} failed; its item is denied`, errorText(error));
-          return false;
-        }
+        };
+        return decideScopes(await ask(args), args, ask);
       },
       execute: (args: McpExecutionArgs) => (execute ??= createExecute())(...args),
       reportsErrors: true,

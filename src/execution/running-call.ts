@@ -16,6 +16,7 @@ import type { RoundInputs } from './input-round.js';
 import type { InputRoundSlot } from './input-round-slot.js';
 import type { ItemVisibility } from './item-visibility.js';
 import type { McpCallContext } from './mcp-call-context.js';
+import { ScopeChallengeError } from './scope-challenge.js';
 import { buildInvocation, executionArgs, type InvocationScopes, type McpInvocation } from './mcp-invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';
 import { describeItem, type ItemRequest } from './item-request.js';
@@ -114,14 +115,25 @@ export class RunningCall<R> {
    * Serves the request with the first candidate whose guards admit the caller:
    * admission (guards, bounded by the guard deadline and the item's `timeoutMs`), then the item's
    * timeout starts, arguments (`check`), the handler behind its pipeline, and its value mapped.
-   * An item the caller may not see neither answers nor stands in the way of one it may.
+   * An item the caller may not see neither answers nor stands in the way of one it may (nor does
+   * one it lacks scopes for: its challenge answers only when no other candidate serves).
    * @param denied the answer when none admits the caller (or none could be prepared for it).
    */
   async serve(candidates: Iterable<CallCandidate<R>>, denied: () => R): Promise<R> {
+    // A candidate the caller lacks scopes for is challenged only when no other one may serve.
+    let challenge: ScopeChallengeError | undefined;
     for (const candidate of candidates) {
-      const served = await this.attempt(candidate);
+      let served: R | typeof DENIED;
+      try {
+        served = await this.attempt(candidate);
+      } catch (error) {
+        if (!(error instanceof ScopeChallengeError)) throw error;
+        challenge ??= error;
+        continue;
+      }
       if (served !== DENIED) return served;
     }
+    if (challenge) throw challenge;
     return denied();
   }
 

@@ -55,13 +55,15 @@ function contextOf(
   method: string,
   user?: unknown,
   scopesOf: ScopesOf = defaultScopesOf,
-  { phase = 'call', scopeDenial = 'hide' }: Partial<Pick<McpInvocation, 'phase' | 'scopeDenial'>> = {},
+  { phase = 'call', scopesWaived = false }: Partial<Pick<McpInvocation, 'phase' | 'scopesWaived'>> = {},
 ): ExecutionContextHost {
   const request = user === undefined ? {} : { user };
   const context = new ExecutionContextHost(
     executionArgs({
       phase,
-      scopeDenial,
+      scopeDenial: 'challenge',
+      listing: phase === 'list',
+      scopesWaived,
       kind: 'tool',
       name: method,
       arguments: {},
@@ -140,22 +142,16 @@ describe('McpScopesGuard', () => {
     expect((error as McpInsufficientScopeException).missingScopes).toEqual(['weather:write', 'alerts:write']);
   });
 
-  it('lists an item for a caller without its scopes when challenging, and still refuses the call', () => {
-    const listing = { phase: 'list', scopeDenial: 'challenge' } as const;
-    expect(guard().canActivate(contextOf(WeatherTools, 'publishAlert', { scope: '' }, defaultScopesOf, listing))).toBe(
-      true,
-    );
-    const calling = { phase: 'call', scopeDenial: 'challenge' } as const;
-    expect(() =>
-      guard().canActivate(contextOf(WeatherTools, 'publishAlert', { scope: '' }, defaultScopesOf, calling)),
-    ).toThrow(McpInsufficientScopeException);
-  });
-
-  it('hides an item from a listing by a caller without its scopes by default', () => {
-    const listing = { phase: 'list' } as const;
-    expect(() =>
-      guard().canActivate(contextOf(WeatherTools, 'publishAlert', { scope: '' }, defaultScopesOf, listing)),
-    ).toThrow(McpInsufficientScopeException);
+  it('admits anyone while mcp42 asks again with the scopes waived, in either phase', () => {
+    for (const phase of ['list', 'call'] as const) {
+      const asked = contextOf(WeatherTools, 'publishAlert', { scope: '' }, defaultScopesOf, {
+        phase,
+        scopesWaived: true,
+      });
+      expect(guard().canActivate(asked)).toBe(true);
+      const first = contextOf(WeatherTools, 'publishAlert', { scope: '' }, defaultScopesOf, { phase });
+      expect(() => guard().canActivate(first)).toThrow(McpInsufficientScopeException);
+    }
   });
 
   it('names every missing scope, method scopes first', () => {

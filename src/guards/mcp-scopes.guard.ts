@@ -9,9 +9,10 @@ import { defaultScopesOf } from './scopes-of.js';
  * Lets a tool through when `request.user` holds every scope `@McpScopes()` requires on the method
  * and on its class (read with the module's `scopesOf`; on an HTTP route, with the default one). A
  * method marked `@McpPublic()` needs none.
- * Applied by `@McpScopes()`. A caller without them gets {@link McpInsufficientScopeException}; with
- * the module's `scopeDenial: 'hide'` (the default) the tool is hidden from its `tools/list` too, with
- * `'challenge'` it is listed, and a call is challenged (403 `insufficient_scope`).
+ * Applied by `@McpScopes()`. A caller without them gets {@link McpInsufficientScopeException}: with
+ * the module's `scopeDenial: 'hide'` (the default) the tool is hidden from its `tools/list` and
+ * unknown to its calls; with `'challenge'` it is listed, and a call is challenged (403
+ * `insufficient_scope`), as long as the tool's other guards admit the caller.
  * @category Guards
  */
 @Injectable()
@@ -31,8 +32,8 @@ export class McpScopesGuard implements CanActivate {
     ];
     if (required.length === 0) return true;
     const mcp = McpExecutionContext.isMcp(context) ? McpExecutionContext.of(context) : undefined;
-    // Listed for everyone when challenging: the call says what it needs. The other guards still decide.
-    if (mcp?.phase === 'list' && mcp.scopeDenial === 'challenge') return true;
+    // Asked again, missing scopes forgiven, to learn what the other guards say (scopeDenial: 'challenge').
+    if (mcp?.scopesWaived) return true;
     const granted = new Set(
       mcp
         ? mcp.grantedScopes

@@ -102,7 +102,8 @@ export interface McpModuleOptions {
    *   client does). The scopes named are those the item requires and those the token holds, since a
    *   client may replace its scopes with the challenge's. A call inside a 2025-03-26 batch gets the
    *   same JSON-RPC error in a 200, since one status cannot answer several requests.
-   * Other guards still hide items either way.
+   * An item another of its guards denies stays hidden either way; a completion or a subscription
+   * needs the scopes either way (it lists nothing).
    * @default 'hide'
    */
   scopeDenial?: 'hide' | 'challenge';

@@ -251,7 +251,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
     const revision = catalogue.servedItems();
     const deadline = this.clock.deadline(GUARD_DEADLINE_MS);
     const visible = (handler: ServedHandler, item: ItemRequest): Promise<boolean> =>
-      this.visibility.isVisible(handler, item, context, deadline.passed);
+      this.visibility.isVisible(handler, item, context, deadline.passed, true);
     const result = await page(after, visible).finally(() => deadline.cancel());
     const definitions = result.page.map((item) => item.definition);
     // A list that changed while the guards ran is served as it was read, not kept: keeping it

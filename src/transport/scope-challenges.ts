@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { MCP_RESOURCE_METADATA_URL } from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS, MCP_RESOURCE_METADATA_URL } from '../mcp.constants.js';
 import { scopeShortfallOf } from '../protocol/insufficient-scope.js';
 import type { JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import { bearerChallenge } from './bearer-challenge.js';
@@ -18,10 +19,22 @@ export interface JsonAnswer {
  */
 @Injectable()
 export class ScopeChallenges {
-  constructor(@Optional() @Inject(MCP_RESOURCE_METADATA_URL) private readonly resourceMetadata?: string) {}
+  private readonly challenging: boolean;
 
-  /** The 403 and its challenge for a refusal; `undefined` for any other response. */
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<ResolvedMcpOptions, 'scopeDenial'>,
+    @Optional() @Inject(MCP_RESOURCE_METADATA_URL) private readonly resourceMetadata?: string,
+  ) {
+    this.challenging = options.scopeDenial === 'challenge';
+  }
+
+  /**
+   * The 403 and its challenge for a refusal; `undefined` for any other response. Only with
+   * `scopeDenial: 'challenge'`: then a resource or prompt handler may throw such a refusal too (its
+   * scopes decided by the request), while with `'hide'` no response ever becomes a 403.
+   */
   answerOf(response: JsonRpcResponse | undefined): JsonAnswer | undefined {
+    if (!this.challenging) return undefined;
     const shortfall = scopeShortfallOf(response);
     if (!shortfall) return undefined;
     const challenge = bearerChallenge({

@@ -7,7 +7,14 @@
  * oauth-sdk-flow.e2e-spec.ts.)
  */
 import { McpModule, type McpModuleOptions } from '../../src/index.js';
-import { CallJournal, FixtureBearerGuard, ScopedWeatherTools } from '../fixtures/pipeline.tools.js';
+import {
+  CallJournal,
+  FixtureBearerGuard,
+  RoleGuard,
+  ScopedWeatherTools,
+  WeatherAdminController,
+} from '../fixtures/pipeline.tools.js';
+import { ScopedDocs } from '../fixtures/scoped-docs.fixture.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { Meta, MODERN_VERSION } from '../utils/modern-client.js';
 import { MCP_POST_HEADERS, initializeRequest, startApp, type RunningApp } from '../utils/start-app.js';
@@ -92,7 +99,8 @@ function useApp(options: Partial<McpModuleOptions>): () => { app: RunningApp; jo
       imports: [
         McpModule.forRoot({ name: 'scope-challenge', version: '1.0.0', guards: [FixtureBearerGuard], ...options }),
       ],
-      providers: [CallJournal, ScopedWeatherTools],
+      controllers: [WeatherAdminController],
+      providers: [CallJournal, ScopedWeatherTools, ScopedDocs, RoleGuard],
     });
   });
   afterAll(() => app?.close());
@@ -166,6 +174,69 @@ describe("scopeDenial: 'hide' (the default) and 'challenge' (e2e)", () => {
         id: 2,
         result: { content: [{ type: 'text', text: 'Forecast for Bern: sunny' }] },
       });
+    });
+
+    it('hides what another guard denies, scopes or not: no challenge reveals it', async () => {
+      const { app, journal } = running();
+      // purge_logs needs weather:write (its class) and the admin role (its own guard): the reader has neither.
+      const headers = await session(app, READER);
+      const names = await listed(app, headers);
+      expect(names).toContain('rotate_keys');
+      expect(names).not.toContain('purge_logs');
+      const answer = await post(app, headers, call(6, 'purge_logs'));
+      expect([answer.status, answer.headers['www-authenticate']]).toEqual([200, undefined]);
+      expect(JSON.parse(answer.text).result).toEqual({
+        content: [{ type: 'text', text: 'Unknown tool: purge_logs' }],
+        isError: true,
+      });
+      expect((await post(app, headers, call(7, 'rotate_keys'))).status).toBe(403);
+      expect(journal.handled.get('purge_logs')).toBeUndefined();
+    });
+
+    it('serves a URI from the next template that may, rather than challenge for the first', async () => {
+      const { app } = running();
+      const headers = await session(app, READER);
+      const read = { jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'docs://payroll' } };
+      const answer = await post(app, headers, read);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text).result.contents[0].text).toBe('public payroll');
+    });
+
+    it('challenges prompts/get and resources/read of a resource it lists', async () => {
+      const { app } = running();
+      const headers = await session(app, READER);
+      const get = {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'prompts/get',
+        params: { name: 'doc_prompt', arguments: { name: 'x' } },
+      };
+      const prompt = await post(app, headers, get);
+      expect([prompt.status, prompt.headers['www-authenticate']]).toEqual([
+        403,
+        'Bearer error="insufficient_scope", error_description="Missing scope(s): docs:read", scope="docs:read weather:read"',
+      ]);
+      const read = { jsonrpc: '2.0', id: 10, method: 'resources/read', params: { uri: 'feeds://payroll' } };
+      expect((await post(app, headers, read)).status).toBe(403);
+    });
+
+    it('refuses a completion and a subscription without the scopes, as unknown (they list nothing)', async () => {
+      const { app } = running();
+      const headers = await session(app, READER);
+      const complete = {
+        jsonrpc: '2.0',
+        id: 11,
+        method: 'completion/complete',
+        params: { ref: { type: 'ref/prompt', name: 'doc_prompt' }, argument: { name: 'name', value: 'pay' } },
+      };
+      const completion = await post(app, headers, complete);
+      expect(completion.status).toBe(200);
+      expect(JSON.parse(completion.text)).toMatchObject({ id: 11, error: { code: -32602 } });
+      expect(completion.text).not.toContain('payroll');
+      const subscribe = { jsonrpc: '2.0', id: 12, method: 'resources/subscribe', params: { uri: 'feeds://payroll' } };
+      const subscribed = await post(app, headers, subscribe);
+      expect(subscribed.status).toBe(200);
+      expect(JSON.parse(subscribed.text)).toMatchObject({ id: 12, error: {} });
     });
 
     it('still answers an unknown tool as such (nothing to challenge)', async () => {
