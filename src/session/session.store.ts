@@ -168,7 +168,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The live session with this id, if any. */
   get(id: string): ClientSession | undefined {
-    if (this.shared.enabled) return this.shared.cachedSessions().find((session) => session.id === id);
+    if (this.shared.enabled) return this.shared.cached(id);
     return this.sessions.get(id);
   }
 

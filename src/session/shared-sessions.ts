@@ -313,7 +313,8 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     return loading;
   }
 
-  private cached(id: unknown): ClientSession | undefined {
+  /** The session cached here with this id (one lookup: `McpSessionRegistry.get` asks it). */
+  cached(id: unknown): ClientSession | undefined {
     return typeof id === 'string' ? this.cache.get(id) : undefined;
   }
 
