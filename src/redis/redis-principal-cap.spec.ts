@@ -1,27 +1,12 @@
-import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
-import { RedisServer } from '../../test/utils/redis-server.js';
+import { useRedisStates } from '../../test/internals/redis-states.js';
 import { delay } from '../../test/utils/wait.js';
 import type { McpSharedState, SharedSessionRecord } from '../interfaces/mcp-shared-state.interface.js';
-import { redisState } from './redis-state.js';
 
 const IDLE_MS = 60_000;
-const quiet = { onMessage: () => undefined, onStandalone: () => undefined, onAvailability: () => undefined };
-
-let server: RedisServer;
-const clients: Redis[] = [];
-const states: McpSharedState[] = [];
+const redis = useRedisStates();
+const startState = (keyPrefix: string): Promise<McpSharedState> => redis.start(keyPrefix);
 let nextId = 0;
-
-/** A state of its own on the test server, started. */
-async function startState(keyPrefix: string): Promise<McpSharedState> {
-  const client = new Redis(server.url, { lazyConnect: true });
-  clients.push(client);
-  const { shared } = redisState({ client, keyPrefix, operationTimeoutMs: 500, connectTimeoutMs: 2_000 });
-  await shared.start(quiet);
-  states.push(shared);
-  return shared;
-}
 
 const record = (owner: string | undefined): SharedSessionRecord => ({
   id: `sess-${++nextId}`,
@@ -35,16 +20,6 @@ const record = (owner: string | undefined): SharedSessionRecord => ({
 /** The key of a principal's set of sessions, as the adapter names it. */
 const ownerKey = (prefix: string, principal: string): string =>
   `${prefix}{g}:o:${createHash('sha256').update(principal).digest('base64url')}`;
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-});
-
-afterAll(async () => {
-  await Promise.all(states.map((each) => each.stop()));
-  for (const client of clients) client.disconnect();
-  await server.stop();
-});
 
 describe('RedisSharedState: sessions per principal', () => {
   it("caps a principal's sessions across instances, and no one else's", async () => {
@@ -61,12 +36,12 @@ describe('RedisSharedState: sessions per principal', () => {
       expect(await one.createSession(record(undefined), IDLE_MS, 100, 2)).toBe('created');
     }
     // Refused sessions leave nothing behind: no record, no place in either set.
-    expect(await server.keys(`${prefix}s:*`)).toHaveLength(6);
-    expect(await server.value('ZCARD', ownerKey(prefix, 'alice'))).toBe(2);
-    expect(await server.value('ZCARD', `${prefix}{g}:idx`)).toBe(6);
+    expect(await redis.server().keys(`${prefix}s:*`)).toHaveLength(6);
+    expect(await redis.server().value('ZCARD', ownerKey(prefix, 'alice'))).toBe(2);
+    expect(await redis.server().value('ZCARD', `${prefix}{g}:idx`)).toBe(6);
     // The owner's set holds the same deadline as the index.
-    expect(await server.value('ZSCORE', ownerKey(prefix, 'alice'), first.id)).toBe(
-      await server.value('ZSCORE', `${prefix}{g}:idx`, first.id),
+    expect(await redis.server().value('ZSCORE', ownerKey(prefix, 'alice'), first.id)).toBe(
+      await redis.server().value('ZSCORE', `${prefix}{g}:idx`, first.id),
     );
     // With no limit (Infinity), owned sessions are still counted, so a lower limit elsewhere holds.
     expect(await one.createSession(record('alice'), IDLE_MS, 100, Infinity)).toBe('created');
@@ -80,7 +55,7 @@ describe('RedisSharedState: sessions per principal', () => {
     expect(await state.createSession(record('alice'), IDLE_MS, 2, 2)).toBe('created');
     expect(await state.createSession(record('alice'), IDLE_MS, 2, 2)).toBe('principal-full');
     expect(await state.createSession(record('bob'), IDLE_MS, 2, 2)).toBe('full');
-    expect(await server.keys(`${prefix}{g}:o:*`)).toEqual([ownerKey(prefix, 'alice')]);
+    expect(await redis.server().keys(`${prefix}{g}:o:*`)).toEqual([ownerKey(prefix, 'alice')]);
   });
 
   it('gives the place back when a session ends anywhere, and drops an emptied set', async () => {
@@ -90,7 +65,7 @@ describe('RedisSharedState: sessions per principal', () => {
     expect(await one.createSession(ended, IDLE_MS, 100, 1)).toBe('created');
     expect(await two.createSession(record('alice'), IDLE_MS, 100, 1)).toBe('principal-full');
     await two.endSession(ended.id);
-    expect(await server.keys(`${prefix}{g}:o:*`)).toEqual([]);
+    expect(await redis.server().keys(`${prefix}{g}:o:*`)).toEqual([]);
     expect(await two.createSession(record('alice'), IDLE_MS, 100, 1)).toBe('created');
   });
 
@@ -104,8 +79,8 @@ describe('RedisSharedState: sessions per principal', () => {
     expect(await state.loadSession(short.id)).toBeUndefined();
     expect(await state.createSession(record('alice'), IDLE_MS, 100, 1)).toBe('created');
     // The expired member was pruned, not merely outnumbered.
-    expect(await server.value('ZSCORE', ownerKey(prefix, 'alice'), short.id)).toBeNull();
-    expect(await server.value('ZCARD', ownerKey(prefix, 'alice'))).toBe(1);
+    expect(await redis.server().value('ZSCORE', ownerKey(prefix, 'alice'), short.id)).toBeNull();
+    expect(await redis.server().value('ZCARD', ownerKey(prefix, 'alice'))).toBe(1);
   });
 
   it("moves a touched session's deadline in its owner's set with the index, and keeps the set alive as long", async () => {
@@ -118,14 +93,16 @@ describe('RedisSharedState: sessions per principal', () => {
     expect(await state.createSession(other, 300, 100, 2)).toBe('created');
     expect(await state.touch(new Map([[kept.id, IDLE_MS]]))).toEqual([]);
     const key = ownerKey(prefix, principal);
-    expect(await server.value('ZSCORE', key, kept.id)).toBe(await server.value('ZSCORE', `${prefix}{g}:idx`, kept.id));
-    expect(await server.value('PTTL', key)).toBeGreaterThan(IDLE_MS - 5_000);
+    expect(await redis.server().value('ZSCORE', key, kept.id)).toBe(
+      await redis.server().value('ZSCORE', `${prefix}{g}:idx`, kept.id),
+    );
+    expect(await redis.server().value('PTTL', key)).toBeGreaterThan(IDLE_MS - 5_000);
 
     // The untouched one lapses; the touched one still counts.
     await delay(400);
     expect(await state.createSession(record(principal), IDLE_MS, 100, 2)).toBe('created');
     expect(await state.createSession(record(principal), IDLE_MS, 100, 2)).toBe('principal-full');
-    expect(await server.value('ZSCORE', key, other.id)).toBeNull();
+    expect(await redis.server().value('ZSCORE', key, other.id)).toBeNull();
   });
 
   it("touches many owners' sets in one batch, beside anonymous and gone sessions", async () => {
@@ -137,11 +114,11 @@ describe('RedisSharedState: sessions per principal', () => {
     touches.set('gone', IDLE_MS);
     expect(await state.touch(touches)).toEqual(['gone']);
     for (const each of sessions) {
-      const deadline = await server.value('ZSCORE', `${prefix}{g}:idx`, each.id);
+      const deadline = await redis.server().value('ZSCORE', `${prefix}{g}:idx`, each.id);
       if (each.owner !== undefined)
-        expect(await server.value('ZSCORE', ownerKey(prefix, each.owner), each.id)).toBe(deadline);
+        expect(await redis.server().value('ZSCORE', ownerKey(prefix, each.owner), each.id)).toBe(deadline);
     }
     for (const owner of ['a', 'b', 'c'])
-      expect(await server.value('PTTL', ownerKey(prefix, owner))).toBeGreaterThan(1_000);
+      expect(await redis.server().value('PTTL', ownerKey(prefix, owner))).toBeGreaterThan(1_000);
   });
 });

@@ -1,28 +1,13 @@
-import { Redis } from 'ioredis';
-import { RedisServer } from '../../test/utils/redis-server.js';
+import { useRedisStates } from '../../test/internals/redis-states.js';
 import { delay } from '../../test/utils/wait.js';
 import type { McpSharedState, SharedSessionRecord } from '../interfaces/mcp-shared-state.interface.js';
-import { redisState } from './redis-state.js';
 
 const PREFIX = 'recs:';
 const IDLE_MS = 60_000;
 const BOUNDS = { maxEvents: 100, maxChars: 100_000, maxAgeMs: 60_000 };
-const quiet = { onMessage: () => undefined, onStandalone: () => undefined, onAvailability: () => undefined };
-
-let server: RedisServer;
-const clients: Redis[] = [];
-const states: McpSharedState[] = [];
+const redis = useRedisStates();
+const startState = (keyPrefix = PREFIX): Promise<McpSharedState> => redis.start(keyPrefix);
 let nextId = 0;
-
-/** A state of its own on the test server, started. */
-async function startState(keyPrefix = PREFIX): Promise<McpSharedState> {
-  const client = new Redis(server.url, { lazyConnect: true });
-  clients.push(client);
-  const { shared } = redisState({ client, keyPrefix, operationTimeoutMs: 500, connectTimeoutMs: 2_000 });
-  await shared.start(quiet);
-  states.push(shared);
-  return shared;
-}
 
 const record = (overrides: Partial<SharedSessionRecord> = {}): SharedSessionRecord => ({
   id: `sess-${++nextId}`,
@@ -46,14 +31,7 @@ const ev = (streamId: string, seq: number, data = `{"n":${seq}}`) => ({ streamId
 let state: McpSharedState;
 
 beforeAll(async () => {
-  server = await RedisServer.start();
   state = await startState();
-});
-
-afterAll(async () => {
-  await Promise.all(states.map((each) => each.stop()));
-  for (const client of clients) client.disconnect();
-  await server.stop();
 });
 
 describe('RedisSharedState: session records', () => {
@@ -93,7 +71,7 @@ describe('RedisSharedState: session records', () => {
     expect(await two.createSession(record(), IDLE_MS, 2, Infinity)).toBe('full');
     expect(await one.countSessions()).toBe(2);
     // Refused sessions leave nothing behind.
-    expect(await server.keys(`${prefix}s:*`)).toHaveLength(2);
+    expect(await redis.server().keys(`${prefix}s:*`)).toHaveLength(2);
 
     await delay(400);
     expect(await one.loadSession(short.id)).toBeUndefined();
@@ -114,13 +92,13 @@ describe('RedisSharedState: session records', () => {
     );
     expect(gone).toEqual(['gone-one']);
     for (const key of [`${PREFIX}s:{${id}}`, `${PREFIX}s:{${id}}:e`, `${PREFIX}s:{${id}}:u`]) {
-      expect(await server.value('PTTL', key)).toBeGreaterThan(IDLE_MS);
+      expect(await redis.server().value('PTTL', key)).toBeGreaterThan(IDLE_MS);
     }
-    const [seconds] = (await server.value('TIME')) as [string];
-    const deadline = Number(await server.value('ZSCORE', `${PREFIX}{g}:idx`, id));
+    const [seconds] = (await redis.server().value('TIME')) as [string];
+    const deadline = Number(await redis.server().value('ZSCORE', `${PREFIX}{g}:idx`, id));
     expect(deadline).toBeGreaterThan(Number(seconds) * 1000 + IDLE_MS);
     // A gone session is not put back in the index.
-    expect(await server.value('ZSCORE', `${PREFIX}{g}:idx`, 'gone-one')).toBeNull();
+    expect(await redis.server().value('ZSCORE', `${PREFIX}{g}:idx`, 'gone-one')).toBeNull();
     expect(await state.touch(new Map())).toEqual([]);
   });
 
@@ -136,10 +114,10 @@ describe('RedisSharedState: session records', () => {
     await state.addSubscription(id, 'file:///e', 10, 1_000);
     await state.appendEvent(id, ev('g', 1), BOUNDS);
     expect(await state.sendStandalone(id, 'queued', 10)).toBe('queued');
-    expect(await server.keys(`${PREFIX}s:{${id}}*`)).toHaveLength(4);
+    expect(await redis.server().keys(`${PREFIX}s:{${id}}*`)).toHaveLength(4);
     await state.endSession(id);
-    expect(await server.keys(`*${id}*`)).toEqual([]);
-    expect(await server.value('ZSCORE', `${PREFIX}{g}:idx`, id)).toBeNull();
+    expect(await redis.server().keys(`*${id}*`)).toEqual([]);
+    expect(await redis.server().value('ZSCORE', `${PREFIX}{g}:idx`, id)).toBeNull();
     expect(await state.loadSession(id)).toBeUndefined();
   });
 
@@ -152,7 +130,7 @@ describe('RedisSharedState: session records', () => {
     expect(await state.sendStandalone('gone-three', 'data', 10)).toBe('gone');
     expect(await state.claimStandalone('gone-three', false)).toEqual({ outcome: 'gone' });
     expect(await state.replayEvents('gone-three', 'g', 0)).toEqual([]);
-    expect(await server.keys('*gone-three*')).toEqual([]);
+    expect(await redis.server().keys('*gone-three*')).toEqual([]);
   });
 
   it('bounds subscriptions by count and characters, freeing them on unsubscribe', async () => {
@@ -166,8 +144,8 @@ describe('RedisSharedState: session records', () => {
     await state.removeSubscription(id, 'a://12345');
     expect(await state.addSubscription(id, 'c://12345678', 2, 20)).toBe('ok');
     expect([...(await state.loadSession(id))!.subscriptions].sort()).toEqual(['b://1234', 'c://12345678']);
-    expect(await server.value('HGET', `${PREFIX}s:{${id}}`, 'uc')).toBe('20');
-    expect(await server.value('PTTL', `${PREFIX}s:{${id}}:u`)).toBeGreaterThan(IDLE_MS - 5_000);
+    expect(await redis.server().value('HGET', `${PREFIX}s:{${id}}`, 'uc')).toBe('20');
+    expect(await redis.server().value('PTTL', `${PREFIX}s:{${id}}:u`)).toBeGreaterThan(IDLE_MS - 5_000);
   });
 
   it('indexes subscriptions by URI for as long as the sessions live, and unindexes them', async () => {
@@ -178,20 +156,20 @@ describe('RedisSharedState: session records', () => {
     expect(await own.addSubscription(one, uri, 10, 1_000)).toBe('ok');
     expect(await own.addSubscription(two, uri, 10, 1_000)).toBe('ok');
     expect([...(await own.subscribersOf(uri))].sort()).toEqual([one, two].sort());
-    const [index] = await server.keys('uri:u:*');
+    const [index] = await redis.server().keys('uri:u:*');
     expect(index).not.toContain('{');
-    expect(await server.value('PTTL', index!)).toBeGreaterThan(IDLE_MS - 5_000);
+    expect(await redis.server().value('PTTL', index!)).toBeGreaterThan(IDLE_MS - 5_000);
     await own.touch(new Map([[one, IDLE_MS * 2]]));
-    expect(await server.value('PTTL', index!)).toBeGreaterThan(IDLE_MS * 2 - 5_000);
+    expect(await redis.server().value('PTTL', index!)).toBeGreaterThan(IDLE_MS * 2 - 5_000);
 
     await own.removeSubscription(one, uri);
     expect(await own.subscribersOf(uri)).toEqual([two]);
     await own.endSession(two);
     expect(await own.subscribersOf(uri)).toEqual([]);
     // A session that expired is removed from the index even though its record is gone.
-    await server.command('SADD', index!, 'expired-one');
+    await redis.server().command('SADD', index!, 'expired-one');
     await own.removeSubscription('expired-one', uri);
-    expect(await server.keys('uri:u:*')).toEqual([]);
+    expect(await redis.server().keys('uri:u:*')).toEqual([]);
   });
 
   it('lists the live sessions of every instance', async () => {
@@ -233,14 +211,14 @@ describe('RedisSharedState: stored events', () => {
     expect(await state.replayEvents(id, 'g', 3)).toStrictEqual([ev('g', 5)]);
     expect(await state.replayEvents(id, 'p1', 2)).toStrictEqual([ev('p1', 4)]);
     expect(await state.replayEvents(id, 'p2', 0)).toStrictEqual([]);
-    expect(await server.value('PTTL', `${PREFIX}s:{${id}}:e`)).toBeGreaterThan(IDLE_MS - 5_000);
+    expect(await redis.server().value('PTTL', `${PREFIX}s:{${id}}:e`)).toBeGreaterThan(IDLE_MS - 5_000);
   });
 
   it('keeps at most maxEvents, dropping the oldest', async () => {
     const id = await session(state);
     for (let seq = 1; seq <= 5; seq++) await state.appendEvent(id, ev('g', seq), { ...BOUNDS, maxEvents: 3 });
     expect((await state.replayEvents(id, 'g', 0)).map((event) => event.seq)).toEqual([3, 4, 5]);
-    expect(await server.value('XLEN', `${PREFIX}s:{${id}}:e`)).toBe(3);
+    expect(await redis.server().value('XLEN', `${PREFIX}s:{${id}}:e`)).toBe(3);
   });
 
   it('keeps at most maxChars characters, but never drops the newest event for its size', async () => {
@@ -249,10 +227,10 @@ describe('RedisSharedState: stored events', () => {
     for (let seq = 1; seq <= 3; seq++) await state.appendEvent(id, ev('g', seq, 'ééé' + seq), bounds);
     // 4 characters each (not 7 bytes): three would be 12 > 10, so the first goes.
     expect((await state.replayEvents(id, 'g', 0)).map((event) => event.seq)).toEqual([2, 3]);
-    expect(await server.value('HGET', `${PREFIX}s:{${id}}`, 'ec')).toBe('8');
+    expect(await redis.server().value('HGET', `${PREFIX}s:{${id}}`, 'ec')).toBe('8');
     await state.appendEvent(id, ev('g', 4, 'x'.repeat(50)), bounds);
     expect(await state.replayEvents(id, 'g', 0)).toStrictEqual([ev('g', 4, 'x'.repeat(50))]);
-    expect(await server.value('HGET', `${PREFIX}s:{${id}}`, 'ec')).toBe('50');
+    expect(await redis.server().value('HGET', `${PREFIX}s:{${id}}`, 'ec')).toBe('50');
   });
 
   it('drops events older than maxAgeMs, and never replays one', async () => {
@@ -262,7 +240,7 @@ describe('RedisSharedState: stored events', () => {
     await delay(300);
     expect(await state.replayEvents(id, 'g', 0)).toEqual([]);
     await state.appendEvent(id, ev('g', 2), bounds);
-    expect(await server.value('XLEN', `${PREFIX}s:{${id}}:e`)).toBe(1);
+    expect(await redis.server().value('XLEN', `${PREFIX}s:{${id}}:e`)).toBe(1);
     expect(await state.replayEvents(id, 'g', 0)).toStrictEqual([ev('g', 2)]);
   });
 
@@ -274,10 +252,10 @@ describe('RedisSharedState: stored events', () => {
     await state.deleteStream(id, 'p1');
     expect(await state.replayEvents(id, 'p1', 0)).toEqual([]);
     expect(await state.replayEvents(id, 'g', 0)).toStrictEqual([ev('g', 1, 'aaa')]);
-    expect(await server.value('HGET', `${PREFIX}s:{${id}}`, 'ec')).toBe('3');
+    expect(await redis.server().value('HGET', `${PREFIX}s:{${id}}`, 'ec')).toBe('3');
     await state.deleteStream(id, 'g');
-    expect(await server.keys(`${PREFIX}s:{${id}}:e`)).toEqual([]);
-    expect(await server.value('HGET', `${PREFIX}s:{${id}}`, 'ec')).toBe('0');
+    expect(await redis.server().keys(`${PREFIX}s:{${id}}:e`)).toEqual([]);
+    expect(await redis.server().value('HGET', `${PREFIX}s:{${id}}`, 'ec')).toBe('0');
   });
 
   it('does not recreate the events of a session that ended', async () => {
@@ -286,6 +264,6 @@ describe('RedisSharedState: stored events', () => {
     await state.endSession(id);
     await state.appendEvent(id, ev('g', 2), BOUNDS);
     await state.deleteStream(id, 'g');
-    expect(await server.keys(`*${id}*`)).toEqual([]);
+    expect(await redis.server().keys(`*${id}*`)).toEqual([]);
   });
 });
