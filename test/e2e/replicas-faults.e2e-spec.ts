@@ -156,13 +156,13 @@ describe('Redis unreachable, then back (e2e)', () => {
     expect(await modern.result('tools/call', { name: 'echo', arguments: { text: 'modern' } })).toMatchObject({
       content: [{ type: 'text', text: 'modern' }],
     });
-    // Many at once: each answered quickly, nothing queued for later.
-    const started = Date.now();
+    // Many at once, all answered while Redis is still down: nothing is queued for its return (a
+    // queued request would wait for the restart below, and the test would time out). No time bound:
+    // a loaded CI machine once took 15 s for the 200.
     const burst = await Promise.all(
       Array.from({ length: 200 }, (_, index) => post(app.mcpUrl, initializeRequest('2025-11-25', index))),
     );
     expect(burst.every((answer) => answer.status === 503)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5_000);
 
     await until(
       () =>
@@ -179,7 +179,7 @@ describe('Redis unreachable, then back (e2e)', () => {
       10_000,
     );
     expect(unhandled).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 
   it('bounds a request by the operation timeout while Redis does not answer', async () => {
     const { app, redis } = running;
