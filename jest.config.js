@@ -12,6 +12,10 @@ const shared = {
  */
 export default {
   testTimeout: 20000,
+  // Jest keeps every test file's module registry alive: run in one process, as it would on a 2-core
+  // machine, the heap reached V8's 4.3 GB limit two thirds of the way through and crawled in GC
+  // (apps took over 20 s to start). A worker restarted past 1.5 GB keeps one file at a time, bounded.
+  workerIdleMemoryLimit: '1500MB',
   projects: [
     {
       ...shared,
