@@ -59,6 +59,8 @@ export class AppModule {
       version: '0.3.0',
       title: 'mcp42 sample: echo and weather',
       instructions: 'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
+      // Browser pages of the allowed origins (loopback, any port, by default) may call it directly.
+      cors: true,
       ...(config.stateSecret === undefined ? {} : { stateSecret: config.stateSecret }),
       // With OAuth, clients can step up: clear_forecast_cache is listed for everyone, and a call without
       // weather:admin gets a 403 challenge naming it. The static tokens cannot grow, so they hide it.

@@ -244,6 +244,22 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
       }
     });
 
+    it('answers a CORS preflight of a loopback page (cors on, for its allowed origins), and no other origin', async () => {
+      const preflight = (origin: string): Promise<Response> =>
+        fetch(sample!.url, {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type, mcp-session-id',
+          },
+        });
+      const allowed = await preflight('http://localhost:5173');
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      expect((await preflight('https://evil.example')).status).toBe(403);
+    });
+
     it("listens on 127.0.0.1 only: the machine's other addresses refuse connections", async () => {
       expect(await tryConnect('127.0.0.1', sample!.port)).toBe('connected');
       const external = externalIPv4();
