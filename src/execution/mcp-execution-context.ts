@@ -99,7 +99,9 @@ export class McpExecutionContext {
    * Whether mcp42 asks the guards again with the caller's missing scopes forgiven: with
    * `scopeDenial: 'challenge'`, a refusal for scopes (`McpInsufficientScopeException`) lists the item,
    * or challenges the call, only if the other guards admit the caller. A guard that checks scopes
-   * itself admits while this is true, as `McpScopesGuard` does.
+   * itself admits while this is true, as `McpScopesGuard` does. The other guards then run twice for
+   * that request: keep side effects (counters, audit lines) out of a guard's refusal path, or skip
+   * them while this is true.
    */
   get scopesWaived(): boolean {
     return this.invocation.scopesWaived;

@@ -75,7 +75,7 @@ describe('RedisSharedState: sessions per principal', () => {
     const short = record('alice');
     expect(await state.createSession(short, 300, 100, 1)).toBe('created');
     expect(await state.createSession(record('alice'), IDLE_MS, 100, 1)).toBe('principal-full');
-    await delay(400);
+    await delay(1_700);
     expect(await state.loadSession(short.id)).toBeUndefined();
     expect(await state.createSession(record('alice'), IDLE_MS, 100, 1)).toBe('created');
     // The expired member was pruned, not merely outnumbered.
@@ -89,8 +89,9 @@ describe('RedisSharedState: sessions per principal', () => {
     // A principal may hold braces or be long (`<iss>#<sub>`): its key is a digest.
     const principal = `https://issuer.example/{tenant}#${'x'.repeat(300)}`;
     const [kept, other] = [record(principal), record(principal)];
-    expect(await state.createSession(kept, 300, 100, 2)).toBe('created');
-    expect(await state.createSession(other, 300, 100, 2)).toBe('created');
+    // Long enough for the touch below to come first on a loaded machine; `other` lapses meanwhile.
+    expect(await state.createSession(kept, 1_500, 100, 2)).toBe('created');
+    expect(await state.createSession(other, 1_500, 100, 2)).toBe('created');
     expect(await state.touch(new Map([[kept.id, IDLE_MS]]))).toEqual([]);
     const key = ownerKey(prefix, principal);
     expect(await redis.server().value('ZSCORE', key, kept.id)).toBe(
@@ -99,7 +100,7 @@ describe('RedisSharedState: sessions per principal', () => {
     expect(await redis.server().value('PTTL', key)).toBeGreaterThan(IDLE_MS - 5_000);
 
     // The untouched one lapses; the touched one still counts.
-    await delay(400);
+    await delay(1_700);
     expect(await state.createSession(record(principal), IDLE_MS, 100, 2)).toBe('created');
     expect(await state.createSession(record(principal), IDLE_MS, 100, 2)).toBe('principal-full');
     expect(await redis.server().value('ZSCORE', key, other.id)).toBeNull();

@@ -93,6 +93,12 @@ describe('readMcpBody from the raw stream', () => {
     for (const event of ['data', 'end', 'error', 'close']) expect(raw.listenerCount(event)).toBe(0);
   });
 
+  it('reports a request already gone (destroyed before its end) at once, without waiting for data', () => {
+    const raw = incoming({ 'content-length': '10' });
+    raw.destroy();
+    expect(readMcpBody(raw, raw, 1024, 30_000)).toEqual({ ok: false, reason: 'aborted' });
+  });
+
   it('reports an aborted request when the stream closes before its end', async () => {
     const raw = incoming({ 'content-length': '100' });
     const pending = readMcpBody(raw, raw, 1024, 30_000);

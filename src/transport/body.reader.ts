@@ -33,6 +33,8 @@ export function readMcpBody(
   if (raw.readableEnded || parsed !== undefined) return fromParsed(parsed);
   const declared = Number(raw.headers['content-length']);
   if (declared > limit) return TOO_LARGE;
+  // Gone while async guards ran: its 'close' fired already, and the read would wait out `idleMs`.
+  if (raw.destroyed && !raw.complete) return ABORTED;
   return readStream(raw, limit, idleMs);
 }
 

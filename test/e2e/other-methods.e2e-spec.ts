@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { McpModule } from '../../src/index.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { httpExchange } from '../utils/http-exchange.js';
+import { until } from '../utils/wait.js';
 import { MCP_POST_HEADERS, initializeRequest, startApp, type RunningApp } from '../utils/start-app.js';
 
 describe('methods the endpoint does not serve (e2e)', () => {
@@ -85,9 +86,9 @@ describe('methods the endpoint does not serve (e2e)', () => {
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.text).error.message).toBe('Bad Request: a GET request carries no body');
     expect((await httpExchange(running.mcpUrl, 'GET', session)).status).toBe(200);
-    // The stream's client hung up: the session takes a new one at once.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await httpExchange(running.mcpUrl, 'GET', session)).status).toBe(200);
+    // The stream's client hung up: once the server hears it, the session takes a new one (before the
+    // fix it never heard it, and every GET got 409 until a keep-alive write failed, 15 s later).
+    await until(async () => (await httpExchange(running.mcpUrl, 'GET', session)).status === 200, 'a new stream', 5_000);
   });
 
   it.each(['POST', 'GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'])(

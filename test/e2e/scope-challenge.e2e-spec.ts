@@ -236,7 +236,12 @@ describe("scopeDenial: 'hide' (the default) and 'challenge' (e2e)", () => {
       const subscribe = { jsonrpc: '2.0', id: 12, method: 'resources/subscribe', params: { uri: 'feeds://payroll' } };
       const subscribed = await post(app, headers, subscribe);
       expect(subscribed.status).toBe(200);
-      expect(JSON.parse(subscribed.text)).toMatchObject({ id: 12, error: {} });
+      // As for a URI nothing serves (2025: -32002), so the refusal tells nothing about the resource.
+      expect(JSON.parse(subscribed.text)).toEqual({
+        jsonrpc: '2.0',
+        id: 12,
+        error: { code: -32002, message: 'Resource not found', data: { uri: 'feeds://payroll' } },
+      });
     });
 
     it('still answers an unknown tool as such (nothing to challenge)', async () => {
