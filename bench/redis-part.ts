@@ -1,7 +1,6 @@
-import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { RedisServer } from '../test/utils/redis-server.js';
+import { redisServerPath } from '../test/utils/system-binaries.js';
 import { CLIENT_CPU, pinned, pinProcess, SERVER_CPU, spareCpus } from './affinity.js';
 import { ServerChild } from './child.js';
 import type { LoadFigures, LoadSettings } from './load.js';
@@ -38,7 +37,7 @@ export interface RedisPartInput {
  * in the instance) and stored events. Undefined, with a line saying so, without `redis-server` on the PATH.
  */
 export async function runRedisPart(input: RedisPartInput): Promise<RedisResults | undefined> {
-  if (!onPath('redis-server')) {
+  if (!redisServerPath()) {
     input.log('redis: skipped, redis-server not found');
     return undefined;
   }
@@ -106,16 +105,4 @@ function placementText(redisCpu: number, { secondInstanceCpu, proxyCpu }: RedisP
     `${beside(redisCpu)}, second instance on CPU ${secondInstanceCpu}${beside(secondInstanceCpu)}, ` +
     `round-robin proxy (a process of its own) on CPU ${proxyCpu}${beside(proxyCpu)} (taskset)`
   );
-}
-
-/** Whether an executable of that name is on the PATH. */
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
-    try {
-      accessSync(join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }

@@ -6,15 +6,18 @@
 //   1. its dependencies: `npm ci` from its committed package-lock.json, only when node_modules is
 //      missing or was installed from another package.json/package-lock.json/Node major (a stamp file,
 //      node_modules/.mcp42-consumers-stamp, remembers which); node_modules is git-ignored and reused;
-//   2. the tarball: `npm install --no-save <tarball>`, every run, as a user installs a package;
+//   2. the tarball: `npm install --no-save <tarball>`, every run, as a user installs a package, and
+//      npm must not warn of an install script of mcp42 (the published manifest has no scripts);
 //   3. its build: the app's own TypeScript (`tsc -p tsconfig.json`), against the published declarations;
 //   4. its run: `node dist/main.js` listens on 127.0.0.1:0 and reports itself on one line; the official
 //      SDK client (@modelcontextprotocol/sdk v1, from the root's devDependencies) initializes, lists the
 //      tools and calls the DTO-argument tool (valid and invalid arguments); one stateless 2026-07-28
 //      exchange by fetch (server/discover, then tools/call, with the `_meta` envelope and the mirrored
-//      headers); an oversized body must get mcp42's 413 and a malformed one its -32700; then the app's
+//      headers); an oversized body must get mcp42's 413 and a malformed one its -32700, a foreign Host
+//      403 and TRACE and PROPFIND 405 with Allow; then the app's
 //      stdin is closed, it closes the Nest app, and the process must exit on its own, with code 0,
-//      having logged nothing (the apps log warnings and errors: mcp42's bootstrap warnings included).
+//      having logged nothing but the refused Host (the apps log warnings and errors: mcp42's
+//      bootstrap warnings included).
 //
 // Output: one line per app, `consumers: ✓ <app> ...` or `consumers: ✗ <app>: <what failed>` (with the
 // app's output and the failing step's output after it), then `consumers: N passed, M failed` (.ci/run
@@ -27,6 +30,7 @@
 /* global fetch, AbortSignal */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -205,6 +209,21 @@ async function reportLine(app, predicate, timeout, what) {
 }
 
 /** A raw POST to the endpoint; the answer's status, headers and JSON-RPC messages (JSON or SSE). */
+/** One request with node:http, which may send what fetch may not (a Host of its own, TRACE). */
+function exchange(url, method, headers = {}) {
+  return new Promise((resolveExchange, reject) => {
+    const req = httpRequest(url, { method, headers, timeout: 10_000 }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolveExchange({ status: res.statusCode, headers: res.headers, text }));
+    });
+    req.once('timeout', () => req.destroy(new Error(`${method} timed out`)));
+    req.once('error', reject);
+    req.end();
+  });
+}
+
 async function post(url, body, headers = {}) {
   const response = await fetch(url, {
     method: 'POST',
@@ -329,6 +348,22 @@ async function exercise(name, app, checks) {
     'malformed JSON: 400 with -32700',
     { status: malformed.status, text: malformed.text },
   );
+
+  // The endpoint's door, before any route logic: a foreign Host, and methods it does not serve.
+  const foreign = await exchange(url, 'POST', { host: 'rebound.example', 'content-type': 'application/json' });
+  checks.that(
+    foreign.status === 403 && JSON.parse(foreign.text).error?.message === 'Forbidden: Host not allowed',
+    'a foreign Host: 403',
+    foreign,
+  );
+  for (const method of ['TRACE', 'PROPFIND']) {
+    const refused = await exchange(url, method);
+    checks.that(
+      refused.status === 405 && refused.headers.allow === 'GET, POST, DELETE',
+      `${method}: 405 with Allow`,
+      refused,
+    );
+  }
 }
 
 /** The whole pipeline of one app; resolves with its outcome (never rejects). */
@@ -349,12 +384,16 @@ async function runApp(name, tarball) {
   try {
     const installed = await timed('deps', () => dependencies(dir));
     step = 'tarball install';
-    await timed('install', () =>
-      run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], {
+    const install = await timed('install', () =>
+      run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn', tarball], {
         cwd: dir,
         timeout: TIMEOUTS.install,
       }),
     );
+    // npm 11 names every installed package with a script it would run (`install-scripts … mcp42@…
+    // (prepare: …)`): the published manifest has none.
+    const scriptWarnings = install.output.split('\n').filter((line) => /install-scripts\s+mcp42@/.test(line));
+    checks.that(scriptWarnings.length === 0, 'npm warns of no install script of mcp42', scriptWarnings);
     step = 'build';
     rmSync(join(dir, 'dist'), { recursive: true, force: true });
     await timed('build', () =>
@@ -372,9 +411,16 @@ async function runApp(name, tarball) {
     const exit = await Promise.race([app.exited, sleep(TIMEOUTS.exit).then(() => undefined)]);
     checks.that(exit !== undefined, `the process exits on its own within ${TIMEOUTS.exit / 1000} s of app.close()`);
     checks.that(exit.code === 0, 'exit code 0', exit);
-    // Nothing logged (the apps log warnings and errors): no bootstrap warning of mcp42, no error.
+    // Nothing else logged (the apps log warnings and errors): no bootstrap warning of mcp42, no error;
+    // only the refused Host, once, naming the option that would admit it.
     const logged = app.output.split('\n').filter((line) => line !== '' && !line.startsWith('MCP42_CONSUMER '));
-    checks.that(logged.length === 0, 'no warning or error logged', logged);
+    const refusal =
+      /Refused a request for Host "rebound\.example" \(403\): add its host name to the allowedHosts option/;
+    checks.that(
+      logged.length === 1 && refusal.test(logged[0]),
+      'no warning or error logged but the refused Host',
+      logged,
+    );
     times.run = (Date.now() - started) / 1000;
     const report = app.lines.find((line) => 'port' in line);
     return { name, ok: true, checks: checks.count, installed, times, report };

@@ -57,13 +57,12 @@ export const MCP_SESSION = Symbol('mcp:session');
 
 /**
  * The route metadata `@nestjs/platform-fastify` reads as a route's Fastify config (its
- * `FASTIFY_ROUTE_CONFIG_METADATA`; Express ignores it). The endpoint's routes carry
- * {@link MCP_ENDPOINT_CONFIG} there, and its POST {@link MCP_RAW_BODY_CONFIG}, so that Fastify leaves
- * its bodies unparsed.
+ * `FASTIFY_ROUTE_CONFIG_METADATA`; Express ignores it). The endpoint's route carries
+ * {@link MCP_ENDPOINT_CONFIG} there: mcp42's Fastify hooks check its Origin/Host and keep Fastify's
+ * body parsers away from it.
  */
 export const FASTIFY_ROUTE_CONFIG_METADATA = '__fastify_route_config__';
-export const MCP_RAW_BODY_CONFIG = 'mcp42RawBody';
-/** The key of the endpoint's Fastify route config that names its path: the Origin/Host hook checks those routes. */
+/** The key of the endpoint's Fastify route config that names its path. */
 export const MCP_ENDPOINT_CONFIG = 'mcp42Endpoint';
 
 /**

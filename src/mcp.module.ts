@@ -50,6 +50,7 @@ import { McpToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './transport/body-parser.notice.js';
 import { DuplicateEndpointNotice } from './transport/duplicate-endpoint.notice.js';
+import { FastifyEndpointRoute } from './transport/fastify-endpoint-route.js';
 import { FastifyOriginCheck } from './transport/fastify-origin-check.js';
 import { FastifyRawBody } from './transport/fastify-raw-body.js';
 import { McpOriginMiddleware } from './transport/origin.middleware.js';
@@ -135,6 +136,7 @@ const REGISTRIES = [
     McpServer,
     McpOriginMiddleware,
     FastifyOriginCheck,
+    FastifyEndpointRoute,
     BodyParserNotice,
     FastifyRawBody,
     DuplicateEndpointNotice,
@@ -170,6 +172,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
   constructor(
     @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>,
     private readonly fastifyOriginCheck: FastifyOriginCheck,
+    private readonly fastifyEndpointRoute: FastifyEndpointRoute,
   ) {
     super();
   }
@@ -179,6 +182,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
    * on Fastify (cheaper there than a middleware), the middleware everywhere else.
    */
   configure(consumer: MiddlewareConsumer): void {
+    this.fastifyEndpointRoute.install();
     if (this.fastifyOriginCheck.install()) return;
     consumer.apply(McpOriginMiddleware).forRoutes(this.endpoint);
   }

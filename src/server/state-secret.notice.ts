@@ -1,12 +1,33 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import cluster from 'node:cluster';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import { Sealer } from '../sealing/sealer.js';
 
+/** What this process can tell of its deployment: where it runs, and whether it is one of several. */
+export interface DeploymentSigns {
+  readonly env: NodeJS.ProcessEnv;
+  /** A `node:cluster` worker: its siblings serve the same port. */
+  readonly clusterWorker: boolean;
+}
+
 /**
- * Says at bootstrap, once, that what clients hand back sealed (`requestState`, cursors) is sealed
- * with a key of this process: fine for one instance, but another instance of the deployment could
- * not open it, and a restart forgets it.
+ * Why a key of this process alone is not enough here, or `undefined` when nothing says so: in
+ * production, or where other instances serve the same endpoint (a cluster worker, PM2's cluster mode,
+ * a Kubernetes pod). A developer's single instance hears nothing.
+ */
+export function sealingKeyConcern({ env, clusterWorker }: DeploymentSigns): string | undefined {
+  if (env.NODE_ENV === 'production') return 'NODE_ENV is production';
+  if (clusterWorker) return 'this process is a cluster worker';
+  if (env.NODE_APP_INSTANCE !== undefined) return 'this process is one of a PM2 cluster';
+  if (env.KUBERNETES_SERVICE_HOST !== undefined) return 'this process runs in Kubernetes';
+  return undefined;
+}
+
+/**
+ * Says at bootstrap, once, where it matters, that without `stateSecret` what clients hand back
+ * sealed (a 2026-07-28 `requestState`, list cursors) opens only in this process: another instance,
+ * or this one after a restart, refuses it.
  */
 @Injectable()
 export class StateSecretNotice implements OnApplicationBootstrap {
@@ -21,9 +42,11 @@ export class StateSecretNotice implements OnApplicationBootstrap {
     // 2025 sessions alone seal nothing that outlives this process's sessions.
     const { eras, legacySessions } = this.options;
     if (!this.sealer.ephemeral || (eras === 'legacy' && legacySessions)) return;
-    this.logger.log(
-      'requestState and list cursors are sealed with a random key of this process; when several instances ' +
-        'serve this endpoint (or it restarts while clients retry), give them all the same `stateSecret`',
+    const concern = sealingKeyConcern({ env: process.env, clusterWorker: cluster.isWorker });
+    if (concern === undefined) return;
+    this.logger.warn(
+      `No stateSecret is set (${concern}): a client whose next request or next page of a list reaches another ` +
+        'instance, or this one after a restart, will get an error; set the same stateSecret on every instance',
     );
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { MCP_RAW_BODY_CONFIG } from '../mcp.constants.js';
-import { fastifyOf, type FastifyLike } from './fastify-like.js';
+import { endpointOf, fastifyOf, type FastifyLike } from './fastify-like.js';
 
 /** The request headers that make Fastify parse a body: without them it hands the stream on unread. */
 const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as const;
@@ -12,7 +11,7 @@ const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as 
  * whatever parsers, `bodyLimit` or `rawBody` the application set up for its other routes.
  *
  * Fastify parses a body only when the request names a content type or has body framing; two hooks,
- * on the routes marked with the raw-body route config only, set those headers aside just before that
+ * on the endpoint's route only, set those headers aside just before that
  * decision (`preParsing`) and put them back just after it (`preValidation`, before guards and the
  * handler). Hooks rather than a parser of our own: Nest registers the JSON parser first and Fastify
  * refuses a second one for the same type, and replacing it would change the application's other
@@ -42,7 +41,7 @@ export class FastifyRawBody implements OnModuleInit {
   private install(fastify: FastifyLike): void {
     const { stash } = this;
     fastify.addHook('preParsing', (request, _reply, payload, done) => {
-      if (request.routeOptions?.config?.[MCP_RAW_BODY_CONFIG] === true) {
+      if (endpointOf(request) !== undefined) {
         const { headers } = request.raw;
         const kept: Partial<Record<(typeof BODY_HEADERS)[number], string | string[]>> = {};
         for (const name of BODY_HEADERS) {

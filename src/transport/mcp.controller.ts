@@ -1,26 +1,7 @@
-import {
-  Controller,
-  Delete,
-  Get,
-  Head,
-  Inject,
-  Options,
-  Patch,
-  Post,
-  Put,
-  Req,
-  Res,
-  SetMetadata,
-  UseGuards,
-  type Type,
-} from '@nestjs/common';
+import { All, Controller, Inject, Req, Res, SetMetadata, UseFilters, UseGuards, type Type } from '@nestjs/common';
 import type { McpGuard } from '../interfaces/mcp-module-options.interface.js';
-import {
-  FASTIFY_ROUTE_CONFIG_METADATA,
-  MCP_ENDPOINT_CONFIG,
-  MCP_ENDPOINT_METADATA,
-  MCP_RAW_BODY_CONFIG,
-} from '../mcp.constants.js';
+import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_ENDPOINT_CONFIG, MCP_ENDPOINT_METADATA } from '../mcp.constants.js';
+import { EndpointRefusalFilter } from './endpoint-refusal.filter.js';
 import { StreamableHttpTransport } from './streamable-http.transport.js';
 
 /**
@@ -28,64 +9,28 @@ import { StreamableHttpTransport } from './streamable-http.transport.js';
  * before it: a middleware, see `McpOriginMiddleware`, or on Fastify a hook, see `FastifyOriginCheck`). A class per call, because
  * Nest reads a controller's path and guards from its class metadata: sharing one class would let
  * two applications (or two endpoints) overwrite each other's.
+ *
+ * One route for every method: the transport serves POST, GET and DELETE and answers any other method
+ * 405 with `Allow` (TRACE, PROPFIND… included, rather than the platform's 404 page), and Nest's route
+ * log names the endpoint once instead of once per method. On Fastify, `FastifyEndpointRoute` makes
+ * the route take every method Node parses.
  */
 export function createMcpController(path: string, guards: readonly McpGuard[]): Type<unknown> {
-  // On Fastify, what marks the endpoint's routes for mcp42's hooks; Express ignores it.
-  const routeConfig = { [MCP_ENDPOINT_CONFIG]: path };
   @Controller(path)
   @SetMetadata(MCP_ENDPOINT_METADATA, path)
   @UseGuards(...guards)
+  // A guard's refusal answered as MCP clients read it: a JSON-RPC error body, its status and headers kept.
+  @UseFilters(EndpointRefusalFilter)
   class McpController {
     constructor(@Inject(StreamableHttpTransport) private readonly transport: StreamableHttpTransport) {}
 
     // @Res() hands the response to the transport: it decides JSON or SSE per request. On Fastify the
-    // POST's route config also keeps Fastify's body parsers away (see FastifyRawBody).
-    @Post()
-    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
-    post(@Req() request: unknown, @Res() response: unknown): Promise<void> {
-      return this.transport.handlePost(request, response);
-    }
-
-    // HEAD would reach the GET handler (both platforms route it there) and open a stream it never
-    // ends: refused instead. Declared before GET, as both platforms require to let it replace theirs.
-    @Head()
-    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
-    head(@Req() request: unknown, @Res() response: unknown): void {
-      this.transport.handleOtherMethod(request, response);
-    }
-
-    @Get()
-    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, routeConfig)
-    get(@Req() request: unknown, @Res() response: unknown): Promise<void> {
-      return this.transport.handleGet(request, response);
-    }
-
-    // A DELETE body is never read: kept from Fastify's parsers too (one aborted mid-body would reach
-    // Nest's exception handler as an error).
-    @Delete()
-    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
-    delete(@Req() request: unknown, @Res() response: unknown): Promise<void> {
-      return this.transport.handleDelete(request, response);
-    }
-
-    // Every other method gets 405 with `Allow`, rather than the platform's 404 page. Their bodies are
-    // left unread (raw on Fastify too), and the connection closed after the answer.
-    @Put()
-    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
-    put(@Req() request: unknown, @Res() response: unknown): void {
-      this.transport.handleOtherMethod(request, response);
-    }
-
-    @Patch()
-    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
-    patch(@Req() request: unknown, @Res() response: unknown): void {
-      this.transport.handleOtherMethod(request, response);
-    }
-
-    @Options()
-    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...routeConfig, [MCP_RAW_BODY_CONFIG]: true })
-    options(@Req() request: unknown, @Res() response: unknown): void {
-      this.transport.handleOtherMethod(request, response);
+    // route config marks the endpoint for mcp42's hooks and keeps Fastify's body parsers away from
+    // it (see FastifyRawBody): mcp42 reads POST bodies itself and leaves the others unread.
+    @All()
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { [MCP_ENDPOINT_CONFIG]: path })
+    serve(@Req() request: unknown, @Res() response: unknown): Promise<void> | void {
+      return this.transport.handle(request, response);
     }
   }
   return McpController;

@@ -1,6 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { carriesBody } from './http-request.js';
 import { writeTransportError } from './http-responses.js';
+
+/** The methods the transport answers itself; every other one is refused at the door. */
+const TRANSPORT_METHODS: ReadonlySet<string | undefined> = new Set(['POST', 'GET', 'DELETE']);
+
+/** Whether the transport answers `method` (GET and DELETE perhaps with a 405 that says why). */
+export function reachesTransport(method: string | undefined): boolean {
+  return TRANSPORT_METHODS.has(method);
+}
+
+/** Whether 2025 sessions exist here: GET and DELETE are theirs. */
+export function servesSessions(options: Pick<ResolvedMcpOptions, 'eras' | 'legacySessions'>): boolean {
+  return options.eras !== 'modern' && options.legacySessions;
+}
+
+/** The endpoint's `Allow` value: the methods it serves. */
+export function allowedMethods(options: Pick<ResolvedMcpOptions, 'eras' | 'legacySessions'>): string {
+  return servesSessions(options) ? 'GET, POST, DELETE' : 'POST';
+}
 
 /**
  * 405 for a method the endpoint does not serve (PUT, PATCH, OPTIONS without CORS…), with `Allow`

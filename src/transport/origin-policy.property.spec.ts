@@ -49,7 +49,7 @@ describe('Origin and Host policy properties', () => {
       fc.property(headerValue(hostHeader), headerValue(origin), (hostValue, originValue) => {
         // Node types these two as strings; a framework may still hand over repeated values as a list.
         const headers = { host: hostValue, origin: originValue } as unknown as IncomingHttpHeaders;
-        const refusal = defaults.refusal(headers);
+        const refusal = defaults.refusal(headers)?.message;
         expect([undefined, 'Forbidden: Host not allowed', 'Forbidden: Origin not allowed']).toContain(refusal);
       }),
       { numRuns: 200 },

@@ -154,14 +154,22 @@ describe('OriginPolicy.refusal', () => {
   const policy = defaults();
 
   it('names the Host first, then the Origin, and nothing when both are allowed', () => {
-    expect(policy.refusal({ host: 'evil.example', origin: 'https://evil.example' })).toBe(
-      'Forbidden: Host not allowed',
-    );
-    expect(policy.refusal({ host: 'localhost:3000', origin: 'https://evil.example' })).toBe(
-      'Forbidden: Origin not allowed',
-    );
+    expect(policy.refusal({ host: 'evil.example', origin: 'https://evil.example' })).toEqual({
+      message: 'Forbidden: Host not allowed',
+      value: 'evil.example',
+      option: 'allowedHosts',
+    });
+    expect(policy.refusal({ host: 'localhost:3000', origin: 'https://evil.example' })).toEqual({
+      message: 'Forbidden: Origin not allowed',
+      value: 'https://evil.example',
+      option: 'allowedOrigins',
+    });
     expect(policy.refusal({ host: 'localhost:3000', origin: 'http://localhost:3000' })).toBeUndefined();
     expect(policy.refusal({ host: '127.0.0.1' })).toBeUndefined();
-    expect(policy.refusal({})).toBe('Forbidden: Host not allowed');
+    expect(policy.refusal({})).toEqual({
+      message: 'Forbidden: Host not allowed',
+      value: undefined,
+      option: 'allowedHosts',
+    });
   });
 });

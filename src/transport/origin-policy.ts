@@ -1,6 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { headerValue } from './http-request.js';
 
+/** Why a request may not reach the endpoint: its 403's message, and what would admit it. */
+export interface OriginRefusal {
+  readonly message: string;
+  /** The header refused, as sent (absent: `undefined`). */
+  readonly value: string | undefined;
+  /** The option whose list would admit it. */
+  readonly option: 'allowedHosts' | 'allowedOrigins';
+}
+
 /**
  * Decides which `Origin` and `Host` values may reach the endpoint: the defence against DNS
  * rebinding, where a web page on an attacker's name resolves to 127.0.0.1 and drives a local server.
@@ -42,12 +51,16 @@ export class OriginPolicy {
   }
 
   /**
-   * Why a request with these headers may not reach the endpoint (the 403's message), or `undefined`
-   * when it may: the `Host` first, then the `Origin`.
+   * Why a request with these headers may not reach the endpoint, or `undefined` when it may: the
+   * `Host` first, then the `Origin`.
    */
-  refusal(headers: IncomingHttpHeaders): string | undefined {
-    if (!this.allowsHost(headerValue(headers, 'host'))) return 'Forbidden: Host not allowed';
-    if (!this.allowsOrigin(headerValue(headers, 'origin'))) return 'Forbidden: Origin not allowed';
+  refusal(headers: IncomingHttpHeaders): OriginRefusal | undefined {
+    const host = headerValue(headers, 'host');
+    if (!this.allowsHost(host)) return { message: 'Forbidden: Host not allowed', value: host, option: 'allowedHosts' };
+    const origin = headerValue(headers, 'origin');
+    if (!this.allowsOrigin(origin)) {
+      return { message: 'Forbidden: Origin not allowed', value: origin, option: 'allowedOrigins' };
+    }
     return undefined;
   }
 

@@ -19,7 +19,7 @@ import { readMcpBody, type BodyResult } from './body.reader.js';
 import { carriesBody, headerValue, rawRequest, rawResponse } from './http-request.js';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import { writeEmpty, writeJson, writeStateUnavailable, writeTransportError } from './http-responses.js';
-import { refuseMethod } from './method-refusal.js';
+import { allowedMethods, refuseMethod, servesSessions } from './method-refusal.js';
 import { SharedGet } from './shared-get.js';
 import { refuseLegacyPost, refuseSessionMethod } from './legacy-refusal.js';
 import { MediaTypeVerdicts } from './media-type-verdicts.js';
@@ -54,7 +54,7 @@ export class StreamableHttpTransport {
 
   /** Whether 2025 sessions exist here: GET and DELETE are theirs. */
   private get servesSessions(): boolean {
-    return this.options.eras !== 'modern' && this.options.legacySessions;
+    return servesSessions(this.options);
   }
 
   /** 405 for GET and DELETE where there are no sessions, saying why. */
@@ -67,11 +67,29 @@ export class StreamableHttpTransport {
   }
 
   /**
+   * Every request to the endpoint, by method: POST, GET and DELETE are served; HEAD (which both
+   * platforms would otherwise route to GET, opening a stream it never ends) and every other method
+   * get 405.
+   */
+  handle(request: unknown, response: unknown): Promise<void> | void {
+    switch (rawRequest(request).method) {
+      case 'POST':
+        return this.handlePost(request, response);
+      case 'GET':
+        return this.handleGet(request, response);
+      case 'DELETE':
+        return this.handleDelete(request, response);
+      default:
+        return this.handleOtherMethod(request, response);
+    }
+  }
+
+  /**
    * POST: one JSON-RPC message (or, on 2025-03-26 sessions, a batch) from the client. Its era is
    * decided per request, body first: a stateless 2026-07-28 request goes to {@link StatelessPost},
    * anything else is served as 2025 session traffic, exactly as a 2025 server serves it.
    */
-  async handlePost(request: unknown, response: unknown): Promise<void> {
+  private async handlePost(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
     await this.answering(res, () => this.post(request, raw, res));
@@ -138,7 +156,7 @@ export class StreamableHttpTransport {
    * GET: the session's standalone SSE stream of server-initiated messages; with `Last-Event-ID`,
    * the resumption of whichever stream of the session that event belongs to.
    */
-  async handleGet(request: unknown, response: unknown): Promise<void> {
+  private async handleGet(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
     await this.answering(res, () => this.get(request, raw, res));
@@ -202,7 +220,7 @@ export class StreamableHttpTransport {
   }
 
   /** DELETE: the client ends its session. */
-  async handleDelete(request: unknown, response: unknown): Promise<void> {
+  private async handleDelete(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
     await this.answering(res, async () => {
@@ -220,10 +238,12 @@ export class StreamableHttpTransport {
     });
   }
 
-  /** Any other method (PUT, PATCH, OPTIONS…): 405, naming the methods this endpoint serves. */
-  handleOtherMethod(request: unknown, response: unknown): void {
-    const allow = this.servesSessions ? 'GET, POST, DELETE' : 'POST';
-    refuseMethod(rawRequest(request), rawResponse(response), allow);
+  /**
+   * Any other method: 405, naming the methods this endpoint serves. The endpoint's door refuses
+   * them before any guard (`EndpointDoor`); this answers one that came another way.
+   */
+  private handleOtherMethod(request: unknown, response: unknown): void {
+    refuseMethod(rawRequest(request), rawResponse(response), allowedMethods(this.options));
   }
 
   /**

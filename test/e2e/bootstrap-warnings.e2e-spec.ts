@@ -109,9 +109,7 @@ describe('warnings at bootstrap', () => {
     class Second {}
     if (TEST_ADAPTER === 'fastify') {
       // Fastify refuses a route declared twice: the application does not start, saying why.
-      await expect(warningsOf({ imports: [First, Second] })).rejects.toThrow(
-        "Method 'POST' already declared for route '/mcp'",
-      );
+      await expect(warningsOf({ imports: [First, Second] })).rejects.toThrow(/already declared for route '\/mcp'/);
     } else {
       // Express serves the first and shadows the second, silently: mcp42 says so.
       const warnings = await warningsOf({ imports: [First, Second] });
@@ -124,6 +122,30 @@ describe('warnings at bootstrap', () => {
     @Module({ imports: [forRoot('third', 'tools')] })
     class Third {}
     expect(await warningsOf({ imports: [First, Third] })).toEqual([]);
+  });
+
+  it('says, in production only, that sealed state needs a stateSecret shared by every instance', async () => {
+    const before = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      expect(await warningsOf({ imports: [forRoot('prod')], providers: [DecoratedTools] })).toEqual([
+        expect.stringMatching(
+          /^No stateSecret is set \(NODE_ENV is production\): a client whose next request .* another instance, .*set the same stateSecret on every instance \| McpModule$/,
+        ),
+      ]);
+    } finally {
+      process.env.NODE_ENV = before;
+    }
+  });
+
+  it("names the endpoint in Nest's route log once or twice, not once per method", async () => {
+    const logger = new RecordingLogger();
+    running = await startApp({ imports: [forRoot('routes')], providers: [DecoratedTools] }, { logger });
+    const mentions = logger.entries.filter((entry) => entry.text.includes('/mcp'));
+    expect(mentions.map((entry) => entry.text)).toEqual([
+      expect.stringMatching(/\{\/mcp\}/),
+      expect.stringMatching(/\{\/mcp, ALL\} route/),
+    ]);
   });
 
   it("warns when a list guards filter is cached 'public', naming the item; not when it is private", async () => {

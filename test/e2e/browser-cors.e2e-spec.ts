@@ -124,7 +124,7 @@ describe('CORS in a browser: the official SDK client in a page of another origin
   it("lets that page read a guard's refusal (CORS headers on the 403)", async () => {
     const { page } = await openPage(allowed);
     await expect(runIn(page, running.mcpUrl, undefined)).rejects.toThrow(
-      'Streamable HTTP error: Error POSTing to endpoint: {"message":"Forbidden resource","error":"Forbidden","statusCode":403}',
+      'Streamable HTTP error: Error POSTing to endpoint: {"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Forbidden resource"}}',
     );
     expect(tools.calls).toBe(0);
   });

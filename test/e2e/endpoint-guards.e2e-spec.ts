@@ -20,7 +20,7 @@ import { AppModule } from '../../sample-app/app.module.js';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import { McpModule, McpTool, type McpContext } from '../../src/index.js';
 import { httpExchange } from '../utils/http-exchange.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { initializeRequest, MCP_POST_HEADERS, startApp, TEST_ADAPTER, type RunningApp } from '../utils/start-app.js';
 
 type RequestWithUser = http.IncomingMessage & { user?: unknown };
 
@@ -131,7 +131,13 @@ describe('Guards on the MCP endpoint (e2e)', () => {
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toMatch(/^Bearer\b/);
       expect(res.headers['mcp-session-id']).toBeUndefined();
-      expect(res.text).not.toMatch(/stack|\n\s+at |\.ts:\d+|secret-token/);
+      expect(res.headers['content-type']).toMatch(/^application\/json\b/);
+      // A JSON-RPC error MCP clients can show, rather than Nest's {"statusCode":401,...}.
+      expect(JSON.parse(res.text)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: 'Unauthorized' },
+      });
     }
 
     it('answers initialize without Authorization with 401 and WWW-Authenticate: Bearer', async () => {
@@ -235,6 +241,7 @@ describe('Guards on the MCP endpoint (e2e)', () => {
         const init = await mcp.post().send(initializeRequest());
         expect(init.status).toBe(403);
         expect(init.headers['mcp-session-id']).toBeUndefined();
+        expect(init.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden resource' } });
         expect((await mcp.post(sessionId).send({ jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(403);
         expect((await mcp.get(sessionId)).status).toBe(403);
         expect((await mcp.delete(sessionId)).status).toBe(403);
@@ -290,6 +297,41 @@ describe('Guards on the MCP endpoint (e2e)', () => {
       expect(who.body.result.content[0].text).toBe(JSON.stringify({ team: 'blue' }));
       expect((await mcp.get(sessionId)).status).toBe(200);
       expect((await mcp.delete(sessionId)).status).toBe(204);
+    });
+
+    it("answers a refusal with the guard's message as a JSON-RPC error, with the id when the platform parsed the body", async () => {
+      const parsing = await startApp(
+        {
+          imports: [McpModule.forRoot({ name: 'parsed-guard-e2e', version: '1.0.0', guards: [TeamHeaderGuard] })],
+          providers: [EchoTools],
+        },
+        { bodyParser: true },
+      );
+      try {
+        const res = await client(parsing, { 'x-team': 'red' }).post().send(initializeRequest('2025-06-18', 7));
+        expect(res.status).toBe(401);
+        // Express's body parser read the body before the guard ran; on Fastify mcp42 reads it, after.
+        const id = TEST_ADAPTER === 'express' ? 7 : null;
+        expect(res.body).toEqual({ jsonrpc: '2.0', id, error: { code: -32000, message: 'Unauthorized' } });
+      } finally {
+        await parsing.close();
+      }
+    });
+
+    it('closes the connection after refusing a request whose body it did not read', async () => {
+      const res = await httpExchange(
+        running.mcpUrl,
+        'POST',
+        { ...MCP_POST_HEADERS, 'x-team': 'red' },
+        JSON.stringify(initializeRequest()),
+      );
+      expect(res.status).toBe(401);
+      expect(res.headers.connection).toBe('close');
+      expect(JSON.parse(res.text)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: 'Unauthorized' },
+      });
     });
 
     it('still runs the Origin check first', async () => {

@@ -8,6 +8,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import { McpModule, McpSessionRegistry, type McpModuleOptions } from '../../src/index.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
+import { RecordingLogger } from '../utils/recording-logger.js';
 import { exchange, HttpMcpClient } from '../utils/http-mcp-client.js';
 import {
   initializeRequest,
@@ -358,5 +359,32 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
     expectForbidden(await init(b, 'a.example'));
     expectForbidden(await init(a, '127.0.0.1'));
     expectForbidden(await init(b, '127.0.0.1'));
+  });
+
+  it('logs a refused Host or Origin once per value, naming the option that admits it, and bounded', async () => {
+    const logger = new RecordingLogger();
+    const running = await startApp(
+      { imports: [McpModule.forRoot({ name: 'origin-log', version: '1.0.0' })], providers: [EchoTools] },
+      { logger },
+    );
+    apps.push(running);
+    const init = (headers: Record<string, string>) =>
+      exchange(running.mcpUrl, { headers: { ...MCP_POST_HEADERS, ...headers }, body: initializeRequest() });
+    const refusals = () => logger.at('warn').filter((line) => line.startsWith('Refused a request'));
+
+    for (let i = 0; i < 3; i++) expectForbidden(await init({ host: 'mcp.example.com' }));
+    expectForbidden(await init({ origin: 'https://app.example' }));
+    expect(refusals()).toEqual([
+      expect.stringMatching(
+        /^Refused a request for Host "mcp\.example\.com" \(403\): add its host name to the allowedHosts option/,
+      ),
+      expect.stringMatching(
+        /^Refused a request from Origin "https:\/\/app\.example" \(403\): add it to the allowedOrigins option/,
+      ),
+    ]);
+
+    // A flood of distinct values: every one refused, at most ten lines a minute logged.
+    for (let i = 0; i < 30; i++) expectForbidden(await init({ host: `flood-${i}.example` }));
+    expect(refusals().length).toBe(10);
   });
 });

@@ -17,7 +17,12 @@ jest.mock('@nestjs/common', () => nestCommon);
 jest.mock('@nestjs/core', () => nestCore);
 const { ENDPOINT_LIMIT, SEARCH_LIMIT, ThrottledModule } = await import('../fixtures/throttled.module.js');
 
-const TOO_MANY = { statusCode: 429, message: 'ThrottlerException: Too Many Requests' };
+/** The endpoint's refusal as MCP clients read it (mcp42's filter; the id is unknown, the body unread). */
+const TOO_MANY = {
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32000, message: 'ThrottlerException: Too Many Requests' },
+};
 
 describe('@nestjs/throttler with McpThrottlerGuard (e2e)', () => {
   let running: RunningApp;
@@ -48,7 +53,7 @@ describe('@nestjs/throttler with McpThrottlerGuard (e2e)', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('60');
     expect(refused.headers['content-type']).toMatch(/^application\/json\b/);
-    // Nest's exception filter answers, not mcp42: an HTTP error body, not a JSON-RPC message.
+    // The guard's exception as a JSON-RPC error, its status and Retry-After kept.
     expect(JSON.parse(refused.text)).toEqual(TOO_MANY);
 
     const call = await client.call('echo', {}, 'after');

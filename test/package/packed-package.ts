@@ -42,6 +42,8 @@ export async function packedPackage(workDir: string): Promise<PackedPackage> {
   for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
     await copyFile(join(ROOT, file), join(stage, file));
   }
+  // The manifest as `prepack` makes it: without the development fields.
+  await run(process.execPath, [join(ROOT, 'scripts', 'pack-manifest.mjs'), 'strip', '--dir', stage]);
   // The build is made above: no prepack (it would build into the stage again) nor any other script.
   const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], {
     cwd: stage,

@@ -5,7 +5,7 @@
  * every module setting a Nest app may have. The list below is the API report: adding, removing or
  * renaming an export of the package changes this test, on purpose.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -201,7 +201,7 @@ const SETTINGS: readonly ConsumerSetting[] = [
   },
 ];
 
-describe('the published declarations', () => {
+describe('the packed package and its declarations', () => {
   let workDir: string;
   let packed: PackedPackage;
 
@@ -212,6 +212,50 @@ describe('the published declarations', () => {
 
   afterAll(async () => {
     if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it('ship the build and the three documents only: every module of src/ once, no map, test or sample', async () => {
+    const modules = (await readdir(join(ROOT, 'src'), { recursive: true }))
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !/\.(spec|e2e-spec)\.ts$/.test(file))
+      .map((file) => file.replace(/\.ts$/, ''));
+    // The ES module wrapper of the root and of each subpath export (`./redis` → dist/esm/redis/).
+    const subpaths = Object.keys(packed.manifest.exports as object)
+      .filter((key) => key !== '.' && key !== './package.json')
+      .map((key) => `${key.slice(2)}/`);
+    const wrappers = ['', ...subpaths].flatMap((folder) => [
+      `dist/esm/${folder}index.d.ts`,
+      `dist/esm/${folder}index.js`,
+    ]);
+    const expected = [
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/cjs/package.json',
+      ...modules.flatMap((module) => [`dist/cjs/${module}.d.ts`, `dist/cjs/${module}.js`]),
+      ...wrappers,
+    ];
+    expect(packed.files).toEqual(expected.sort());
+  });
+
+  it('ship a manifest without development scripts, and with the repository, homepage and bugs', () => {
+    const { manifest } = packed;
+    expect(manifest.scripts).toBeUndefined();
+    expect(manifest.devDependencies).toBeUndefined();
+    expect(manifest.repository).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\//) });
+    expect(manifest.homepage).toMatch(/^https:\/\//);
+    expect(manifest.bugs).toEqual({ url: expect.stringMatching(/^https:\/\/github\.com\/.+\/issues$/) });
+  });
+
+  it('ship a README whose links work from node_modules: absolute, or anchors of the page', async () => {
+    const readme = await readFile(join(packed.packageDir, 'README.md'), 'utf8');
+    // Inline links and images `[text](target)` and reference definitions `[id]: target`.
+    const targets = [
+      ...[...readme.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((match) => match[1]!),
+      ...[...readme.matchAll(/^\[[^\]]+\]:\s*(\S+)/gm)].map((match) => match[1]!),
+    ];
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((target) => !/^(https:\/\/|#)/.test(target))).toEqual([]);
   });
 
   it('are built with stripInternal', () => {

@@ -1,22 +1,16 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-
-/** Debian's Chromium: the browser tests drive the system's, never one downloaded by Playwright. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+import { chromiumPath, MISSING_BINARY_ADVICE } from './system-binaries.js';
 
 /**
- * Headless Chromium. Missing, it fails the test with the fix rather than skipping it: CI installs it
- * (.ci/run). The flags keep it off the network: without them it keeps calling Google's services.
+ * The system's headless Chromium (`CHROMIUM_PATH`, else the PATH's), never one downloaded by
+ * Playwright. Missing, it fails the test with the fix rather than skipping it. The flags keep it off
+ * the network: without them it keeps calling Google's services.
  */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `${CHROMIUM_PATH} is missing: the browser tests need Debian's Chromium ` +
-        '(sudo apt-get install -y --no-install-recommends chromium)',
-    );
-  }
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error(`No Chromium found for the browser tests: ${MISSING_BINARY_ADVICE}`);
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
     timeout: 30_000,
     args: [

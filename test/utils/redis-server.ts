@@ -4,6 +4,7 @@ import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MISSING_BINARY_ADVICE, redisServerPath } from './system-binaries.js';
 
 /** How long a fresh server may take to answer PING. */
 const READY_TIMEOUT_MS = 10_000;
@@ -12,8 +13,8 @@ const READY_TIMEOUT_MS = 10_000;
 export type RespValue = string | number | null | RespValue[];
 
 /**
- * A real `redis-server` of its own for a test run (Debian's package; `.ci/run` installs it when
- * missing): on a free loopback port, persistence off, its working directory a temporary one, stopped
+ * A real `redis-server` of its own for a test run (`REDIS_SERVER` or the PATH's; npm test's first step
+ * installs it when missing): on a free loopback port, persistence off, its working directory a temporary one, stopped
  * with its process. Never a mock: what the Redis-backed code does is checked against Redis itself.
  */
 export class RedisServer {
@@ -51,9 +52,7 @@ export class RedisServer {
       }
     }
     if ((lastError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-      throw new Error(
-        "redis-server is not installed: the Redis tests need Debian's redis-server (apt-get install redis-server; .ci/run installs it)",
-      );
+      throw new Error(`No redis-server found for the Redis tests: ${MISSING_BINARY_ADVICE}`);
     }
     throw lastError;
   }
@@ -169,7 +168,7 @@ export class RedisServer {
 function spawnServer(port: number): { child: ChildProcess; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp42-redis-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const child = spawn('redis-server', [...args, '--dir', dir, '--loglevel', 'warning'], {
+  const child = spawn(redisServerPath() ?? 'redis-server', [...args, '--dir', dir, '--loglevel', 'warning'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   return { child, dir };
