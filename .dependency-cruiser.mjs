@@ -192,11 +192,11 @@ export default {
       name: 'public-api-only',
       comment:
         'The sample app and the tests use mcp42 as users do: through src/index.ts (and the index.ts of the ' +
-        'subpath exports mcp42/redis and mcp42/oauth). Unit specs beside the source, and ' +
+        'subpath exports mcp42/protocol, mcp42/redis and mcp42/oauth). Unit specs beside the source, and ' +
         'the helpers in test/internals/ for tests that read internal state, are the tests of internals.',
       severity: 'error',
       from: { path: '^(sample-app|test)/', pathNot: '^test/internals/' },
-      to: { path: '^src/', pathNot: '^src/(redis/|oauth/)?index\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(protocol/|redis/|oauth/)?index\\.ts$' },
     },
   ],
   options: {

@@ -59,12 +59,9 @@ export class AppModule {
       version: '0.3.0',
       title: 'mcp42 sample: echo and weather',
       instructions: 'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
-      // Browser pages of the allowed origins (loopback, any port, by default) may call it directly.
-      cors: true,
-      ...(config.stateSecret === undefined ? {} : { stateSecret: config.stateSecret }),
-      // With OAuth, clients can step up: clear_forecast_cache is listed for everyone, and a call without
-      // weather:admin gets a 403 challenge naming it. The static tokens cannot grow, so they hide it.
-      ...(config.oauthIssuer === undefined ? {} : { scopeDenial: 'challenge' as const }),
+      ...(config.stateSecret === undefined ? {} : { state: { secret: config.stateSecret } }),
+      ...(config.oauthIssuer === undefined ? {} : { auth: { scopeDenial: 'challenge' as const } }),
+      http: { cors: true },
     };
     const oauth =
       config.oauthIssuer === undefined
@@ -77,7 +74,10 @@ export class AppModule {
         : McpModule.forRootAsync({
             imports: [RedisClientModule.forUrl(config.redisUrl)],
             inject: [SAMPLE_REDIS],
-            useFactory: (client: Redis) => ({ ...options, state: redisState({ client, keyPrefix: 'mcp42-sample:' }) }),
+            useFactory: (client: Redis) => ({
+              ...options,
+              state: { ...options.state, shared: redisState({ client, keyPrefix: 'mcp42-sample:' }) },
+            }),
             guards,
           });
     return {

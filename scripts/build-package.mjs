@@ -14,7 +14,7 @@
 // Usage: node scripts/build-package.mjs [--out-dir <dir>]   (default: dist; cjs/ and esm/ are
 // replaced in it, nothing else is touched). test/package/ builds into a temporary folder this way.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +28,13 @@ export const ESM_WRAPPER = "export * from '../cjs/index.js';\n";
 /** The wrapper of a subpath entry one folder down (`mcp42/redis` → dist/esm/redis/index.js). */
 export const SUBPATH_ESM_WRAPPER = (subpath) => `export * from '../../cjs/${subpath}/index.js';\n`;
 
-/** The subpath exports: optional integrations, each an entry of its own over the one CommonJS copy. */
-export const SUBPATHS = ['redis', 'oauth'];
+/**
+ * The subpath exports (`mcp42/protocol`, `mcp42/redis`…), each an entry of its own over the one
+ * CommonJS copy: read from package.json `exports`, the one place they are declared.
+ */
+export const SUBPATHS = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports)
+  .filter((key) => key !== '.' && key !== './package.json')
+  .map((key) => key.slice(2));
 
 function outDirFromArgs(args) {
   const index = args.indexOf('--out-dir');

@@ -1,20 +1,25 @@
 // The public API of mcp42: what an application writes in its code, and the types that code names.
+// The protocol's wire types are in `mcp42/protocol`; integrations in `mcp42/redis` and `mcp42/oauth`.
 // Everything else (stores, the call lifecycle, sessions, the transport) is internal and may change
 // in any release; `stripInternal` keeps members tagged internal out of the published declarations
-// (never write that tag in a comment here: the export below it would go too).
+// (never write that tag in a comment here: the export below it would go too). Named exports only:
+// any name added here becomes public API.
 
-// Module and options
+// The module and its options
 export { McpModule } from './mcp.module.js';
-export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 export type {
   McpModuleOptions,
-  McpModuleExtras,
-  McpGuard,
+  McpHttpOptions,
+  McpCorsOptions,
+  McpLimitsOptions,
+  McpSessionsOptions,
+  McpAuthOptions,
+  McpResumabilityOptions,
+  McpStateOptions,
   McpCacheOptions,
   McpCacheHintOptions,
-  McpCorsOptions,
 } from './interfaces/mcp-module-options.interface.js';
-export { defaultSessionOwner } from './session/session-owner.js';
+export { defaultPrincipalOf } from './session/principal-of.js';
 export { defaultScopesOf } from './guards/scopes-of.js';
 
 // Decorators and the options they take
@@ -50,17 +55,9 @@ export type {
 } from './interfaces/mcp-context.interface.js';
 export { McpExecutionContext, type McpContextType } from './execution/mcp-execution-context.js';
 export type { McpItemKind } from './execution/mcp-invocation.js';
-export { McpScopesGuard } from './guards/mcp-scopes.guard.js';
-export {
-  MCP_SESSION,
-  MCP_CONTEXT_TYPE,
-  MCP_PUBLIC_METADATA,
-  MCP_SCOPES_METADATA,
-  MCP_RESOURCE_METADATA_URL,
-} from './mcp.constants.js';
+export { MCP_SESSION, MCP_PUBLIC_METADATA, MCP_SCOPES_METADATA } from './mcp.constants.js';
 
 // Registries: items and sessions at run time
-export { McpItemRegistry } from './registries/item.registry.js';
 export { McpToolRegistry, type McpRuntimeToolOptions, type McpToolHandler } from './registries/tool.registry.js';
 export { McpResourceRegistry, type McpRuntimeResourceOptions } from './registries/resource.registry.js';
 export {
@@ -75,75 +72,40 @@ export {
 } from './registries/prompt.registry.js';
 export { McpSessionRegistry } from './registries/session.registry.js';
 export type { McpSessionHandle } from './interfaces/mcp-session-handle.interface.js';
-export { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from './session/session-subscriptions.js';
+
+// What an application may implement or plug in
 export type { McpEventStore, McpStoredEvent } from './interfaces/mcp-event-store.interface.js';
 export type { McpState } from './interfaces/mcp-shared-state.interface.js';
-export { InMemoryEventStore, type InMemoryEventStoreOptions } from './session/in-memory-event-store.js';
 
-// Content helpers
-export * from './content/index.js';
+// Content builders
+export {
+  text,
+  image,
+  audio,
+  resourceLink,
+  embeddedText,
+  embeddedBlob,
+  userMessage,
+  assistantMessage,
+  type BinaryData,
+  type ResourceLinkInit,
+  type EmbeddedResourceOptions,
+} from './content/index.js';
 
 // Errors
 export { McpToolError } from './errors/mcp-tool.error.js';
 export { McpDefinitionError } from './errors/mcp-definition.error.js';
-export { McpToolDefinitionError } from './errors/mcp-tool-definition.error.js';
 export { McpClientRequestError } from './errors/mcp-client-request.error.js';
 export { McpCallAbortedError, type McpCallAbortKind } from './errors/mcp-call-aborted.error.js';
 export { McpStateUnavailableError } from './errors/mcp-state-unavailable.error.js';
 export { McpInsufficientScopeException } from './errors/mcp-insufficient-scope.exception.js';
 export { ErrorCode, JsonRpcError } from './protocol/json-rpc.errors.js';
 
-// Protocol: versions, log levels, and the shapes handlers return and read
-export {
-  SUPPORTED_PROTOCOL_VERSIONS,
-  MODERN_PROTOCOL_VERSIONS,
-  LEGACY_PROTOCOL_VERSIONS,
-  LATEST_PROTOCOL_VERSION,
-  type ProtocolVersion,
-  type ModernProtocolVersion,
-  type LegacyProtocolVersion,
-} from './protocol/protocol-version.js';
-export type { McpEra, McpEras } from './protocol/era-classifier.js';
-export { LOGGING_LEVELS, type LoggingLevel } from './protocol/logging-level.js';
-export type { RequestId, JsonRpcParams, JsonRpcErrorObject } from './protocol/json-rpc.types.js';
+// The results handlers return (every other wire type is in mcp42/protocol)
 export type {
-  Meta,
-  Implementation,
-  ClientCapabilities,
-  Role,
-  ContentAnnotations,
-  TextContent,
-  ImageContent,
-  AudioContent,
-  ResourceLink,
-  TextResourceContents,
-  BlobResourceContents,
-  EmbeddedResource,
-  ContentBlock,
   CallToolResult,
-  ToolAnnotations,
-  ToolDefinition,
-  JsonSchemaObject,
-  Icon,
-  ResourceDefinition,
-  ResourceTemplateDefinition,
+  ContentBlock,
   ReadResourceResult,
-  PromptArgument,
-  PromptDefinition,
-  PromptMessage,
   GetPromptResult,
-  CompleteResult,
-  ListToolsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListPromptsResult,
-  CacheScope,
-  ElicitationSchema,
-  ElicitRequestParams,
-  ElicitResult,
-  SamplingMessage,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  Root,
-  ListRootsResult,
+  PromptMessage,
 } from './protocol/mcp.types.js';

@@ -5,11 +5,17 @@ import { MCP_OPTION_DEFAULTS, resolveMcpOptions } from './mcp-options.defaults.j
 import type { McpEventStore } from './interfaces/mcp-event-store.interface.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
 
-/** The resolved options without the event store, which is a fresh instance each time. */
-function withoutStore(resolved: ResolvedMcpOptions): Omit<ResolvedMcpOptions, 'eventStore'> {
-  const { eventStore: _eventStore, ...rest } = resolved;
-  return rest;
+/** The resolved options without the default event store, which is a fresh instance each time. */
+function withoutStore(resolved: ResolvedMcpOptions): unknown {
+  const { eventStore: _eventStore, ...resumability } = resolved.resumability;
+  return { ...resolved, resumability };
 }
+
+/** The defaults as resolved options hold them: the default store is not the application's own. */
+const RESOLVED_DEFAULTS = {
+  ...MCP_OPTION_DEFAULTS,
+  resumability: { ...MCP_OPTION_DEFAULTS.resumability, customEventStore: false },
+};
 
 /** A store that keeps nothing: a stand-in for a user's own implementation. */
 const customStore = (): McpEventStore => ({
@@ -22,15 +28,20 @@ const customStore = (): McpEventStore => ({
 const base = { name: 'weather', version: '1.0.0' } as const;
 
 describe('MCP_OPTION_DEFAULTS', () => {
-  it('holds the documented defaults', () => {
-    expect(MCP_OPTION_DEFAULTS.maxBodyBytes).toBe(4_194_304);
-    expect(MCP_OPTION_DEFAULTS.sessionIdleTimeoutMs).toBe(1_800_000);
-    expect(MCP_OPTION_DEFAULTS.maxSessions).toBe(10_000);
-    expect(MCP_OPTION_DEFAULTS.maxSessionsPerPrincipal).toBe(100);
-    expect(MCP_OPTION_DEFAULTS.outboxLimit).toBe(1_000);
-    expect(MCP_OPTION_DEFAULTS.keepAliveMs).toBe(15_000);
-    expect([...MCP_OPTION_DEFAULTS.allowedHosts].sort()).toEqual(['127.0.0.1', '[::1]', 'localhost']);
-    expect([...MCP_OPTION_DEFAULTS.allowedOrigins].sort()).toEqual([
+  it('holds the documented defaults, group by group', () => {
+    const { http, limits, sessions, auth, resumability, state } = MCP_OPTION_DEFAULTS;
+    expect(MCP_OPTION_DEFAULTS.eras).toBe('dual');
+    expect(limits).toEqual({
+      bodyBytes: 4_194_304,
+      sessions: 10_000,
+      sessionsPerPrincipal: 100,
+      listenStreams: 1_000,
+      listenStreamsPerPrincipal: 10,
+      outboxMessages: 1_000,
+      pageSize: 100,
+    });
+    expect([...http.allowedHosts].sort()).toEqual(['127.0.0.1', '[::1]', 'localhost']);
+    expect([...http.allowedOrigins].sort()).toEqual([
       'http://127.0.0.1:*',
       'http://[::1]:*',
       'http://localhost:*',
@@ -38,20 +49,31 @@ describe('MCP_OPTION_DEFAULTS', () => {
       'https://[::1]:*',
       'https://localhost:*',
     ]);
-    expect(MCP_OPTION_DEFAULTS.defaultLogLevel).toBe('info');
-    expect(MCP_OPTION_DEFAULTS.clientRequestTimeoutMs).toBe(60_000);
-    expect(MCP_OPTION_DEFAULTS.sseRetryMs).toBe(1_000);
-    expect(MCP_OPTION_DEFAULTS.maxStoredEvents).toBe(1_000);
-    expect(MCP_OPTION_DEFAULTS.storedEventMaxAgeMs).toBe(300_000);
-    expect('eventStore' in MCP_OPTION_DEFAULTS).toBe(false);
+    expect({ ...http, allowedHosts: undefined, allowedOrigins: undefined }).toEqual({
+      allowedHosts: undefined,
+      allowedOrigins: undefined,
+      cors: false,
+      bodyTimeoutMs: 30_000,
+      keepAliveMs: 15_000,
+      sseRetryMs: 1_000,
+    });
+    expect(sessions).toEqual({
+      enabled: true,
+      idleTimeoutMs: 1_800_000,
+      clientRequestTimeoutMs: 60_000,
+      defaultLogLevel: 'info',
+    });
+    expect(auth.scopeDenial).toBe('hide');
+    expect(resumability).toEqual({ maxEvents: 1_000, maxEventChars: 4_194_304, maxEventAgeMs: 300_000 });
+    expect(state).toEqual({ requestStateTtlMs: 900_000 });
   });
 });
 
 describe('resolveMcpOptions', () => {
   it('applies every default when only name and version are given', () => {
     const resolved = resolveMcpOptions({ ...base });
-    expect(withoutStore(resolved)).toEqual({ ...base, ...MCP_OPTION_DEFAULTS });
-    expect(resolved.eventStore).toBeInstanceOf(InMemoryEventStore);
+    expect(withoutStore(resolved)).toEqual({ ...base, ...RESOLVED_DEFAULTS });
+    expect(resolved.resumability.eventStore).toBeInstanceOf(InMemoryEventStore);
   });
 
   it('leaves title and instructions out unless given, and keeps them when given', () => {
@@ -63,135 +85,137 @@ describe('resolveMcpOptions', () => {
     expect(described.instructions).toBe('Ask for a city.');
   });
 
-  it('lets user values override the defaults', () => {
+  it('lets user values override the defaults, field by field within a group', () => {
     const options: McpModuleOptions = {
       ...base,
-      maxBodyBytes: 1024,
-      sessionIdleTimeoutMs: 5_000,
-      maxSessions: 3,
-      outboxLimit: 7,
-      keepAliveMs: 250,
-      allowedOrigins: ['https://app.example'],
-      allowedHosts: ['app.example'],
-      sessionOwner: () => 'everyone',
-      defaultLogLevel: 'debug',
-      clientRequestTimeoutMs: 5_000,
-      sseRetryMs: 250,
-      eventStore: customStore(),
-      maxStoredEvents: 10,
-      storedEventMaxAgeMs: 1_000,
+      http: {
+        keepAliveMs: 250,
+        sseRetryMs: 250,
+        allowedOrigins: ['https://app.example'],
+        allowedHosts: ['app.example'],
+      },
+      limits: { bodyBytes: 1024, sessions: 3, outboxMessages: 7 },
+      sessions: { idleTimeoutMs: 5_000, defaultLogLevel: 'debug', clientRequestTimeoutMs: 5_000 },
+      auth: { principalOf: () => 'everyone' },
+      resumability: { eventStore: customStore(), maxEvents: 10, maxEventAgeMs: 1_000 },
     };
     const resolved = resolveMcpOptions(options);
-    // Every value given wins; options not given keep their defaults.
-    expect(resolved).toEqual({ ...MCP_OPTION_DEFAULTS, ...options });
-    expect(resolved.eventStore).toBe(options.eventStore);
+    // Every value given wins; fields not given keep their defaults, in the same group.
+    const defaults = MCP_OPTION_DEFAULTS;
+    expect(resolved).toEqual({
+      ...base,
+      ...defaults,
+      http: { ...defaults.http, ...options.http },
+      limits: { ...defaults.limits, ...options.limits },
+      sessions: { ...defaults.sessions, ...options.sessions },
+      auth: { ...defaults.auth, ...options.auth },
+      resumability: { ...defaults.resumability, ...options.resumability, customEventStore: true },
+    });
+    expect(resolved.resumability.eventStore).toBe(options.resumability!.eventStore);
   });
 
-  it('derives the default session owner from request.user.sub, else request.user.id', () => {
-    const owner = resolveMcpOptions(base).sessionOwner;
-    expect(owner({ user: { sub: 'auth0|1', id: 'x' } })).toBe('auth0|1');
-    expect(owner({ user: { id: 42 } })).toBe('42');
-    expect(owner({ user: { name: 'no id' } })).toBeUndefined();
-    expect(owner({ user: 'alice' })).toBeUndefined();
-    expect(owner({})).toBeUndefined();
-    expect(owner(undefined)).toBeUndefined();
+  it('derives the default principal from request.user.sub, else request.user.id', () => {
+    const principalOf = resolveMcpOptions(base).auth.principalOf;
+    expect(principalOf({ user: { sub: 'auth0|1', id: 'x' } })).toBe('auth0|1');
+    expect(principalOf({ user: { id: 42 } })).toBe('42');
+    expect(principalOf({ user: { name: 'no id' } })).toBeUndefined();
+    expect(principalOf({ user: 'alice' })).toBeUndefined();
+    expect(principalOf({})).toBeUndefined();
+    expect(principalOf(undefined)).toBeUndefined();
   });
 
-  it('rejects a sessionOwner that is not a function', () => {
-    expect(() => resolveMcpOptions({ ...base, sessionOwner: 'sub' as unknown as () => string })).toThrow(
-      'options.sessionOwner must be a function',
+  it('rejects a principalOf that is not a function', () => {
+    expect(() => resolveMcpOptions({ ...base, auth: { principalOf: 'sub' as unknown as () => string } })).toThrow(
+      'options.auth.principalOf must be a function',
     );
   });
 
-  it('serves 2025 clients with sessions unless legacySessions is false, and takes nothing but a boolean there', () => {
-    expect(resolveMcpOptions(base).legacySessions).toBe(true);
-    expect(resolveMcpOptions({ ...base, legacySessions: false }).legacySessions).toBe(false);
+  it('serves 2025 clients with sessions unless sessions.enabled is false, and takes nothing but a boolean there', () => {
+    expect(resolveMcpOptions(base).sessions.enabled).toBe(true);
+    expect(resolveMcpOptions({ ...base, sessions: { enabled: false } }).sessions.enabled).toBe(false);
     for (const bad of ['false', 0, null]) {
-      expect(() => resolveMcpOptions({ ...base, legacySessions: bad as unknown as boolean })).toThrow(
-        'options.legacySessions must be true or false',
+      expect(() => resolveMcpOptions({ ...base, sessions: { enabled: bad as unknown as boolean } })).toThrow(
+        'options.sessions.enabled must be true or false',
       );
     }
   });
 
   it('accepts keepAliveMs 0 (keep-alive disabled) and empty lists', () => {
-    const resolved = resolveMcpOptions({ ...base, keepAliveMs: 0, allowedOrigins: [], allowedHosts: [] });
-    expect(resolved.keepAliveMs).toBe(0);
-    expect(resolved.allowedOrigins).toEqual([]);
-    expect(resolved.allowedHosts).toEqual([]);
+    const resolved = resolveMcpOptions({ ...base, http: { keepAliveMs: 0, allowedOrigins: [], allowedHosts: [] } });
+    expect(resolved.http.keepAliveMs).toBe(0);
+    expect(resolved.http.allowedOrigins).toEqual([]);
+    expect(resolved.http.allowedHosts).toEqual([]);
   });
 
-  it('does not let undefined values erase the defaults', () => {
+  it('does not let undefined values or groups erase the defaults', () => {
     const resolved = resolveMcpOptions({
       ...base,
-      maxBodyBytes: undefined,
-      sessionIdleTimeoutMs: undefined,
-      maxSessions: undefined,
-      outboxLimit: undefined,
-      keepAliveMs: undefined,
-      allowedOrigins: undefined,
-      allowedHosts: undefined,
       title: undefined,
-      defaultLogLevel: undefined,
-      clientRequestTimeoutMs: undefined,
-      sseRetryMs: undefined,
-      eventStore: undefined,
-      maxStoredEvents: undefined,
-      storedEventMaxAgeMs: undefined,
+      http: { keepAliveMs: undefined, allowedOrigins: undefined, allowedHosts: undefined, sseRetryMs: undefined },
+      limits: { bodyBytes: undefined, sessions: undefined, outboxMessages: undefined },
+      sessions: { idleTimeoutMs: undefined, defaultLogLevel: undefined, clientRequestTimeoutMs: undefined },
+      resumability: { eventStore: undefined, maxEvents: undefined, maxEventAgeMs: undefined },
+      auth: undefined,
     });
-    expect(withoutStore(resolved)).toEqual({ ...base, ...MCP_OPTION_DEFAULTS });
-    expect(resolved.eventStore).toBeInstanceOf(InMemoryEventStore);
+    expect(withoutStore(resolved)).toEqual({ ...base, ...RESOLVED_DEFAULTS });
+    expect(resolved.resumability.eventStore).toBeInstanceOf(InMemoryEventStore);
     expect('title' in resolved).toBe(false);
   });
 
   it('does not modify the options it is given', () => {
-    const options: McpModuleOptions = { ...base, maxSessions: undefined };
+    const options: McpModuleOptions = { ...base, limits: { sessions: undefined } };
     resolveMcpOptions(options);
-    expect(options).toEqual({ ...base, maxSessions: undefined });
+    expect(options).toEqual({ ...base, limits: { sessions: undefined } });
   });
 
   it.each([
-    'maxBodyBytes',
-    'sessionIdleTimeoutMs',
-    'maxSessions',
-    'outboxLimit',
-    'maxStoredEvents',
-    'storedEventMaxAgeMs',
-  ] as const)('rejects a %s that is not a positive finite number', (key) => {
-    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '10' as unknown as number, null]) {
-      expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(TypeError);
-      expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(`options.${key} must be a positive number`);
+    ['limits', 'bodyBytes'],
+    ['limits', 'sessions'],
+    ['limits', 'outboxMessages'],
+    ['limits', 'listenStreams'],
+    ['sessions', 'idleTimeoutMs'],
+    ['resumability', 'maxEvents'],
+    ['resumability', 'maxEventAgeMs'],
+    ['resumability', 'maxEventChars'],
+  ] as const)('rejects a %s.%s that is not a positive finite number', (group, key) => {
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '10', null]) {
+      const options = { ...base, [group]: { [key]: bad } } as McpModuleOptions;
+      expect(() => resolveMcpOptions(options)).toThrow(TypeError);
+      expect(() => resolveMcpOptions(options)).toThrow(`options.${group}.${key} must be a positive number`);
     }
   });
 
-  it('takes maxSessionsPerPrincipal as a whole number from 1, or Infinity (no limit)', () => {
+  it('takes limits.sessionsPerPrincipal as a whole number from 1, or Infinity (no limit)', () => {
     for (const good of [1, 7, Number.POSITIVE_INFINITY]) {
-      expect(resolveMcpOptions({ ...base, maxSessionsPerPrincipal: good }).maxSessionsPerPrincipal).toBe(good);
+      expect(resolveMcpOptions({ ...base, limits: { sessionsPerPrincipal: good } }).limits.sessionsPerPrincipal).toBe(
+        good,
+      );
     }
     for (const bad of [0, -1, 2.5, Number.NaN, Number.NEGATIVE_INFINITY, '10', null] as unknown as number[]) {
-      expect(() => resolveMcpOptions({ ...base, maxSessionsPerPrincipal: bad })).toThrow(
-        /options\.maxSessionsPerPrincipal must be a whole number from 1, or Infinity/,
+      expect(() => resolveMcpOptions({ ...base, limits: { sessionsPerPrincipal: bad } })).toThrow(
+        /options\.limits\.sessionsPerPrincipal must be a whole number from 1, or Infinity/,
       );
     }
   });
 
   it('rejects a negative, non-finite or timer-overflowing keepAliveMs', () => {
     for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '15' as unknown as number, 2 ** 31]) {
-      expect(() => resolveMcpOptions({ ...base, keepAliveMs: bad })).toThrow(TypeError);
-      expect(() => resolveMcpOptions({ ...base, keepAliveMs: bad })).toThrow(
-        'options.keepAliveMs must be from 0 to 2147483647',
+      expect(() => resolveMcpOptions({ ...base, http: { keepAliveMs: bad } })).toThrow(TypeError);
+      expect(() => resolveMcpOptions({ ...base, http: { keepAliveMs: bad } })).toThrow(
+        'options.http.keepAliveMs must be from 0 to 2147483647',
       );
     }
   });
 
   it('accepts the largest timer delay Node honours as keepAliveMs', () => {
-    expect(resolveMcpOptions({ ...base, keepAliveMs: 2 ** 31 - 1 }).keepAliveMs).toBe(2 ** 31 - 1);
+    expect(resolveMcpOptions({ ...base, http: { keepAliveMs: 2 ** 31 - 1 } }).http.keepAliveMs).toBe(2 ** 31 - 1);
   });
 
   it('rejects allowedOrigins and allowedHosts that are not arrays of strings', () => {
     for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
       for (const bad of ['http://localhost:*', [1], null]) {
-        expect(() => resolveMcpOptions({ ...base, [key]: bad as unknown as string[] })).toThrow(
-          `options.${key} must be an array of strings`,
+        expect(() => resolveMcpOptions({ ...base, http: { [key]: bad as unknown as string[] } })).toThrow(
+          `options.http.${key} must be an array of strings`,
         );
       }
     }
@@ -209,53 +233,53 @@ describe('resolveMcpOptions', () => {
 });
 
 describe('validateMcpOptions (through resolveMcpOptions)', () => {
-  const base = { name: 'weather', version: '1.0.0' };
-
-  it('takes shared state only from an adapter, with a stateSecret, and without an eventStore of its own', () => {
-    const state = { kind: 'mcp42.state', available: true, shared: {} } as unknown as McpModuleOptions['state'];
+  it('takes shared state only from an adapter, with a secret, and without an eventStore of its own', () => {
+    const shared = { kind: 'mcp42.state', available: true, shared: {} } as unknown as NonNullable<
+      McpModuleOptions['state']
+    >['shared'];
     const secret = 'a secret of at least thirty-two bytes, shared';
-    expect(resolveMcpOptions({ name: 's', version: '1', state, stateSecret: secret }).state).toBe(state);
-    expect(() => resolveMcpOptions({ name: 's', version: '1', state })).toThrow(/options\.stateSecret must be set/);
+    expect(resolveMcpOptions({ ...base, state: { shared, secret } }).state.shared).toBe(shared);
+    expect(() => resolveMcpOptions({ ...base, state: { shared } })).toThrow(/options\.state\.secret must be set/);
     expect(() =>
       resolveMcpOptions({
-        name: 's',
-        version: '1',
-        state,
-        stateSecret: secret,
-        eventStore: new InMemoryEventStore({ maxEventsPerSession: 1, maxEventAgeMs: 1 }),
+        ...base,
+        state: { shared, secret },
+        resumability: { eventStore: new InMemoryEventStore({ maxEventsPerSession: 1, maxEventAgeMs: 1 }) },
       }),
-    ).toThrow(/leave options\.eventStore unset/);
-    expect(() =>
-      resolveMcpOptions({ name: 's', version: '1', state: {} as McpModuleOptions['state'], stateSecret: secret }),
-    ).toThrow(/made by an adapter/);
+    ).toThrow(/leave options\.resumability\.eventStore unset/);
+    expect(() => resolveMcpOptions({ ...base, state: { shared: {} as typeof shared, secret } })).toThrow(
+      /made by an adapter/,
+    );
   });
 
   it('takes cors as a boolean or options, and never credentials with any origin', () => {
-    expect(resolveMcpOptions({ name: 's', version: '1' }).cors).toBe(false);
-    expect(resolveMcpOptions({ name: 's', version: '1', cors: { credentials: true } }).cors).toEqual({
+    expect(resolveMcpOptions(base).http.cors).toBe(false);
+    expect(resolveMcpOptions({ ...base, http: { cors: { credentials: true } } }).http.cors).toEqual({
       credentials: true,
     });
-    expect(() =>
-      resolveMcpOptions({ name: 's', version: '1', cors: { credentials: true }, allowedOrigins: ['*'] }),
-    ).toThrow(/cannot be combined with allowedOrigins/);
-    expect(() => resolveMcpOptions({ name: 's', version: '1', cors: { maxAgeSeconds: -1 } })).toThrow(/maxAgeSeconds/);
-    expect(() => resolveMcpOptions({ name: 's', version: '1', cors: 'yes' as unknown as boolean })).toThrow(
-      /options\.cors/,
+    expect(() => resolveMcpOptions({ ...base, http: { cors: { credentials: true }, allowedOrigins: ['*'] } })).toThrow(
+      /cannot be combined with http\.allowedOrigins/,
+    );
+    expect(() => resolveMcpOptions({ ...base, http: { cors: { maxAgeSeconds: -1 } } })).toThrow(/maxAgeSeconds/);
+    expect(() => resolveMcpOptions({ ...base, http: { cors: 'yes' as unknown as boolean } })).toThrow(
+      /options\.http\.cors/,
     );
   });
 
   it('names unknown options, so a typo fails at bootstrap', () => {
-    expect(() => resolveMcpOptions({ ...base, maxBodyByts: 1 } as unknown as McpModuleOptions)).toThrow(
-      'unknown option(s) maxBodyByts',
+    expect(() => resolveMcpOptions({ ...base, limits: { bodyByts: 1 } } as unknown as McpModuleOptions)).toThrow(
+      'unknown option: `limits.bodyByts`: did you mean `limits.bodyBytes`?',
     );
   });
 
   it('refuses allowedHosts entries with a scheme or a port, which could never match', () => {
     for (const bad of ['localhost:3000', 'http://localhost', 'a b', '']) {
-      expect(() => resolveMcpOptions({ ...base, allowedHosts: [bad] })).toThrow(`allowedHosts entry "${bad}"`);
+      expect(() => resolveMcpOptions({ ...base, http: { allowedHosts: [bad] } })).toThrow(
+        `allowedHosts entry "${bad}"`,
+      );
     }
     const ok = ['mcp.example.com', 'localhost', '127.0.0.1', '[::1]', '*'];
-    expect(resolveMcpOptions({ ...base, allowedHosts: ok }).allowedHosts).toEqual(ok);
+    expect(resolveMcpOptions({ ...base, http: { allowedHosts: ok } }).http.allowedHosts).toEqual(ok);
   });
 
   it('refuses allowedOrigins entries that are not origins', () => {
@@ -265,53 +289,58 @@ describe('validateMcpOptions (through resolveMcpOptions)', () => {
       'https://app.example.com/path',
       'https://a.com:443:*',
     ]) {
-      expect(() => resolveMcpOptions({ ...base, allowedOrigins: [bad] })).toThrow(`allowedOrigins entry "${bad}"`);
+      expect(() => resolveMcpOptions({ ...base, http: { allowedOrigins: [bad] } })).toThrow(
+        `allowedOrigins entry "${bad}"`,
+      );
     }
     const ok = ['https://app.example.com', 'https://App.Example.com/', 'http://localhost:*', 'http://[::1]:*', '*'];
-    expect(resolveMcpOptions({ ...base, allowedOrigins: ok }).allowedOrigins).toEqual(ok);
+    expect(resolveMcpOptions({ ...base, http: { allowedOrigins: ok } }).http.allowedOrigins).toEqual(ok);
   });
 });
 
 describe('validateMcpOptions: server-to-client options', () => {
-  const base = { name: 'weather', version: '1.0.0' };
-
   afterEach(() => {
     jest.useRealTimers();
   });
 
   it.each(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const)(
-    'accepts %p as defaultLogLevel',
+    'accepts %p as sessions.defaultLogLevel',
     (level) => {
-      expect(resolveMcpOptions({ ...base, defaultLogLevel: level }).defaultLogLevel).toBe(level);
+      expect(resolveMcpOptions({ ...base, sessions: { defaultLogLevel: level } }).sessions.defaultLogLevel).toBe(level);
     },
   );
 
   it.each(['verbose', 'INFO', 'warn', '', 3, null])('refuses %p as defaultLogLevel, listing the levels', (bad) => {
-    expect(() => resolveMcpOptions({ ...base, defaultLogLevel: bad as 'info' })).toThrow(TypeError);
-    expect(() => resolveMcpOptions({ ...base, defaultLogLevel: bad as 'info' })).toThrow(
-      `options.defaultLogLevel must be one of debug, info, notice, warning, error, critical, alert, emergency, got ${String(bad)}`,
+    const options = { ...base, sessions: { defaultLogLevel: bad as 'info' } };
+    expect(() => resolveMcpOptions(options)).toThrow(TypeError);
+    expect(() => resolveMcpOptions(options)).toThrow(
+      `options.sessions.defaultLogLevel must be one of debug, info, notice, warning, error, critical, alert, emergency, got ${String(bad)}`,
     );
   });
 
-  it.each(['clientRequestTimeoutMs', 'sseRetryMs'] as const)(
-    'refuses a %s that is not a whole number of milliseconds a timer honours',
-    (key) => {
-      for (const bad of [1.5, 0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '1000' as unknown as number]) {
-        expect(() => resolveMcpOptions({ ...base, [key]: bad })).toThrow(
-          `options.${key} must be a whole number from 1 to 2147483647, got ${String(bad)}`,
-        );
-      }
-      expect(resolveMcpOptions({ ...base, [key]: 1 })[key]).toBe(1);
-      expect(resolveMcpOptions({ ...base, [key]: 2 ** 31 - 1 })[key]).toBe(2 ** 31 - 1);
-    },
-  );
+  it.each([
+    ['sessions', 'clientRequestTimeoutMs'],
+    ['http', 'sseRetryMs'],
+    ['http', 'bodyTimeoutMs'],
+    ['state', 'requestStateTtlMs'],
+  ] as const)('refuses a %s.%s that is not a whole number of milliseconds a timer honours', (group, key) => {
+    const at = (value: unknown) => ({ ...base, [group]: { [key]: value } }) as McpModuleOptions;
+    const read = (resolved: ResolvedMcpOptions) => (resolved[group] as Record<string, unknown>)[key];
+    for (const bad of [1.5, 0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '1000']) {
+      expect(() => resolveMcpOptions(at(bad))).toThrow(
+        `options.${group}.${key} must be a whole number from 1 to 2147483647, got ${String(bad)}`,
+      );
+    }
+    expect(read(resolveMcpOptions(at(1)))).toBe(1);
+    expect(read(resolveMcpOptions(at(2 ** 31 - 1)))).toBe(2 ** 31 - 1);
+  });
 
   it.each(['append', 'replay', 'deleteStream', 'deleteSession'] as const)(
     'refuses an eventStore without %s',
     (method) => {
       const store = { ...customStore(), [method]: undefined } as unknown as McpEventStore;
-      expect(() => resolveMcpOptions({ ...base, eventStore: store })).toThrow(
-        'options.eventStore must implement append, replay, deleteStream and deleteSession',
+      expect(() => resolveMcpOptions({ ...base, resumability: { eventStore: store } })).toThrow(
+        'options.resumability.eventStore must implement append, replay, deleteStream and deleteSession',
       );
     },
   );
@@ -321,30 +350,30 @@ describe('validateMcpOptions: server-to-client options', () => {
     ['an empty object', {}],
     ['a method that is not a function', { ...customStore(), replay: [] }],
   ])('refuses an eventStore that is %s', (_label, bad) => {
-    expect(() => resolveMcpOptions({ ...base, eventStore: bad as unknown as McpEventStore })).toThrow(
-      'options.eventStore must implement',
+    expect(() => resolveMcpOptions({ ...base, resumability: { eventStore: bad as unknown as McpEventStore } })).toThrow(
+      'options.resumability.eventStore must implement',
     );
   });
 
   it('keeps a custom eventStore, the very instance, and accepts a class instance', () => {
     const store = customStore();
-    expect(resolveMcpOptions({ ...base, eventStore: store }).eventStore).toBe(store);
+    expect(resolveMcpOptions({ ...base, resumability: { eventStore: store } }).resumability.eventStore).toBe(store);
     const own = new InMemoryEventStore({ maxEventsPerSession: 1, maxEventAgeMs: 1 });
-    expect(resolveMcpOptions({ ...base, eventStore: own }).eventStore).toBe(own);
+    expect(resolveMcpOptions({ ...base, resumability: { eventStore: own } }).resumability.eventStore).toBe(own);
   });
 
   it('gives each application its own default store', () => {
-    const one = resolveMcpOptions({ ...base }).eventStore as InMemoryEventStore;
-    const two = resolveMcpOptions({ ...base }).eventStore as InMemoryEventStore;
+    const one = resolveMcpOptions({ ...base }).resumability.eventStore as InMemoryEventStore;
+    const two = resolveMcpOptions({ ...base }).resumability.eventStore as InMemoryEventStore;
     expect(one).not.toBe(two);
     one.append('s', { streamId: 'g', seq: 1, data: '{}' });
     expect(two.size).toBe(0);
     expect(two.replay('s', 'g', 0)).toEqual([]);
   });
 
-  it('bounds the default store with maxStoredEvents and storedEventMaxAgeMs', () => {
+  it('bounds the default store with resumability.maxEvents and maxEventAgeMs', () => {
     jest.useFakeTimers({ now: 1_000_000 });
-    const store = resolveMcpOptions({ ...base, maxStoredEvents: 2, storedEventMaxAgeMs: 5_000 })
+    const store = resolveMcpOptions({ ...base, resumability: { maxEvents: 2, maxEventAgeMs: 5_000 } }).resumability
       .eventStore as InMemoryEventStore;
     for (const seq of [1, 2, 3]) store.append('s', { streamId: 'g', seq, data: '{}' });
     expect(store.replay('s', 'g', 0).map((event) => event.seq)).toEqual([2, 3]);

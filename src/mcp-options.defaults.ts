@@ -1,42 +1,55 @@
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
+import { refuseUnknownOptions } from './mcp-options.keys.js';
 import { validateMcpOptions } from './mcp-options.validation.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
 import { defaultScopesOf } from './guards/scopes-of.js';
-import { defaultSessionOwner } from './session/session-owner.js';
+import { defaultPrincipalOf } from './session/principal-of.js';
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
-/** The one place defaults live. */
+/** The one place defaults live, group by group as {@link McpModuleOptions} has them. */
 export const MCP_OPTION_DEFAULTS = {
-  maxBodyBytes: 4 * 1024 * 1024,
-  bodyTimeoutMs: 30_000,
-  sessionIdleTimeoutMs: 30 * 60 * 1000,
-  maxSessions: 10_000,
-  // A hundredth of `maxSessions`, as `maxListenStreamsPerPrincipal` is of `maxListenStreams`.
-  maxSessionsPerPrincipal: 100,
-  outboxLimit: 1_000,
-  keepAliveMs: 15_000,
-  allowedOrigins: LOOPBACK_HOSTS.flatMap((host) => [`http://${host}:*`, `https://${host}:*`]),
-  allowedHosts: [...LOOPBACK_HOSTS],
-  sessionOwner: defaultSessionOwner,
-  defaultLogLevel: 'info',
-  pageSize: 100,
-  scopesOf: defaultScopesOf,
-  scopeDenial: 'hide',
-  clientRequestTimeoutMs: 60_000,
-  sseRetryMs: 1_000,
-  maxStoredEvents: 1_000,
-  storedEventMaxAgeMs: 5 * 60 * 1000,
-  maxStoredEventChars: 4 * 1024 * 1024,
   eras: 'dual',
-  legacySessions: true,
-  requestStateTtlMs: 15 * 60 * 1000,
+  http: {
+    allowedOrigins: LOOPBACK_HOSTS.flatMap((host) => [`http://${host}:*`, `https://${host}:*`]),
+    allowedHosts: [...LOOPBACK_HOSTS],
+    cors: false,
+    bodyTimeoutMs: 30_000,
+    keepAliveMs: 15_000,
+    sseRetryMs: 1_000,
+  },
+  limits: {
+    bodyBytes: 4 * 1024 * 1024,
+    sessions: 10_000,
+    // A hundredth of `sessions`, as `listenStreamsPerPrincipal` is of `listenStreams`.
+    sessionsPerPrincipal: 100,
+    listenStreams: 1_000,
+    listenStreamsPerPrincipal: 10,
+    outboxMessages: 1_000,
+    pageSize: 100,
+  },
+  sessions: {
+    enabled: true,
+    idleTimeoutMs: 30 * 60 * 1000,
+    clientRequestTimeoutMs: 60_000,
+    defaultLogLevel: 'info',
+  },
+  auth: {
+    principalOf: defaultPrincipalOf,
+    scopesOf: defaultScopesOf,
+    scopeDenial: 'hide',
+  },
+  resumability: {
+    maxEvents: 1_000,
+    maxEventChars: 4 * 1024 * 1024,
+    maxEventAgeMs: 5 * 60 * 1000,
+  },
+  state: {
+    requestStateTtlMs: 15 * 60 * 1000,
+  },
   cache: {},
-  maxListenStreams: 1_000,
-  maxListenStreamsPerPrincipal: 10,
-  cors: false,
-} as const satisfies Partial<McpModuleOptions>;
+} as const satisfies Omit<McpModuleOptions, 'name' | 'version'>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
 export const MCP_EXTRAS_DEFAULTS: Readonly<Required<McpModuleExtras>> = Object.freeze({
@@ -45,27 +58,48 @@ export const MCP_EXTRAS_DEFAULTS: Readonly<Required<McpModuleExtras>> = Object.f
   isGlobal: false,
 });
 
-/** Applies defaults, then rejects values that cannot work (see `validateMcpOptions`). */
+/**
+ * Refuses unknown and misplaced keys, applies the defaults group by group, then rejects values that
+ * cannot work (see `validateMcpOptions`).
+ */
 export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions {
   if (!options || typeof options.name !== 'string' || typeof options.version !== 'string') {
     throw new TypeError('McpModule: options.name and options.version are required strings');
   }
-  const merged = { ...MCP_OPTION_DEFAULTS, ...withoutUndefined(options) };
-  // One store per module instance: two applications in one process never share events.
+  refuseUnknownOptions(options);
+  const defaults = MCP_OPTION_DEFAULTS;
+  const resumability = { ...defaults.resumability, ...given(options.resumability) };
   const resolved: ResolvedMcpOptions = {
-    ...merged,
-    eventStore:
-      merged.eventStore ??
-      new InMemoryEventStore({
-        maxEventsPerSession: merged.maxStoredEvents,
-        maxEventAgeMs: merged.storedEventMaxAgeMs,
-        maxCharsPerSession: merged.maxStoredEventChars,
-      }),
+    name: options.name,
+    version: options.version,
+    ...(options.title === undefined ? {} : { title: options.title }),
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    eras: options.eras ?? defaults.eras,
+    http: { ...defaults.http, ...given(options.http) },
+    limits: { ...defaults.limits, ...given(options.limits) },
+    sessions: { ...defaults.sessions, ...given(options.sessions) },
+    auth: { ...defaults.auth, ...given(options.auth) },
+    resumability: {
+      ...resumability,
+      // One store per module instance: two applications in one process never share events.
+      eventStore:
+        resumability.eventStore ??
+        new InMemoryEventStore({
+          maxEventsPerSession: resumability.maxEvents,
+          maxEventAgeMs: resumability.maxEventAgeMs,
+          maxCharsPerSession: resumability.maxEventChars,
+        }),
+      customEventStore: resumability.eventStore !== undefined,
+    },
+    state: { ...defaults.state, ...given(options.state) },
+    cache: options.cache ?? defaults.cache,
   };
-  validateMcpOptions(resolved, merged.eventStore !== undefined);
+  validateMcpOptions(resolved);
   return resolved;
 }
 
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+/** A group as given, without its `undefined` fields (which take the defaults). */
+function given<T extends object>(group: T | undefined): Partial<T> {
+  if (group === undefined) return {};
+  return Object.fromEntries(Object.entries(group).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -68,7 +68,7 @@ export const MCP_ENDPOINT_CONFIG = 'mcp42Endpoint';
 /**
  * Injection token of this server's Protected Resource Metadata URL (RFC 9728), a string: the
  * `resource_metadata` of the 403 `insufficient_scope` challenges mcp42 writes for a call refused
- * for missing scopes (`scopeDenial: 'challenge'`). `McpOAuthModule` provides it; an application
+ * for missing scopes (`auth.scopeDenial: 'challenge'`). `McpOAuthModule` provides it; an application
  * that runs its own authorization may provide it in a global module.
  * @category OAuth
  */

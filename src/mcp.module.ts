@@ -92,8 +92,8 @@ const REGISTRIES = [
     // One secret seals what clients hand back (requestState, cursors); one bus fans changes out.
     {
       provide: Sealer,
-      useFactory: ({ stateSecret }: ResolvedMcpOptions) =>
-        stateSecret === undefined ? Sealer.ephemeral() : Sealer.fromSecret(stateSecret),
+      useFactory: ({ state }: ResolvedMcpOptions) =>
+        state.secret === undefined ? Sealer.ephemeral() : Sealer.fromSecret(state.secret),
       inject: [MCP_RESOLVED_OPTIONS],
     },
     SharedSessions,

@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { Injectable, Module, type CanActivate, type ExecutionContext, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD, NestFactory } from '@nestjs/core';
-import { McpModule, McpTool, McpToolRegistry, type ListToolsResult } from '../../src/index.js';
+import { McpModule, McpTool, McpToolRegistry } from '../../src/index.js';
 import type { McpCallContext } from '../../src/execution/mcp-call-context.js';
 import { McpServer } from '../../src/server/mcp.server.js';
 import { CATALOGUE_TOOLS, catalogueToolName, type CatalogueVariant, type ToolSchemaKind } from '../targets.js';
 import { endpointUrl, HOST } from './bench-server.js';
 import { ComplexArgs, SimpleArgs } from './catalogue-dtos.js';
+import { type ListToolsResult } from '../../src/protocol/index.js';
 
 /** Allows everything, and counts how often it was asked, by execution context type. */
 @Injectable()
@@ -63,7 +64,7 @@ export async function startCatalogue(variant: CatalogueVariant): Promise<Catalog
   if (variant.guarded) providers.push({ provide: APP_GUARD, useValue: guard });
 
   @Module({
-    imports: [McpModule.forRoot({ name: 'mcp42-catalogue', version: '0.1.0', pageSize: variant.pageSize })],
+    imports: [McpModule.forRoot({ name: 'mcp42-catalogue', version: '0.1.0', limits: { pageSize: variant.pageSize } })],
     providers,
   })
   class CatalogueModule {}

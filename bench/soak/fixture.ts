@@ -96,10 +96,9 @@ export async function startSoakFixture(settings: SoakFixtureSettings): Promise<S
       McpModule.forRoot({
         name: 'mcp42-soak',
         version: '1.0.0',
-        sessionIdleTimeoutMs: settings.idleMs,
-        // High enough that the session churn never meets it: the soak measures expiry, not refusal.
-        maxSessions: 1_000_000,
-        ...(settings.outboxLimit === undefined ? {} : { outboxLimit: settings.outboxLimit }),
+        ...(settings.outboxLimit === undefined ? {} : { limits: { outboxMessages: settings.outboxLimit } }),
+        sessions: { idleTimeoutMs: settings.idleMs },
+        limits: { sessions: 1_000_000 },
       }),
     ],
     providers: [SoakTools],

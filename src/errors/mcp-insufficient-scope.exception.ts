@@ -4,7 +4,7 @@ import { ForbiddenException } from '@nestjs/common';
  * A guard's refusal of a caller whose token lacks scopes (OAuth `insufficient_scope`). `McpScopesGuard`
  * throws it, and so may a guard of the application that decides scopes itself (say, from the
  * arguments; it admits while `McpExecutionContext.scopesWaived` is true). Thrown by a guard of an MCP
- * item with `scopeDenial: 'challenge'`, and the item's other guards admitting the caller, the item is
+ * item with `auth.scopeDenial: 'challenge'`, and the item's other guards admitting the caller, the item is
  * listed and a call answered with 403 and `WWW-Authenticate: Bearer error="insufficient_scope",
  * scope="…"`, so that the client can ask for the scopes and retry (the MCP step-up flow); otherwise
  * it denies like any guard. Thrown by a handler or an interceptor, it is a failure like any other.

@@ -1,5 +1,5 @@
 /**
- * The shared state (`options.state`, e.g. Redis) cannot be reached now, or answered too slowly. The
+ * The shared state (`options.state.shared`, e.g. Redis) cannot be reached now, or answered too slowly. The
  * transport answers a request that needed it with 503 and `Retry-After`; host code calling
  * `McpSessionRegistry.countAll()` may meet it too.
  * @category Errors

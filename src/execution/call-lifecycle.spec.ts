@@ -98,7 +98,7 @@ function setup(): Fixture {
   const debugs = jest.fn<(...args: unknown[]) => void>();
   jest.spyOn(Logger.prototype, 'error').mockImplementation(errors);
   jest.spyOn(Logger.prototype, 'debug').mockImplementation(debugs);
-  const options = resolveMcpOptions({ name: 'lifecycle-test', version: '1.0.0', scopesOf: () => ['read'] });
+  const options = resolveMcpOptions({ name: 'lifecycle-test', version: '1.0.0', auth: { scopesOf: () => ['read'] } });
   const { lifecycle } = testLifecycle(options);
   const session = testSession();
   const call: McpCallContext = { caller: session, session, httpRequest: { user: { sub: 'alice' } }, headers: {} };

@@ -51,10 +51,10 @@ export class McpCallLifecycle {
     clock: GuardClock,
     sealer: Sealer,
   ) {
-    this.rounds = { sealer, stateTtlMs: options.requestStateTtlMs };
+    this.rounds = { sealer, stateTtlMs: options.state.requestStateTtlMs };
     this.settings = {
-      scopes: { scopesOf: options.scopesOf, scopeDenial: options.scopeDenial },
-      clientRequestTimeoutMs: options.clientRequestTimeoutMs,
+      scopes: { scopesOf: options.auth.scopesOf, scopeDenial: options.auth.scopeDenial },
+      clientRequestTimeoutMs: options.sessions.clientRequestTimeoutMs,
       validators: schemas.validators,
       visibility,
       clock,

@@ -109,7 +109,7 @@ describe('HandlerContext: what it knows', () => {
     expect(ctx.sessionId).toBe('session-7');
     expect(ctx.protocolVersion).toBe('2025-06-18');
     expect(ctx.requestId).toBe('req-1');
-    expect(ctx.toolName).toBe('weather');
+    expect(ctx.name).toBe('weather');
     expect(ctx.clientInfo).toEqual({ name: 'inspector', version: '2.0.0' });
     expect(ctx.clientCapabilities).toEqual({ roots: {} });
     expect(ctx.meta).toEqual({ progressToken: 't' });

@@ -79,11 +79,6 @@ export class HandlerContext implements McpContext {
     return this.itemName;
   }
 
-  /** @deprecated Use {@link name}. */
-  get toolName(): string {
-    return this.itemName;
-  }
-
   /**
    * Names the item once it is known: a resource read learns which resource serves its URI only
    * when that resource's guards admit the caller.
@@ -245,7 +240,7 @@ export class HandlerContext implements McpContext {
     const { session, channel, caller } = this.call;
     if (caller.era === 'legacy' && !session) {
       throw new McpClientRequestError(
-        `${method} needs a 2025 session; this server serves 2025 clients without sessions (legacySessions: false)`,
+        `${method} needs a 2025 session; this server serves 2025 clients without sessions (sessions.enabled: false)`,
         ErrorCode.InvalidRequest,
       );
     }

@@ -23,7 +23,7 @@ export class ItemVisibility {
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
     private readonly clock: GuardClock,
   ) {
-    this.scopes = { scopesOf: options.scopesOf, scopeDenial: options.scopeDenial };
+    this.scopes = { scopesOf: options.auth.scopesOf, scopeDenial: options.auth.scopeDenial };
   }
 
   /**
@@ -31,7 +31,7 @@ export class ItemVisibility {
    * (a guard that never settles hides its item instead of hanging the list or the request).
    * @param listing the deadline of the whole listing this item is part of: the items of a page are
    *   asked in turns, and a listing waits `GUARD_DEADLINE_MS` in all, not per item.
-   * @param listMethod whether a list method asks (`tools/list`…): only it shows, with `scopeDenial:
+   * @param listMethod whether a list method asks (`tools/list`…): only it shows, with `auth.scopeDenial:
    *   'challenge'`, an item the caller lacks scopes for. A subscription or a completion needs the scopes.
    */
   async isVisible(

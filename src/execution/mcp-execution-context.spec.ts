@@ -5,7 +5,7 @@ import { McpExecutionContext, type McpContextType } from './mcp-execution-contex
 import { executionArgs, type McpInvocation } from './mcp-invocation.js';
 
 const session = { id: 'session-1' } as McpSessionHandle;
-const context = { toolName: 'forecast' } as McpContext;
+const context = { name: 'forecast' } as McpContext;
 const request = { user: { sub: 'alice' }, headers: {} };
 
 function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {
@@ -42,7 +42,7 @@ describe('McpExecutionContext', () => {
     const call = invocation();
     const mcp = McpExecutionContext.of(host(executionArgs(call), 'mcp'));
     expect(mcp.phase).toBe('call');
-    expect(mcp.toolName).toBe('forecast');
+    expect(mcp.name).toBe('forecast');
     expect(mcp.arguments).toBe(call.arguments);
     expect(mcp.context).toBe(context);
     expect(mcp.session).toBe(session);
@@ -71,7 +71,7 @@ describe('McpExecutionContext', () => {
   it('reads the invocation, not the HTTP request a guard for HTTP would read', () => {
     const execution = host(executionArgs(invocation()), 'mcp');
     expect(execution.switchToHttp().getRequest()).toBe(request);
-    expect(McpExecutionContext.of(execution).toolName).toBe('forecast');
+    expect(McpExecutionContext.of(execution).name).toBe('forecast');
   });
 
   it.each(['http', 'rpc', 'ws', 'graphql'])('refuses a %s context with a TypeError naming its type', (type) => {

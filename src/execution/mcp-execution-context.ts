@@ -61,11 +61,6 @@ export class McpExecutionContext {
     return this.invocation.name;
   }
 
-  /** @deprecated Use {@link name}: the same value, under its tool-only name of 0.1. */
-  get toolName(): string {
-    return this.invocation.name;
-  }
-
   /** The URI being read, for resources and resource templates. */
   get uri(): string | undefined {
     return this.invocation.uri;
@@ -90,14 +85,14 @@ export class McpExecutionContext {
     return this.invocation.session;
   }
 
-  /** The scopes the caller holds (`request.user`, read with the module's `scopesOf` option). */
+  /** The scopes the caller holds (`request.user`, read with the module's `auth.scopesOf` option). */
   get grantedScopes(): readonly string[] {
     return this.invocation.grantedScopes();
   }
 
   /**
    * Whether mcp42 asks the guards again with the caller's missing scopes forgiven: with
-   * `scopeDenial: 'challenge'`, a refusal for scopes (`McpInsufficientScopeException`) lists the item,
+   * `auth.scopeDenial: 'challenge'`, a refusal for scopes (`McpInsufficientScopeException`) lists the item,
    * or challenges the call, only if the other guards admit the caller. A guard that checks scopes
    * itself admits while this is true, as `McpScopesGuard` does. The other guards then run twice for
    * that request: keep side effects (counters, audit lines) out of a guard's refusal path, or skip

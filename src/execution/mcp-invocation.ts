@@ -30,9 +30,9 @@ export interface McpInvocation {
   readonly session: McpSessionHandle | undefined;
   /** The HTTP request that carried the MCP message. */
   readonly request: unknown;
-  /** The scopes the caller holds: `request.user` read with the module's `scopesOf`. */
+  /** The scopes the caller holds: `request.user` read with the module's `auth.scopesOf`. */
   grantedScopes(): readonly string[];
-  /** The module's `scopeDenial`: hide items the caller lacks scopes for, or list and challenge them. */
+  /** The module's `auth.scopeDenial`: hide items the caller lacks scopes for, or list and challenge them. */
   readonly scopeDenial: 'hide' | 'challenge';
   /**
    * Whether a list method (`tools/list`…) asks (`list` phase): only listings show items the caller
@@ -65,7 +65,7 @@ export function executionArgs(invocation: McpInvocation): McpExecutionArgs {
 /**
  * The invocation guards, interceptors and parameter decorators see for one item of one request.
  * @param args as sent for guards, validated for the rest of the pipeline; `undefined` while listing.
- * @param scopes the module's `scopesOf` (read lazily: most guards never ask) and `scopeDenial`.
+ * @param scopes the module's `auth.scopesOf` (read lazily: most guards never ask) and `auth.scopeDenial`.
  * @param listing whether a list method asks (`list` phase only).
  */
 export function buildInvocation(

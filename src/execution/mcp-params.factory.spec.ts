@@ -5,7 +5,7 @@ import { McpParamType } from './mcp-param-type.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 
 const session = { id: 'session-1' } as McpSessionHandle;
-const context = { toolName: 'forecast' } as McpContext;
+const context = { name: 'forecast' } as McpContext;
 const request = { user: { sub: 'alice' } };
 
 function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {

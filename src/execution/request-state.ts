@@ -9,7 +9,7 @@ export const MAX_REQUEST_STATE_CHARS = 512 * 1024;
 
 /** What a request is, for the state its rounds carry: none of it may change between rounds. */
 export interface StateBinding {
-  /** Who asks (`sessionOwner` of the request; empty when anonymous). */
+  /** Who asks (`auth.principalOf` of the request; empty when anonymous). */
   readonly principal: string;
   /** The method and the item: `tools/call` of `forecast`, `resources/read` of a URI... */
   readonly item: string;

@@ -7,14 +7,14 @@ import { executionArgs, type McpExecutionArgs } from './mcp-invocation.js';
 export type GuardVerdict = boolean | McpInsufficientScopeException;
 
 /**
- * A call refused for missing scopes with `scopeDenial: 'challenge'`: the transport answers it with
+ * A call refused for missing scopes with `auth.scopeDenial: 'challenge'`: the transport answers it with
  * 403 and `WWW-Authenticate: Bearer error="insufficient_scope"`. A class of its own, so that a
  * resource read can try its other candidates first.
  */
 export class ScopeChallengeError extends JsonRpcError {}
 
 /**
- * The verdict of an item's guards under the module's `scopeDenial`. A refusal for missing scopes
+ * The verdict of an item's guards under the module's `auth.scopeDenial`. A refusal for missing scopes
  * hides the item ('hide'), or ('challenge') lets a listing show it and a call be challenged, but
  * only when the other guards admit the caller: they are asked again with the scopes waived (the
  * scopes guard, which Nest ran first, kept them from being asked). A subscription or a completion,

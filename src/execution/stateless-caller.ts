@@ -10,7 +10,7 @@ import { CallAbort } from '../session/call-abort.js';
 /**
  * The caller of one request served without a session: a stateless 2026-07-28 request, whose
  * `_meta` is everything known of the client, or a 2025 request at an endpoint with
- * `legacySessions: false` (its version from the header, no capabilities known). Nothing outlives the
+ * `sessions.enabled: false` (its version from the header, no capabilities known). Nothing outlives the
  * request; its one call is aborted when the client closes the response stream.
  */
 export class StatelessCaller implements McpCaller {
@@ -19,7 +19,7 @@ export class StatelessCaller implements McpCaller {
   private readonly controllers = new Set<CallAbort>();
 
   /**
-   * @param principal who sends the request (`sessionOwner`), `undefined` when anonymous.
+   * @param principal who sends the request (`auth.principalOf`), `undefined` when anonymous.
    * @param era `legacy` for a 2025 request served without a session.
    */
   constructor(

@@ -7,10 +7,10 @@ import { defaultScopesOf } from './scopes-of.js';
 
 /**
  * Lets a tool through when `request.user` holds every scope `@McpScopes()` requires on the method
- * and on its class (read with the module's `scopesOf`; on an HTTP route, with the default one). A
+ * and on its class (read with the module's `auth.scopesOf`; on an HTTP route, with the default one). A
  * method marked `@McpPublic()` needs none.
  * Applied by `@McpScopes()`. A caller without them gets {@link McpInsufficientScopeException}: with
- * the module's `scopeDenial: 'hide'` (the default) the tool is hidden from its `tools/list` and
+ * the module's `auth.scopeDenial: 'hide'` (the default) the tool is hidden from its `tools/list` and
  * unknown to its calls; with `'challenge'` it is listed, and a call is challenged (403
  * `insufficient_scope`), as long as the tool's other guards admit the caller.
  * @category Guards

@@ -1,5 +1,5 @@
 /**
- * The default `scopesOf`: the scopes an authentication guard put on `request.user`, as OAuth
+ * The default `auth.scopesOf`: the scopes an authentication guard put on `request.user`, as OAuth
  * access tokens carry them: `scope` (a space-separated string, RFC 8693/9068), else `scopes` or
  * `scp` (an array, or a space-separated string).
  * @category Options

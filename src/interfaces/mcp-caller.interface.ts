@@ -17,7 +17,7 @@ export interface McpCaller {
   readonly clientInfo: Implementation | undefined;
   /** What the client declared it can take: for the session, or for this request alone. */
   readonly clientCapabilities: ClientCapabilities;
-  /** Who acts (`sessionOwner` of the request, or the session's owner); `undefined` when anonymous. */
+  /** Who acts (`auth.principalOf` of the request, or the session's owner); `undefined` when anonymous. */
   readonly principal: string | undefined;
   /** The session, as handlers see it; `undefined` for a stateless request. */
   readonly session: McpSessionHandle | undefined;

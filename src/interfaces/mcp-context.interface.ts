@@ -51,7 +51,7 @@ export interface McpLogFunction {
  * @category Context
  */
 export interface McpClientRequestOptions {
-  /** @default the module's `clientRequestTimeoutMs` (60 s) */
+  /** @default the module's `sessions.clientRequestTimeoutMs` (60 s) */
   readonly timeoutMs?: number;
   /** Withdraws the request when it aborts (the call's own `signal` always does). */
   readonly signal?: AbortSignal;
@@ -91,8 +91,6 @@ export interface McpContext {
    * for a completion, the prompt or template whose argument is completed.
    */
   readonly name: string;
-  /** @deprecated Use {@link McpContext.name}: the same value, under its tool-only name of 0.1. */
-  readonly toolName: string;
   /**
    * The client as it introduced itself: in `initialize`, or in the stateless request's `_meta`
    * (where it may not say, and this is `undefined`).

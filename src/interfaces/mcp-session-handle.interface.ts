@@ -17,7 +17,7 @@ export interface McpSessionHandle {
   readonly clientInfo: Implementation;
   /** What the client declared it can do. */
   readonly clientCapabilities: ClientCapabilities;
-  /** The principal that created the session (`sessionOwner`), if it was not anonymous. */
+  /** The principal that created the session (`auth.principalOf`), if it was not anonymous. */
   readonly owner: string | undefined;
   /** The least severe log level the client wants. */
   readonly logLevel: LoggingLevel;

@@ -43,7 +43,7 @@ export interface LoadedSessionRecord extends SharedSessionRecord {
 }
 
 /**
- * Which limit refused a new session: `maxSessions` (`'full'`) or `maxSessionsPerPrincipal`.
+ * Which limit refused a new session: `limits.sessions` (`'full'`) or `limits.sessionsPerPrincipal`.
  * @internal
  */
 export type SessionRefusal = 'full' | 'principal-full';
@@ -114,8 +114,8 @@ export interface McpSharedState {
 
   /**
    * Creates a session record, unless its owner holds `maxPerOwner` live sessions already
-   * (`'principal-full'`, checked first: the owner can free a place itself) or `maxSessions` live
-   * sessions exist (`'full'`). Anonymous records (no owner) are bounded by `maxSessions` alone.
+   * (`'principal-full'`, checked first: the owner can free a place itself) or `limits.sessions` live
+   * sessions exist (`'full'`). Anonymous records (no owner) are bounded by `limits.sessions` alone.
    */
   createSession(
     record: SharedSessionRecord,

@@ -1,10 +1,37 @@
-import type { McpModuleOptions } from './mcp-module-options.interface.js';
+import type { McpEras } from '../protocol/era-classifier.js';
+import type {
+  McpAuthOptions,
+  McpCacheOptions,
+  McpHttpOptions,
+  McpLimitsOptions,
+  McpResumabilityOptions,
+  McpSessionsOptions,
+  McpStateOptions,
+} from './mcp-module-options.interface.js';
 
 /**
  * The module's options with every default applied (see `mcp-options.defaults.ts`): what the
- * services read, injected with `MCP_RESOLVED_OPTIONS`. Typed here, below every service, so that
- * no service depends on where the defaults come from.
+ * services read, injected with `MCP_RESOLVED_OPTIONS`. The same groups and names as
+ * `McpModuleOptions`, every field filled. Typed here, below every service, so that no service
+ * depends on where the defaults come from.
  * @internal
  */
-export type ResolvedMcpOptions = Required<Omit<McpModuleOptions, 'title' | 'instructions' | 'stateSecret' | 'state'>> &
-  Pick<McpModuleOptions, 'title' | 'instructions' | 'stateSecret' | 'state'>;
+export interface ResolvedMcpOptions {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  readonly instructions?: string;
+  readonly eras: McpEras;
+  readonly http: Readonly<Required<McpHttpOptions>>;
+  readonly limits: Readonly<Required<McpLimitsOptions>>;
+  readonly sessions: Readonly<Required<McpSessionsOptions>>;
+  readonly auth: Readonly<Required<McpAuthOptions>>;
+  readonly resumability: Readonly<Required<McpResumabilityOptions>> & {
+    /** Whether `eventStore` is the application's own (the limits of the default store then do not apply). */
+    readonly customEventStore: boolean;
+  };
+  readonly state: Readonly<
+    Pick<McpStateOptions, 'shared' | 'secret'> & Required<Pick<McpStateOptions, 'requestStateTtlMs'>>
+  >;
+  readonly cache: McpCacheOptions;
+}

@@ -4,6 +4,7 @@
 export { McpOAuthModule } from './oauth.module.js';
 export { MCP_OAUTH_MODULE_OPTIONS } from './oauth.module-definition.js';
 export { McpOAuthGuard } from './mcp-oauth.guard.js';
+export { MCP_RESOURCE_METADATA_URL } from '../mcp.constants.js';
 export type {
   McpOAuthOptions,
   McpOAuthIssuer,

@@ -8,7 +8,7 @@ import type { AccessTokenClaims } from './access-token-claims.js';
 export interface McpOAuthUser {
   /**
    * The principal, `<iss>#<sub>`: a subject is unique only within its issuer, so with several
-   * issuers `sub` alone could name two people. mcp42's default `sessionOwner` binds sessions to it.
+   * issuers `sub` alone could name two people. mcp42's default `auth.principalOf` binds sessions to it.
    * (An issuer URL has no fragment, so the first `#` separates the two.)
    */
   readonly sub: string;
@@ -16,7 +16,7 @@ export interface McpOAuthUser {
   readonly iss: string;
   /** The token's own `sub`, as the issuer wrote it. */
   readonly subject: string;
-  /** The granted scopes, space-separated, as OAuth writes them (what mcp42's default `scopesOf` reads). */
+  /** The granted scopes, space-separated, as OAuth writes them (what mcp42's default `auth.scopesOf` reads). */
   readonly scope: string;
   /** The same scopes as a list. */
   readonly scopes: readonly string[];

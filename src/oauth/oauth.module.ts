@@ -50,7 +50,7 @@ import { TokenIntrospection } from './token-introspection.js';
     ScopeCatalogue,
     ProtectedResourceRoutes,
     McpOAuthGuard,
-    // For the 403 challenges McpModule writes itself (`scopeDenial: 'challenge'`).
+    // For the 403 challenges McpModule writes itself (`auth.scopeDenial: 'challenge'`).
     {
       provide: MCP_RESOURCE_METADATA_URL,
       useFactory: (options: ResolvedOAuthOptions) => options.metadataUrl,

@@ -30,7 +30,7 @@ export const LEGACY_NOTIFICATIONS: ReadonlySet<string> = new Set([
 export const LEGACY_ERA = Object.freeze({ methods: LEGACY_METHODS, notifications: LEGACY_NOTIFICATIONS });
 
 /**
- * The legacy era served without sessions (`legacySessions: false`): a subscription would need a
+ * The legacy era served without sessions (`sessions.enabled: false`): a subscription would need a
  * session to outlive its request, and no notification can act on anything (cancelling is closing
  * the response).
  */

@@ -23,7 +23,7 @@ export class RedisKeys {
 
   /**
    * The sessions of one principal (sorted set, kept like {@link index}: member sid, score its idle
-   * deadline), for `maxSessionsPerPrincipal`. In the global slot, so that one script admits a
+   * deadline), for `limits.sessionsPerPrincipal`. In the global slot, so that one script admits a
    * session against both; named by a digest, since a principal (`<iss>#<sub>`...) may be long and
    * contain braces.
    */

@@ -20,8 +20,10 @@ import { resolveRedisStateOptions, type RedisStateOptions } from './redis-state-
  * McpModule.forRoot({
  *   name: 'weather',
  *   version: '1.0.0',
- *   stateSecret: process.env.MCP_STATE_SECRET,
- *   state: redisState({ client: new Redis(process.env.REDIS_URL), keyPrefix: 'weather-mcp:' }),
+ *   state: {
+ *     shared: redisState({ client: new Redis(process.env.REDIS_URL), keyPrefix: 'weather-mcp:' }),
+ *     secret: process.env.MCP_STATE_SECRET,
+ *   },
  * });
  * ```
  * @param options the client and limits; see {@link RedisStateOptions}.

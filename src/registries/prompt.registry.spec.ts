@@ -385,15 +385,4 @@ describe('McpPromptRegistry.get, list and the names of 0.3', () => {
     expect(registry.list().map((prompt) => prompt.name)).toEqual(['greet', 'part']);
     expect(registry.get('nope')).toBeUndefined();
   });
-
-  it('addPrompt, disablePrompt, enablePrompt and removePrompt do what add, disable, enable and remove do', () => {
-    const { registry } = prompts();
-    registry.addPrompt({ name: 'greet', description: 'Greets' }, () => 'hello');
-    expect(registry.disablePrompt('greet')).toBe(true);
-    expect(registry.isEnabled('greet')).toBe(false);
-    expect(registry.enablePrompt('greet')).toBe(true);
-    expect(registry.isEnabled('greet')).toBe(true);
-    expect(registry.removePrompt('greet')).toBe(true);
-    expect(registry.has('greet')).toBe(false);
-  });
 });

@@ -45,24 +45,4 @@ export class McpPromptRegistry extends McpItemRegistry<PromptDefinition> {
     const target = plainTarget((invocation) => handler(invocation.arguments as A, invocation.context!));
     this.store.define(options, options.name, `runtime prompt ${options.name}`, () => target);
   }
-
-  /** @deprecated Use {@link add}. */
-  addPrompt<A extends object>(options: McpRuntimePromptOptions, handler: McpPromptHandler<A>): void {
-    this.add(options, handler);
-  }
-
-  /** @deprecated Use {@link remove}. */
-  removePrompt(name: string): boolean {
-    return this.remove(name);
-  }
-
-  /** @deprecated Use {@link disable}. */
-  disablePrompt(name: string): boolean {
-    return this.disable(name);
-  }
-
-  /** @deprecated Use {@link enable}. */
-  enablePrompt(name: string): boolean {
-    return this.enable(name);
-  }
 }

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
-import { Logger } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpInvocation } from '../execution/mcp-invocation.js';
@@ -52,7 +51,7 @@ function resourcesWith(sessions: SessionStore, schemas = new McpSchemas()): Reso
   const templates = new McpResourceTemplateRegistry(store);
   const bus = new InProcessChangeBus();
   new SessionFanout(sessions, bus).onApplicationBootstrap();
-  return { store, templates, resources: new McpResourceRegistry(store, bus, templates) };
+  return { store, templates, resources: new McpResourceRegistry(store, bus) };
 }
 
 /** Registries whose sessions are never used: the methods under test do not reach them. */
@@ -503,43 +502,17 @@ describe('McpResourceRegistry and McpResourceTemplateRegistry: the shared verbs'
   });
 });
 
-describe('McpResourceRegistry: the names of 0.3, deprecated', () => {
-  it('disable and enable given a URI template still reach the template, with one warning', () => {
-    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+describe('McpResourceRegistry: resources only', () => {
+  it('disable and enable take resource URIs: a URI template is no resource of it (1.0)', () => {
     const items = registryWithoutSessions();
     items.templates.add({ uriTemplate: 'docs://t/{id}', name: 't' }, () => 't');
-    expect(items.resources.disable('docs://t/{id}')).toBe(true);
-    expect(items.templates.isEnabled('docs://t/{id}')).toBe(false);
-    expect(items.resources.enable('docs://t/{id}')).toBe(true);
+    expect(items.resources.disable('docs://t/{id}')).toBe(false);
     expect(items.templates.isEnabled('docs://t/{id}')).toBe(true);
-    expect(items.resources.disable('docs://none')).toBe(false);
-    expect(warn.mock.calls.map(([line]) => String(line))).toEqual([
-      expect.stringContaining('McpResourceRegistry.disable(docs://t/{id}) names a resource template'),
-    ]);
+    expect(items.resources.enable('docs://t/{id}')).toBe(false);
   });
 
   it('cannot be made by hand: it says where a registry comes from', () => {
     const construct = McpResourceRegistry as unknown as new () => McpResourceRegistry;
     expect(() => new construct()).toThrow('McpResourceRegistry is made by McpModule: inject it');
-  });
-
-  it('addResource, removeResource and hasResource do what add, remove and isEnabled do', () => {
-    const { resources } = registryWithoutSessions();
-    resources.addResource({ uri: 'docs://a', name: 'a' }, () => 'a');
-    expect(resources.hasResource('docs://a')).toBe(true);
-    resources.disable('docs://a');
-    expect(resources.hasResource('docs://a')).toBe(false);
-    expect(resources.removeResource('docs://a')).toBe(true);
-    expect(resources.has('docs://a')).toBe(false);
-  });
-
-  it('the template methods reach the template registry', () => {
-    const { resources, templates } = registryWithoutSessions();
-    resources.addResourceTemplate({ uriTemplate: 'docs://t/{id}', name: 't' }, () => 't');
-    expect(templates.has('docs://t/{id}')).toBe(true);
-    expect(resources.templateCount).toBe(1);
-    expect(resources.hasResourceTemplate('docs://t/{id}')).toBe(true);
-    expect(resources.removeResourceTemplate('docs://t/{id}')).toBe(true);
-    expect(templates.size).toBe(0);
   });
 });

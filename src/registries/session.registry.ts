@@ -6,7 +6,7 @@ import { SessionStore } from '../session/session.store.js';
 
 /**
  * The live MCP sessions of the application, for host code: reach clients outside any call.
- * Messages sent this way go on the sessions' GET streams (waiting there, bounded by `outboxLimit`,
+ * Messages sent this way go on the sessions' GET streams (waiting there, bounded by `limits.outboxMessages`,
  * while none is open).
  *
  * @category Registries
@@ -34,7 +34,7 @@ export class McpSessionRegistry {
     return this.store.rootsChanged;
   }
 
-  /** Live sessions; with shared state (`options.state`), those this instance has cached. */
+  /** Live sessions; with shared state (`options.state.shared`), those this instance has cached. */
   get size(): number {
     return this.store.size;
   }
@@ -74,10 +74,5 @@ export class McpSessionRegistry {
    */
   logAll(level: LoggingLevel, data: unknown, logger?: string): number {
     return this.store.logAll(level, data, logger);
-  }
-
-  /** @deprecated Use {@link list}. */
-  all(): McpSessionHandle[] {
-    return this.list();
   }
 }

@@ -172,7 +172,7 @@ describe('McpToolRegistry.add', () => {
     // Without an input, only an empty object passes.
     await expect(added.checkArguments({})).resolves.toEqual({ ok: true, value: {} });
     await expect(added.checkArguments({ x: 1 })).resolves.toMatchObject({ ok: false });
-    const context = { toolName: 'ping_tool' } as McpContext;
+    const context = { name: 'ping_tool' } as McpContext;
     expect(await runHandler(added, {}, context)).toBe('pong');
     expect(calls).toHaveLength(1);
     expect(calls[0]![0]).toEqual({});
@@ -401,20 +401,5 @@ describe('McpToolRegistry.get and list', () => {
     registry.remove('b');
     expect(registry.get('b')).toBeUndefined();
     expect(registry.list().map((definition) => definition.name)).toEqual(['a']);
-  });
-});
-
-describe('McpToolRegistry: the names of 0.2, deprecated', () => {
-  it('addTool, disableTool, enableTool and removeTool do what add, disable, enable and remove do', () => {
-    const { registry } = tools();
-    registry.addTool({ name: 'a', description: 'A' }, () => 'a');
-    expect(registry.has('a')).toBe(true);
-    expect(registry.disableTool('a')).toBe(true);
-    expect(registry.isEnabled('a')).toBe(false);
-    expect(registry.enableTool('a')).toBe(true);
-    expect(registry.isEnabled('a')).toBe(true);
-    expect(registry.removeTool('a')).toBe(true);
-    expect(registry.has('a')).toBe(false);
-    expect(registry.removeTool('a')).toBe(false);
   });
 });

@@ -57,24 +57,4 @@ export class McpToolRegistry extends McpItemRegistry<ToolDefinition> {
     const target = plainTarget((invocation) => handler(invocation.arguments as A, invocation.context!));
     this.store.define(options, options.name, `runtime tool ${options.name}`, () => target);
   }
-
-  /** @deprecated Use {@link add}. */
-  addTool<A extends object>(options: McpRuntimeToolOptions, handler: McpToolHandler<A>): void {
-    this.add(options, handler);
-  }
-
-  /** @deprecated Use {@link remove}. */
-  removeTool(name: string): boolean {
-    return this.remove(name);
-  }
-
-  /** @deprecated Use {@link disable}. */
-  disableTool(name: string): boolean {
-    return this.disable(name);
-  }
-
-  /** @deprecated Use {@link enable}. */
-  enableTool(name: string): boolean {
-    return this.enable(name);
-  }
 }

@@ -82,8 +82,8 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
    * not lock every other out).
    */
   hasRoom(principal: string | undefined): boolean {
-    if (this.held >= this.options.maxListenStreams) return false;
-    return principal === undefined || (this.heldBy.get(principal) ?? 0) < this.options.maxListenStreamsPerPrincipal;
+    if (this.held >= this.options.limits.listenStreams) return false;
+    return principal === undefined || (this.heldBy.get(principal) ?? 0) < this.options.limits.listenStreamsPerPrincipal;
   }
 
   /**

@@ -85,7 +85,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
   readonly legacy: McpDispatcher<McpCallContext>;
   /** Serves stateless 2026-07-28 requests. */
   readonly modern: McpDispatcher<McpCallContext>;
-  /** The 2025 era served without sessions (`legacySessions: false`). */
+  /** The 2025 era served without sessions (`sessions.enabled: false`). */
   readonly sessionless: McpDispatcher<McpCallContext>;
   /** What `server/discover` and the unsupported-version error say the endpoint speaks. */
   readonly supportedVersions: readonly string[];
@@ -126,7 +126,7 @@ export class McpServer implements McpServerPort<McpCallContext> {
       options.eras === 'modern'
         ? [...MODERN_PROTOCOL_VERSIONS]
         : [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
-    this.pageSize = options.pageSize;
+    this.pageSize = options.limits.pageSize;
     this.cursors = new CursorSeal(sealer.keysOf('cursor'));
     this.instructions = options.instructions;
     // Lists may differ per caller when guards hide items: private unless the options say otherwise.

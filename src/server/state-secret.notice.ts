@@ -25,7 +25,7 @@ export function sealingKeyConcern({ env, clusterWorker }: DeploymentSigns): stri
 }
 
 /**
- * Says at bootstrap, once, where it matters, that without `stateSecret` what clients hand back
+ * Says at bootstrap, once, where it matters, that without `state.secret` what clients hand back
  * sealed (a 2026-07-28 `requestState`, list cursors) opens only in this process: another instance,
  * or this one after a restart, refuses it.
  */
@@ -40,13 +40,13 @@ export class StateSecretNotice implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     // 2025 sessions alone seal nothing that outlives this process's sessions.
-    const { eras, legacySessions } = this.options;
-    if (!this.sealer.ephemeral || (eras === 'legacy' && legacySessions)) return;
+    const { eras, sessions } = this.options;
+    if (!this.sealer.ephemeral || (eras === 'legacy' && sessions.enabled)) return;
     const concern = sealingKeyConcern({ env: process.env, clusterWorker: cluster.isWorker });
     if (concern === undefined) return;
     this.logger.warn(
-      `No stateSecret is set (${concern}): a client whose next request or next page of a list reaches another ` +
-        'instance, or this one after a restart, will get an error; set the same stateSecret on every instance',
+      `No state.secret is set (${concern}): a client whose next request or next page of a list reaches another ` +
+        'instance, or this one after a restart, will get an error; set the same state.secret on every instance',
     );
   }
 }

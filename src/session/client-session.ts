@@ -50,9 +50,9 @@ export interface ClientSessionInit {
  * the requests it was sent and awaits answers to, and its SSE streams.
  *
  * Messages that belong to no call go on the standalone stream (GET). Messages sent while no GET
- * connection is attached wait in a backlog of at most `outboxLimit` (the oldest are dropped: a
+ * connection is attached wait in a backlog of at most `limits.outboxMessages` (the oldest are dropped: a
  * client need not open a GET stream at all). What the session's connections hold back because of
- * TCP backpressure is bounded by `outboxLimit` too, and going past it ends the session: a client that
+ * TCP backpressure is bounded by `limits.outboxMessages` too, and going past it ends the session: a client that
  * stops reading costs bounded memory rather than all of it.
  *
  * Kept small on purpose (the per-idle-session heap cost is measured by the benchmark): collections

@@ -2,9 +2,9 @@ import type { ClientSession } from './client-session.js';
 
 /**
  * The live sessions of each identified principal (`session.owner`), kept as sessions open and end:
- * `maxSessionsPerPrincipal` is then checked in constant time, and the idle sessions of one
+ * `limits.sessionsPerPrincipal` is then checked in constant time, and the idle sessions of one
  * principal are found without walking every session of the process. Anonymous sessions are not
- * kept here (they count against `maxSessions` only).
+ * kept here (they count against `limits.sessions` only).
  */
 export class PrincipalSessions {
   private readonly byPrincipal = new Map<string, Set<ClientSession>>();

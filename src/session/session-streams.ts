@@ -37,9 +37,9 @@ export interface StreamSharing {
  * The SSE streams of one session: the standalone stream (GET), the streams of POSTs that switched
  * to SSE, their event positions and what the event store keeps of them for resumes.
  *
- * Messages sent while no GET connection is attached wait in a backlog of at most `outboxLimit` (the
+ * Messages sent while no GET connection is attached wait in a backlog of at most `limits.outboxMessages` (the
  * oldest are dropped: a client need not open a GET stream at all). What the connections hold back
- * because of TCP backpressure is bounded by `outboxLimit` too, and going past it ends the session:
+ * because of TCP backpressure is bounded by `limits.outboxMessages` too, and going past it ends the session:
  * a client that stops reading costs bounded memory rather than all of it.
  */
 export class SessionStreams implements StreamHost {

@@ -44,7 +44,7 @@ afterEach(() => {
 
 describe('SessionStore: maxSessionsPerPrincipal (one process)', () => {
   it('refuses a principal its next session at its cap, and no one else', () => {
-    const sessions = makeStore({ maxSessionsPerPrincipal: 2 });
+    const sessions = makeStore({ limits: { sessionsPerPrincipal: 2 } });
     const [first, second] = [open(sessions, as('alice')), open(sessions, as('alice'))];
     expect(first).toBeInstanceOf(ClientSession);
     expect(second).toBeInstanceOf(ClientSession);
@@ -56,7 +56,7 @@ describe('SessionStore: maxSessionsPerPrincipal (one process)', () => {
   });
 
   it('gives the place back when one of its sessions ends, whatever the reason', () => {
-    const sessions = makeStore({ maxSessionsPerPrincipal: 2 });
+    const sessions = makeStore({ limits: { sessionsPerPrincipal: 2 } });
     const first = open(sessions, as('alice')) as ClientSession;
     const second = open(sessions, as('alice')) as ClientSession;
     expect(open(sessions, as('alice'))).toBe('principal-full');
@@ -71,7 +71,7 @@ describe('SessionStore: maxSessionsPerPrincipal (one process)', () => {
   });
 
   it("ends the principal's own idle sessions to make room, and nobody else's", () => {
-    const sessions = makeStore({ maxSessionsPerPrincipal: 2, sessionIdleTimeoutMs: 60_000 });
+    const sessions = makeStore({ limits: { sessionsPerPrincipal: 2 }, sessions: { idleTimeoutMs: 60_000 } });
     const stale = open(sessions, as('alice')) as ClientSession;
     const fresh = open(sessions, as('alice')) as ClientSession;
     const othersStale = open(sessions, as('bob')) as ClientSession;
@@ -89,7 +89,7 @@ describe('SessionStore: maxSessionsPerPrincipal (one process)', () => {
   });
 
   it('keeps a session with an open GET stream, however long idle', () => {
-    const sessions = makeStore({ maxSessionsPerPrincipal: 1, sessionIdleTimeoutMs: 1_000 });
+    const sessions = makeStore({ limits: { sessionsPerPrincipal: 1 }, sessions: { idleTimeoutMs: 1_000 } });
     const listening = open(sessions, as('alice')) as ClientSession;
     listening.lastActivity = Date.now() - 60_000;
     const subscription = listening.streams.attach().subscribe();
@@ -99,7 +99,7 @@ describe('SessionStore: maxSessionsPerPrincipal (one process)', () => {
   });
 
   it('answers principal-full before full: the principal can free a place itself', () => {
-    const sessions = makeStore({ maxSessions: 2, maxSessionsPerPrincipal: 2 });
+    const sessions = makeStore({ limits: { sessions: 2, sessionsPerPrincipal: 2 } });
     open(sessions, as('alice'));
     open(sessions, as('alice'));
     expect(open(sessions, as('alice'))).toBe('principal-full');
@@ -109,15 +109,15 @@ describe('SessionStore: maxSessionsPerPrincipal (one process)', () => {
 
   it('counts the owner sessionOwner names, and nothing with Infinity', () => {
     const byHeader = makeStore({
-      maxSessionsPerPrincipal: 1,
-      sessionOwner: (request) => (request as { tenant?: string }).tenant,
+      limits: { sessionsPerPrincipal: 1 },
+      auth: { principalOf: (request) => (request as { tenant?: string }).tenant },
     });
     expect(open(byHeader, { tenant: 't1', user: { sub: 'x' } })).toBeInstanceOf(ClientSession);
     expect(open(byHeader, { tenant: 't1', user: { sub: 'y' } })).toBe('principal-full');
     expect(open(byHeader, { user: { sub: 'x' } })).toBeInstanceOf(ClientSession);
     byHeader.onModuleDestroy();
 
-    const unlimited = makeStore({ maxSessionsPerPrincipal: Number.POSITIVE_INFINITY, maxSessions: 500 });
+    const unlimited = makeStore({ limits: { sessionsPerPrincipal: Number.POSITIVE_INFINITY, sessions: 500 } });
     for (let index = 0; index < 500; index++) expect(open(unlimited, as('alice'))).toBeInstanceOf(ClientSession);
     expect(open(unlimited, as('alice'))).toBe('full');
   });
@@ -128,10 +128,8 @@ describe('SessionStore: maxSessionsPerPrincipal (shared state)', () => {
     const createSession = jest.fn<McpSharedState['createSession']>(() => Promise.resolve('principal-full'));
     const state = { kind: 'mcp42.state', available: true, shared: { createSession } } as unknown as McpState;
     const sessions = makeStore({
-      state,
-      stateSecret: 'a shared secret of at least 32 bytes, for the test',
-      maxSessions: 50,
-      maxSessionsPerPrincipal: 3,
+      limits: { sessions: 50, sessionsPerPrincipal: 3 },
+      state: { shared: state, secret: 'a shared secret of at least 32 bytes, for the test' },
     });
     expect(await sessions.open(handshake, as('alice'))).toBe('principal-full');
     expect(createSession).toHaveBeenCalledWith(expect.objectContaining({ owner: 'alice' }), 1_800_000, 50, 3);

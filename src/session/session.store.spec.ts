@@ -73,7 +73,7 @@ describe('SessionStore', () => {
 
   it('gives each session the configured outbox limit, and logs an overflow', () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    registry = makeRegistry({ outboxLimit: 2 });
+    registry = makeRegistry({ limits: { outboxMessages: 2 } });
     const session = registry.create(handshake);
     // The GET backlog keeps the newest two; it does not end the session.
     for (const method of ['a', 'b', 'c']) session.send(notificationMessage(method));
@@ -91,7 +91,7 @@ describe('SessionStore', () => {
 
   describe('room and idle sweep', () => {
     it('has room below maxSessions and none at it while every session is fresh', () => {
-      registry = makeRegistry({ maxSessions: 2 });
+      registry = makeRegistry({ limits: { sessions: 2 } });
       expect(registry.hasRoom()).toBe(true);
       registry.create(handshake);
       expect(registry.hasRoom()).toBe(true);
@@ -101,7 +101,7 @@ describe('SessionStore', () => {
     });
 
     it('makes room by ending sessions idle past the timeout', () => {
-      registry = makeRegistry({ maxSessions: 2, sessionIdleTimeoutMs: 60_000 });
+      registry = makeRegistry({ limits: { sessions: 2 }, sessions: { idleTimeoutMs: 60_000 } });
       const stale = registry.create(handshake);
       const fresh = registry.create(handshake);
       stale.lastActivity = Date.now() - 60_001;
@@ -112,7 +112,7 @@ describe('SessionStore', () => {
     });
 
     it('sweeps only sessions idle for at least the timeout and returns how many ended', () => {
-      registry = makeRegistry({ sessionIdleTimeoutMs: 1_000 });
+      registry = makeRegistry({ sessions: { idleTimeoutMs: 1_000 } });
       const now = 10_000_000;
       const old = registry.create(handshake);
       const exact = registry.create(handshake);
@@ -128,7 +128,7 @@ describe('SessionStore', () => {
     });
 
     it('does not sweep a session with an open stream; a running call alone does not keep one alive', () => {
-      registry = makeRegistry({ sessionIdleTimeoutMs: 1_000 });
+      registry = makeRegistry({ sessions: { idleTimeoutMs: 1_000 } });
       const now = 10_000_000;
       const streaming = registry.create(handshake);
       const busy = registry.create(handshake);
@@ -149,7 +149,7 @@ describe('SessionStore', () => {
     });
 
     it('restarts the idle clock when a call ends', () => {
-      registry = makeRegistry({ sessionIdleTimeoutMs: 1_000 });
+      registry = makeRegistry({ sessions: { idleTimeoutMs: 1_000 } });
       const session = registry.create(handshake);
       session.lastActivity = Date.now() - 60_000;
       session.endCall(1, session.beginCall(1));
@@ -158,7 +158,7 @@ describe('SessionStore', () => {
     });
 
     it('still refuses when the sessions at the limit are streaming', () => {
-      registry = makeRegistry({ maxSessions: 2, sessionIdleTimeoutMs: 1_000 });
+      registry = makeRegistry({ limits: { sessions: 2 }, sessions: { idleTimeoutMs: 1_000 } });
       const a = registry.create(handshake);
       const b = registry.create(handshake);
       a.lastActivity = b.lastActivity = Date.now() - 60_000;
@@ -169,7 +169,7 @@ describe('SessionStore', () => {
     });
 
     it('makes room by ending a session whose only activity is a call that never returns', () => {
-      registry = makeRegistry({ maxSessions: 1, sessionIdleTimeoutMs: 1_000 });
+      registry = makeRegistry({ limits: { sessions: 1 }, sessions: { idleTimeoutMs: 1_000 } });
       const hung = registry.create(handshake);
       hung.beginCall(1);
       hung.lastActivity = Date.now() - 60_000;
@@ -181,7 +181,7 @@ describe('SessionStore', () => {
   describe('lifecycle', () => {
     it('sweeps on an unref’d timer every quarter of the idle timeout, capped at one minute', () => {
       jest.useFakeTimers();
-      registry = makeRegistry({ sessionIdleTimeoutMs: 30 * 60_000 });
+      registry = makeRegistry({ sessions: { idleTimeoutMs: 30 * 60_000 } });
       const sweep = jest.spyOn(registry, 'sweep');
       registry.onApplicationBootstrap();
       jest.advanceTimersByTime(59_999);
@@ -194,7 +194,7 @@ describe('SessionStore', () => {
 
     it('sweeps at least every second for short timeouts, and ends idle sessions from the timer', () => {
       jest.useFakeTimers();
-      registry = makeRegistry({ sessionIdleTimeoutMs: 2_000 });
+      registry = makeRegistry({ sessions: { idleTimeoutMs: 2_000 } });
       registry.onApplicationBootstrap();
       const session = registry.create(handshake);
       jest.advanceTimersByTime(1_000);
@@ -215,7 +215,7 @@ describe('SessionStore', () => {
 
     it('on module destroy, clears the timer and ends every session with reason "shutdown"', () => {
       jest.useFakeTimers();
-      registry = makeRegistry({ sessionIdleTimeoutMs: 4_000 });
+      registry = makeRegistry({ sessions: { idleTimeoutMs: 4_000 } });
       registry.onApplicationBootstrap();
       const sessions = [registry.create(handshake), registry.create(handshake)];
       const streamDone = jest.fn();
@@ -236,7 +236,7 @@ describe('SessionStore', () => {
 
   describe('options handed to sessions', () => {
     it('starts each session at the default log level', () => {
-      registry = makeRegistry({ defaultLogLevel: 'error' });
+      registry = makeRegistry({ sessions: { defaultLogLevel: 'error' } });
       const session = registry.create(handshake);
       expect(session.logLevel).toBe('error');
       expect(session.wantsLog('warning')).toBe(false);
@@ -255,7 +255,7 @@ describe('SessionStore', () => {
         deleteStream: () => undefined,
         deleteSession: () => undefined,
       };
-      registry = makeRegistry({ eventStore: store });
+      registry = makeRegistry({ resumability: { eventStore: store } });
       const session = registry.create(handshake);
       session.streams.attach().subscribe();
       session.send(notificationMessage('a'));
@@ -307,7 +307,7 @@ describe('SessionStore', () => {
     });
 
     it('skips ended sessions and counts only those it reached', () => {
-      registry = makeRegistry({ outboxLimit: 1 });
+      registry = makeRegistry({ limits: { outboxMessages: 1 } });
       const first = registry.create(handshake);
       const second = registry.create(handshake);
       // Ends `second` while the notification goes round: it was not reached.

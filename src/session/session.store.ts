@@ -16,8 +16,8 @@ import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.
 
 /**
  * The live 2025-era sessions of one application, by id (read by host code through
- * `McpSessionRegistry`). Ends sessions that sit idle past `sessionIdleTimeoutMs` and refuses new
- * ones past `maxSessions` (and past `maxSessionsPerPrincipal` for one principal), because clients
+ * `McpSessionRegistry`). Ends sessions that sit idle past `sessions.idleTimeoutMs` and refuses new
+ * ones past `limits.sessions` (and past `limits.sessionsPerPrincipal` for one principal), because clients
  * often vanish without a DELETE.
  */
 @Injectable()
@@ -30,7 +30,9 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.shared.enabled) this.shared.ended(session, reason);
     else if (this.sessions.delete(session.id)) this.principals.delete(session);
     if (reason === 'overflow') {
-      this.logger.warn(`Session ${session.id} ended: more than ${this.options.outboxLimit} undelivered messages`);
+      this.logger.warn(
+        `Session ${session.id} ended: more than ${this.options.limits.outboxMessages} undelivered messages`,
+      );
     }
   };
 
@@ -66,7 +68,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  /** Whether sessions are shared with other instances (`options.state`). */
+  /** Whether sessions are shared with other instances (`options.state.shared`). */
   get isShared(): boolean {
     return this.shared.enabled;
   }
@@ -98,14 +100,14 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Opens a session for an accepted `initialize`, unless `request`'s principal holds
-   * `maxSessionsPerPrincipal` live sessions (`'principal-full'`, checked first: that principal can
-   * free a place itself) or `maxSessions` are live (`'full'`); with shared state, across every instance.
+   * `limits.sessionsPerPrincipal` live sessions (`'principal-full'`, checked first: that principal can
+   * free a place itself) or `limits.sessions` are live (`'full'`); with shared state, across every instance.
    */
   open(
     handshake: Handshake,
     request: unknown,
   ): ClientSession | SessionRefusal | Promise<ClientSession | SessionRefusal> {
-    const owner = this.options.sessionOwner(request);
+    const owner = this.options.auth.principalOf(request);
     if (this.shared.enabled) return this.shared.open(handshake, owner);
     if (!this.principalHasRoom(owner)) return 'principal-full';
     return this.hasRoom() ? this.build(handshake, owner) : 'full';
@@ -119,19 +121,19 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Whether another session may be created now (after ending the ones already idle too long). */
   hasRoom(): boolean {
-    if (this.sessions.size < this.options.maxSessions) return true;
+    if (this.sessions.size < this.options.limits.sessions) return true;
     this.sweep();
-    return this.sessions.size < this.options.maxSessions;
+    return this.sessions.size < this.options.limits.sessions;
   }
 
   /**
    * Whether `owner` may open another session (after ending its own sessions already idle too long:
-   * at most `maxSessionsPerPrincipal` to look at, whatever the number of sessions). Anonymous
-   * sessions are bounded by `maxSessions` alone.
+   * at most `limits.sessionsPerPrincipal` to look at, whatever the number of sessions). Anonymous
+   * sessions are bounded by `limits.sessions` alone.
    */
   private principalHasRoom(owner: string | undefined): boolean {
     if (owner === undefined) return true;
-    const max = this.options.maxSessionsPerPrincipal;
+    const max = this.options.limits.sessionsPerPrincipal;
     if (this.principals.count(owner) < max) return true;
     this.endIdle(this.principals.of(owner), Date.now());
     return this.principals.count(owner) < max;
@@ -140,10 +142,10 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * Creates a session for an accepted `initialize`. The caller checks {@link hasRoom} first.
    * @param request the HTTP request that carried it: the session belongs to its principal
-   *   (`sessionOwner`); an anonymous session is not bound.
+   *   (`auth.principalOf`); an anonymous session is not bound.
    */
   create(handshake: Handshake, request?: unknown): ClientSession {
-    return this.build(handshake, this.options.sessionOwner(request));
+    return this.build(handshake, this.options.auth.principalOf(request));
   }
 
   private build(handshake: Handshake, owner: string | undefined): ClientSession {
@@ -153,9 +155,9 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
       clientInfo: handshake.clientInfo,
       clientCapabilities: handshake.clientCapabilities,
       owner,
-      outboxLimit: this.options.outboxLimit,
-      logLevel: this.options.defaultLogLevel,
-      eventStore: this.options.eventStore,
+      outboxLimit: this.options.limits.outboxMessages,
+      logLevel: this.options.sessions.defaultLogLevel,
+      eventStore: this.options.resumability.eventStore,
       now: Date.now(),
       onEnd: this.forget,
       onStoreError: this.reportStoreError,
@@ -188,7 +190,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
 
   private ownedBy(session: ClientSession | undefined, request: unknown): ClientSession | undefined {
     if (!session || session.owner === undefined) return session;
-    return this.options.sessionOwner(request) === session.owner ? session : undefined;
+    return this.options.auth.principalOf(request) === session.owner ? session : undefined;
   }
 
   /** Every live session (a snapshot; shared state: those cached here). */
@@ -279,7 +281,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * Ends sessions idle for longer than the timeout; returns how many ended. A session with an open
    * GET stream is connected, so not idle. A running call alone does not keep a session alive: a tool
-   * that never returns must not pin its session (and a place under `maxSessions`) forever; such a
+   * that never returns must not pin its session (and a place under `limits.sessions`) forever; such a
    * call is aborted with its session.
    */
   sweep(now = Date.now()): number {
@@ -290,7 +292,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Ends those of `sessions` idle for longer than the timeout (see {@link sweep}); returns how many. */
   private endIdle(sessions: Iterable<ClientSession>, now: number): number {
-    const deadline = now - this.options.sessionIdleTimeoutMs;
+    const deadline = now - this.options.sessions.idleTimeoutMs;
     let ended = 0;
     for (const session of sessions) {
       if (session.lastActivity <= deadline && !session.hasStream) {
@@ -305,7 +307,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     if (this.shared.enabled) return;
     // One timer for all sessions instead of one per session: cheaper in memory and in timer churn.
-    const interval = Math.min(Math.max(this.options.sessionIdleTimeoutMs / 4, 1_000), 60_000);
+    const interval = Math.min(Math.max(this.options.sessions.idleTimeoutMs / 4, 1_000), 60_000);
     this.sweepTimer = setInterval(() => this.sweep(), interval);
     this.sweepTimer.unref();
   }

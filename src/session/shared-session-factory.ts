@@ -63,7 +63,7 @@ export class SharedSessionFactory {
     const callbacks = this.callbacks;
     return new ClientSession({
       ...init,
-      outboxLimit: this.options.outboxLimit,
+      outboxLimit: this.options.limits.outboxMessages,
       eventStore: this.store,
       onEnd: callbacks.onEnd,
       onStoreError: callbacks.onStoreError,
@@ -84,7 +84,8 @@ export class SharedSessionFactory {
     return {
       streams,
       requestIdPrefix: `mcp42-${shared.replicaId}-`,
-      sendStandalone: (data) => this.callbacks.guard(shared.sendStandalone(id, data, this.options.outboxLimit)),
+      sendStandalone: (data) =>
+        this.callbacks.guard(shared.sendStandalone(id, data, this.options.limits.outboxMessages)),
       changed: (field, value) => {
         this.callbacks.guard(
           shared.setSessionField(id, field, value).then(() => shared.broadcast({ t: 'inv', s: id })),
@@ -123,7 +124,7 @@ export class SharedSessionFactory {
       clientInfo,
       clientCapabilities,
       owner: record.owner,
-      logLevel: isLoggingLevel(record.logLevel) ? record.logLevel : this.options.defaultLogLevel,
+      logLevel: isLoggingLevel(record.logLevel) ? record.logLevel : this.options.sessions.defaultLogLevel,
       now,
     });
     this.apply(session, record);

@@ -24,7 +24,7 @@ export interface SharedSessionCallbacks {
 }
 
 /**
- * The 2025 sessions of this instance when `options.state` shares them with other instances: records
+ * The 2025 sessions of this instance when `options.state.shared` shares them with other instances: records
  * read from the shared state and cached here, so a request on a cached session sends nothing to it;
  * one timer per instance writes activity in batches, notices sessions ended elsewhere and drops
  * what nobody uses. Messages between instances (answers to server requests, cancellations, ends,
@@ -33,7 +33,7 @@ export interface SharedSessionCallbacks {
 @Injectable()
 export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('McpSharedState');
-  /** The port; `undefined` without `options.state` (then nothing here is used). */
+  /** The port; `undefined` without `options.state.shared` (then nothing here is used). */
   readonly shared: McpSharedState | undefined;
   private cacheOfSessions: SharedSessionCache | undefined;
   private readonly loading = new Map<string, Promise<ClientSession | undefined>>();
@@ -48,7 +48,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   private down = false;
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {
-    this.shared = options.state?.shared;
+    this.shared = options.state.shared?.shared;
     this.on('resp', (m) => this.cached(m.s)?.settleClientRequest(m.m as JsonRpcResponse));
     this.on('cancel', (m) => this.cached(m.s)?.cancelCall(m.id as RequestId, m.why as string | undefined));
     this.on('end', (m) => this.endHere(m.s));
@@ -60,7 +60,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  /** Whether sessions are shared (`options.state` is set). */
+  /** Whether sessions are shared (`options.state.shared` is set). */
   get enabled(): boolean {
     return this.shared !== undefined;
   }
@@ -92,8 +92,10 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     if (!this.shared) return;
     const { options } = this;
-    this.cacheOfSessions = new SharedSessionCache(this.shared, options.sessionIdleTimeoutMs);
-    this.standaloneHolds = new StandaloneHolds(this.shared, options.outboxLimit, (operation) => this.guard(operation));
+    this.cacheOfSessions = new SharedSessionCache(this.shared, options.sessions.idleTimeoutMs);
+    this.standaloneHolds = new StandaloneHolds(this.shared, options.limits.outboxMessages, (operation) =>
+      this.guard(operation),
+    );
     const store = new SharedEventStore(this.shared, this.bounds);
     const callbacks = this.callbacks!;
     this.sessionFactory = new SharedSessionFactory(this.shared, options, store, {
@@ -132,11 +134,11 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
         clientInfo: JSON.stringify(handshake.clientInfo),
         clientCapabilities: JSON.stringify(handshake.clientCapabilities),
         owner,
-        logLevel: options.defaultLogLevel,
+        logLevel: options.sessions.defaultLogLevel,
       },
-      options.sessionIdleTimeoutMs,
-      options.maxSessions,
-      options.maxSessionsPerPrincipal,
+      options.sessions.idleTimeoutMs,
+      options.limits.sessions,
+      options.limits.sessionsPerPrincipal,
     );
     if (admission !== 'created') return admission;
     const now = Date.now();
@@ -146,10 +148,10 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
       clientInfo: handshake.clientInfo,
       clientCapabilities: handshake.clientCapabilities,
       owner,
-      logLevel: options.defaultLogLevel,
+      logLevel: options.sessions.defaultLogLevel,
       now,
     });
-    this.cache.add(session, options.sessionIdleTimeoutMs, now);
+    this.cache.add(session, options.sessions.idleTimeoutMs, now);
     return session;
   }
 
@@ -194,7 +196,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   async notifySubscribers(uri: string, data: string): Promise<void> {
     const shared = this.shared!;
     await inChunks(await shared.subscribersOf(uri), async (ids) => {
-      const outcomes = await shared.sendStandaloneMany(ids, data, this.options.outboxLimit);
+      const outcomes = await shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages);
       // The index outlives sessions that expired: tidied as they are met.
       for (const [id, outcome] of outcomes) if (outcome === 'gone') this.guard(shared.removeSubscription(id, uri));
     });
@@ -203,7 +205,9 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   /** Sends a message to the standalone stream of every live session of every instance. */
   async notifyEverySession(data: string): Promise<void> {
     const shared = this.shared!;
-    await inChunks(await shared.sessionIds(), (ids) => shared.sendStandaloneMany(ids, data, this.options.outboxLimit));
+    await inChunks(await shared.sessionIds(), (ids) =>
+      shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages),
+    );
   }
 
   /** Sends a message to every instance (this one included), for what they deliver to their own streams. */
@@ -262,9 +266,9 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   private get bounds(): StoredEventBounds {
     const { options } = this;
     return {
-      maxEvents: options.maxStoredEvents,
-      maxChars: options.maxStoredEventChars,
-      maxAgeMs: options.storedEventMaxAgeMs,
+      maxEvents: options.resumability.maxEvents,
+      maxChars: options.resumability.maxEventChars,
+      maxAgeMs: options.resumability.maxEventAgeMs,
     };
   }
 

@@ -89,7 +89,7 @@ function setup(): Fixture {
         contexts.push(context);
         return handler(args, context);
       });
-      registry.addTool({ name, description: `${name} tool`, timeoutMs }, mock);
+      registry.add({ name, description: `${name} tool`, timeoutMs }, mock);
       return mock;
     },
   };
@@ -111,7 +111,7 @@ describe('McpToolCaller: outcomes', () => {
     expect(handler).toHaveBeenCalledTimes(1);
     const context = f.contexts[0]!;
     expect(context.requestId).toBe('r1');
-    expect(context.toolName).toBe('echo');
+    expect(context.name).toBe('echo');
     expect(context.sessionId).toBe('session-1');
     expect(context.signal.aborted).toBe(false);
     expect(f.ended).toEqual([{ id: 'r1', own: true }]);
@@ -121,7 +121,7 @@ describe('McpToolCaller: outcomes', () => {
   it('answers an unknown or disabled tool with an isError result, leaving no call registered', async () => {
     const f = setup();
     const handler = f.add('hidden', () => 'x');
-    f.registry.disableTool('hidden');
+    f.registry.disable('hidden');
     for (const name of ['nope', 'hidden']) {
       expect(await callTool(f.caller, { name }, f.call, 1)).toEqual({
         content: [{ type: 'text', text: `Unknown tool: ${name}` }],

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { writeEmpty } from './http-responses.js';
 import type { McpCorsOptions } from '../interfaces/mcp-module-options.interface.js';
+import { allowedMethods } from './method-refusal.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { headerValue } from './http-request.js';
 
@@ -22,7 +23,7 @@ const PARAM_HEADER = /^mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+$/;
 const EXPOSED_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate';
 
 /**
- * CORS for the endpoint, tied to `allowedOrigins`: an origin that may reach the endpoint may read
+ * CORS for the endpoint, tied to `http.allowedOrigins`: an origin that may reach the endpoint may read
  * its answers, and its preflights are answered (204) before any guard (a preflight carries no
  * credentials). The allowed origin is echoed, never `*`, so credentials can be allowed safely.
  */
@@ -75,10 +76,10 @@ export class CorsPolicy {
 
 /** The CORS policy of the endpoint, or `undefined` when `cors` is off. */
 export function corsPolicyOf(options: ResolvedMcpOptions): CorsPolicy | undefined {
-  const { cors } = options;
+  const { cors } = options.http;
   if (cors === false) return undefined;
   const settings = cors === true ? {} : cors;
-  const methods = options.eras !== 'modern' && options.legacySessions ? 'GET, POST, DELETE' : 'POST';
+  const methods = allowedMethods(options);
   return new CorsPolicy(
     { credentials: settings.credentials ?? false, maxAgeSeconds: settings.maxAgeSeconds ?? 600 },
     methods,

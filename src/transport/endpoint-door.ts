@@ -20,7 +20,7 @@ export class EndpointDoor {
   private readonly refusals = new OriginRefusalLog(new Logger('McpTransport'));
 
   constructor(options: ResolvedMcpOptions) {
-    this.policy = new OriginPolicy(options.allowedOrigins, options.allowedHosts);
+    this.policy = new OriginPolicy(options.http.allowedOrigins, options.http.allowedHosts);
     this.cors = corsPolicyOf(options);
     this.allow = allowedMethods(options);
   }

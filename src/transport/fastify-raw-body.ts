@@ -7,7 +7,7 @@ const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as 
 
 /**
  * On Fastify, keeps every body parser away from the MCP endpoint, so that mcp42 reads its bodies
- * itself, with `maxBodyBytes` (413) and JSON-RPC parse errors (-32700) exactly as on Express,
+ * itself, with `limits.bodyBytes` (413) and JSON-RPC parse errors (-32700) exactly as on Express,
  * whatever parsers, `bodyLimit` or `rawBody` the application set up for its other routes.
  *
  * Fastify parses a body only when the request names a content type or has body framing; two hooks,

@@ -37,7 +37,7 @@ export function refuseLegacyPost(
 
 /**
  * GET and DELETE are 2025 session operations: an endpoint without sessions (`eras: 'modern'`, or
- * `legacySessions: false`) has neither.
+ * `sessions.enabled: false`) has neither.
  */
 export function refuseSessionMethod(
   res: ServerResponse,

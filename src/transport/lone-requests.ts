@@ -13,7 +13,7 @@ import { StatelessResponder, type StatelessResponderSettings } from './stateless
 
 /**
  * Serves requests that stand alone, with no session around them: stateless 2026-07-28 requests, and
- * 2025 requests when `legacySessions` is off. Each is answered as JSON or, when it sends messages
+ * 2025 requests when `sessions.enabled` is off. Each is answered as JSON or, when it sends messages
  * first, as an SSE stream its response ends; the client closing the response is its cancellation,
  * and the application's shutdown aborts what still runs.
  */
@@ -29,8 +29,8 @@ export class LoneRequests implements BeforeApplicationShutdown {
     private readonly challenges: ScopeChallenges,
   ) {
     this.settings = {
-      keepAliveMs: options.keepAliveMs,
-      outboxLimit: options.outboxLimit,
+      keepAliveMs: options.http.keepAliveMs,
+      outboxLimit: options.limits.outboxMessages,
       ...loggedSerializationReports(this.logger),
     };
   }

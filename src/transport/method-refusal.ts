@@ -12,12 +12,12 @@ export function reachesTransport(method: string | undefined): boolean {
 }
 
 /** Whether 2025 sessions exist here: GET and DELETE are theirs. */
-export function servesSessions(options: Pick<ResolvedMcpOptions, 'eras' | 'legacySessions'>): boolean {
-  return options.eras !== 'modern' && options.legacySessions;
+export function servesSessions(options: Pick<ResolvedMcpOptions, 'eras' | 'sessions'>): boolean {
+  return options.eras !== 'modern' && options.sessions.enabled;
 }
 
 /** The endpoint's `Allow` value: the methods it serves. */
-export function allowedMethods(options: Pick<ResolvedMcpOptions, 'eras' | 'legacySessions'>): string {
+export function allowedMethods(options: Pick<ResolvedMcpOptions, 'eras' | 'sessions'>): string {
   return servesSessions(options) ? 'GET, POST, DELETE' : 'POST';
 }
 

@@ -5,7 +5,7 @@ import { OriginPolicy } from './origin-policy.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
-const defaults = new OriginPolicy(MCP_OPTION_DEFAULTS.allowedOrigins, MCP_OPTION_DEFAULTS.allowedHosts);
+const defaults = new OriginPolicy(MCP_OPTION_DEFAULTS.http.allowedOrigins, MCP_OPTION_DEFAULTS.http.allowedHosts);
 
 /** Host names, loopback ones and look-alikes (suffixes, user info, IPv6, case, trailing dots). */
 const host = fc.oneof(

@@ -2,7 +2,7 @@ import { MCP_OPTION_DEFAULTS } from '../mcp-options.defaults.js';
 import { OriginPolicy } from './origin-policy.js';
 
 const defaults = (): OriginPolicy =>
-  new OriginPolicy(MCP_OPTION_DEFAULTS.allowedOrigins, MCP_OPTION_DEFAULTS.allowedHosts);
+  new OriginPolicy(MCP_OPTION_DEFAULTS.http.allowedOrigins, MCP_OPTION_DEFAULTS.http.allowedHosts);
 
 describe('OriginPolicy with the default lists', () => {
   const policy = defaults();

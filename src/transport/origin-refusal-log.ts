@@ -52,8 +52,8 @@ function describe({ option, value }: OriginRefusal): string {
   if (option === 'allowedHosts') {
     return shown === undefined
       ? 'Refused a request without a Host header (403)'
-      : `Refused a request for Host ${shown} (403): add its host name to the allowedHosts option to admit it ` +
+      : `Refused a request for Host ${shown} (403): add its host name to the http.allowedHosts option to admit it ` +
           '(behind a proxy, the name clients use)';
   }
-  return `Refused a request from Origin ${shown} (403): add it to the allowedOrigins option to admit pages of that origin`;
+  return `Refused a request from Origin ${shown} (403): add it to the http.allowedOrigins option to admit pages of that origin`;
 }

@@ -1,8 +1,9 @@
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { insufficientScope } from '../protocol/insufficient-scope.js';
 import { errorResponse, invalidParams } from '../protocol/json-rpc.errors.js';
 import { ScopeChallenges } from './scope-challenges.js';
 
-const CHALLENGE = { scopeDenial: 'challenge' } as const;
+const CHALLENGE = { auth: { scopeDenial: 'challenge' } } as Pick<ResolvedMcpOptions, 'auth'>;
 
 describe('ScopeChallenges', () => {
   const refusal = errorResponse(1, insufficientScope(['notes:write', 'notes:read'], 'Missing scope(s): notes:write'));
@@ -34,6 +35,11 @@ describe('ScopeChallenges', () => {
   });
 
   it("never answers 403 with scopeDenial: 'hide', whatever a response looks like", () => {
-    expect(new ScopeChallenges({ scopeDenial: 'hide' }, 'https://x.example/m').answerOf(refusal)).toBeUndefined();
+    expect(
+      new ScopeChallenges(
+        { auth: { scopeDenial: 'hide' } } as Pick<ResolvedMcpOptions, 'auth'>,
+        'https://x.example/m',
+      ).answerOf(refusal),
+    ).toBeUndefined();
   });
 });

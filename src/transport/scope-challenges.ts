@@ -13,7 +13,7 @@ export interface JsonAnswer {
 }
 
 /**
- * Turns a call refused for missing scopes (`scopeDenial: 'challenge'`) into the HTTP answer the MCP
+ * Turns a call refused for missing scopes (`auth.scopeDenial: 'challenge'`) into the HTTP answer the MCP
  * authorization specification asks for: 403, with `WWW-Authenticate: Bearer error="insufficient_scope",
  * scope="…"` and, when the application serves Protected Resource Metadata, its `resource_metadata`.
  */
@@ -22,15 +22,15 @@ export class ScopeChallenges {
   private readonly challenging: boolean;
 
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<ResolvedMcpOptions, 'scopeDenial'>,
+    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<ResolvedMcpOptions, 'auth'>,
     @Optional() @Inject(MCP_RESOURCE_METADATA_URL) private readonly resourceMetadata?: string,
   ) {
-    this.challenging = options.scopeDenial === 'challenge';
+    this.challenging = options.auth.scopeDenial === 'challenge';
   }
 
   /**
    * The 403 and its challenge for a refusal; `undefined` for any other response. Only with
-   * `scopeDenial: 'challenge'`: then a resource or prompt handler may throw such a refusal too (its
+   * `auth.scopeDenial: 'challenge'`: then a resource or prompt handler may throw such a refusal too (its
    * scopes decided by the request), while with `'hide'` no response ever becomes a 403.
    */
   answerOf(response: JsonRpcResponse | undefined): JsonAnswer | undefined {

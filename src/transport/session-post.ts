@@ -40,8 +40,8 @@ export class SessionPost {
     challenges: ScopeChallenges,
   ) {
     this.responderSettings = {
-      keepAliveMs: options.keepAliveMs,
-      retryMs: options.sseRetryMs,
+      keepAliveMs: options.http.keepAliveMs,
+      retryMs: options.http.sseRetryMs,
       answerOf: (response) => challenges.answerOf(response),
       ...loggedSerializationReports(this.logger),
     };

@@ -17,7 +17,7 @@ import { legacyVersionHeaderOk, rejectVersionHeader } from './session-headers.js
 const ALWAYS_OK = (): number => 200;
 
 /**
- * Serves one 2025 POST without a session (`legacySessions: false`), as the official SDK v2 does by
+ * Serves one 2025 POST without a session (`sessions.enabled: false`), as the official SDK v2 does by
  * default: `initialize` is answered and forgotten (no `Mcp-Session-Id`), any other request is served
  * on its own, its version read from `MCP-Protocol-Version`, nothing known of the client's
  * capabilities; notifications and responses are taken and dropped (nothing is running for them to
@@ -56,8 +56,8 @@ export class SessionlessPost {
     const { message } = entry;
     const version = headerValue(raw.headers, MCP_PROTOCOL_VERSION_HEADER) ?? DEFAULT_HEADER_PROTOCOL_VERSION;
     const caller = new StatelessCaller(
-      { protocolVersion: version, clientCapabilities: {}, logLevel: this.options.defaultLogLevel },
-      this.options.sessionOwner(request),
+      { protocolVersion: version, clientCapabilities: {}, logLevel: this.options.sessions.defaultLogLevel },
+      this.options.auth.principalOf(request),
       'legacy',
     );
     await this.lone.serve(caller, message, dispatcher, request, raw, res, ALWAYS_OK);

@@ -73,7 +73,7 @@ export class SharedGet {
       ? session.streams.resume(STANDALONE_STREAM_ID, resumeFrom.seq)!
       : session.streams.attach();
     session.lastActivity = Date.now();
-    const writer = new SseWriter(res, this.options.keepAliveMs, session.streams.pendingCounter());
+    const writer = new SseWriter(res, this.options.http.keepAliveMs, session.streams.pendingCounter());
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) {
       return this.shared.releaseStandalone(session, generation);
     }
@@ -105,10 +105,13 @@ export class SharedGet {
       // then). The position goes first: a client that saw no event id on this connection would come
       // back without one, and lose its place.
       const last = events.at(-1)?.seq ?? resumeFrom.seq;
-      events.push({ streamId, seq: last, data: '' }, { streamId, seq: last, data: '', retry: this.options.sseRetryMs });
+      events.push(
+        { streamId, seq: last, data: '' },
+        { streamId, seq: last, data: '', retry: this.options.http.sseRetryMs },
+      );
     }
     session.lastActivity = Date.now();
-    const writer = new SseWriter(res, this.options.keepAliveMs, session.streams.pendingCounter());
+    const writer = new SseWriter(res, this.options.http.keepAliveMs, session.streams.pendingCounter());
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
     pumpToConnection(from(events), writer, res, {
       onDelivered: replay.finished ? () => session.streams.forgetPostStream(streamId) : undefined,

@@ -49,7 +49,7 @@ export class StatelessPost {
       if (!(error instanceof ModernRefusal)) throw error;
       return writeJson(res, error.status, errorResponse(message.id, error.error));
     }
-    const principal = this.options.sessionOwner(request);
+    const principal = this.options.auth.principalOf(request);
     if (message.method === McpMethod.SubscriptionsListen && !this.listens.hasRoom(principal)) {
       return writeJson(
         res,

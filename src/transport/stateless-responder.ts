@@ -17,7 +17,7 @@ export interface StatelessResponderSettings extends SerializationReports {
  * Answers one stateless (2026-07-28) request: one JSON object, unless the request sends messages
  * before its response (progress, log messages, a `subscriptions/listen` stream), which switch the
  * answer to an SSE stream that the response ends. Nothing is resumable: no event ids, no store. A
- * client that stops reading while more than `outboxLimit` messages wait has its connection cut.
+ * client that stops reading while more than `limits.outboxMessages` messages wait has its connection cut.
  */
 export class StatelessResponder implements CallChannel {
   private writer: SseWriter | undefined;

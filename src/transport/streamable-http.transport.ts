@@ -62,7 +62,7 @@ export class StreamableHttpTransport {
     if (this.options.eras === 'modern') return refuseSessionMethod(res);
     refuseSessionMethod(
       res,
-      'Method Not Allowed: this server serves 2025 clients without sessions (legacySessions: false)',
+      'Method Not Allowed: this server serves 2025 clients without sessions (sessions.enabled: false)',
     );
   }
 
@@ -117,7 +117,7 @@ export class StreamableHttpTransport {
       if (verdict.era === 'modern') return this.stateless.handle(verdict.message, request, raw, res);
       if (eras === 'modern') return refuseLegacyPost(body, raw, res, this.server.supportedVersions);
     }
-    if (!this.options.legacySessions) return this.sessionless.handle(body, request, raw, res);
+    if (!this.options.sessions.enabled) return this.sessionless.handle(body, request, raw, res);
     return this.sessionPost.handle(body, sessionId, request, raw, res);
   }
 
@@ -130,13 +130,13 @@ export class StreamableHttpTransport {
     raw: IncomingMessage,
     res: ServerResponse,
   ): Promise<Extract<BodyResult, { ok: true }> | undefined> {
-    const read = await readMcpBody(request, raw, this.options.maxBodyBytes, this.options.bodyTimeoutMs);
+    const read = await readMcpBody(request, raw, this.options.limits.bodyBytes, this.options.http.bodyTimeoutMs);
     if (read.ok) return read;
     if (read.reason === 'timeout') {
       writeTransportError(
         res,
         408,
-        `Request Timeout: no part of the body arrived for ${this.options.bodyTimeoutMs} ms`,
+        `Request Timeout: no part of the body arrived for ${this.options.http.bodyTimeoutMs} ms`,
         ErrorCode.InvalidRequest,
         { connection: 'close' },
       );
@@ -144,7 +144,7 @@ export class StreamableHttpTransport {
       writeTransportError(
         res,
         413,
-        `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes`,
+        `Payload Too Large: the limit is ${this.options.limits.bodyBytes} bytes`,
         ErrorCode.InvalidRequest,
         { connection: 'close' },
       );
@@ -207,7 +207,7 @@ export class StreamableHttpTransport {
     // its 'close', and would keep the session from ever idling out.
     if (raw.destroyed || res.destroyed || res.writableEnded) return;
     session.lastActivity = Date.now();
-    const writer = new SseWriter(res, this.options.keepAliveMs, session.streams.pendingCounter());
+    const writer = new SseWriter(res, this.options.http.keepAliveMs, session.streams.pendingCounter());
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
     const postStreamId = resumeFrom && resumeFrom.streamId !== STANDALONE_STREAM_ID ? resumeFrom.streamId : undefined;
     pumpToConnection(events, writer, res, {

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../src/index.js';
+import { type JsonSchemaObject } from '../../src/protocol/index.js';
 
 /**
  * The arguments of `json_schema_2020_12_tool`, as a raw JSON Schema: the scenario checks that

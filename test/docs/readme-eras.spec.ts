@@ -25,19 +25,13 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { IsString, Length } from 'class-validator';
 import type { Observable } from 'rxjs';
-import {
-  McpExecutionContext,
-  McpModule,
-  McpResource,
-  McpTool,
-  type ElicitationSchema,
-  type McpContext,
-} from '../../src/index.js';
+import { McpExecutionContext, McpModule, McpResource, McpTool, type McpContext } from '../../src/index.js';
 import { useModernSdkClients, type ModernSdkConnection } from '../utils/modern-sdk-clients.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { thrown } from '../utils/thrown.js';
 import { onlyText } from '../utils/tool-results.js';
+import { type ElicitationSchema } from '../../src/protocol/index.js';
 
 // ---- Supplied: what the example names and the README leaves to the reader. ----
 

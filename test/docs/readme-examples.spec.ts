@@ -131,7 +131,7 @@ interface Seen {
   readonly uri: string | undefined;
   readonly phase: string;
   readonly arguments: object | undefined;
-  /** `McpContext.toolName`, as the guard reads it from `McpExecutionContext.context`. */
+  /** `McpContext.name`, as the guard reads it from `McpExecutionContext.context`. */
   readonly toolName: string | undefined;
 }
 
@@ -150,7 +150,7 @@ class RecordingGuard implements CanActivate {
       uri: mcp.uri,
       phase: mcp.phase,
       arguments: mcp.arguments,
-      toolName: mcp.context?.toolName,
+      toolName: mcp.context?.name,
     };
     RecordingGuard.seen.push(seen);
     return !RecordingGuard.deny?.(seen);
@@ -742,7 +742,7 @@ describe('README: the resources, prompts and completion example, served (officia
       );
     });
 
-    it("in the 'call' phase guards see a template's matched variables, decoded, and ctx.toolName is the item's name", async () => {
+    it("in the 'call' phase guards see a template's matched variables, decoded, and ctx.name is the item's name", async () => {
       const client = await connect();
 
       await client.readResource({ uri: 'weather://forecast/New%20York' });
@@ -790,7 +790,7 @@ describe('README: the resources, prompts and completion example, served (officia
       expect(RecordingInterceptor.seen[0]!.arguments).toBeInstanceOf(SummaryArgs);
     });
 
-    it("a completer method's guards see its McpCompletionRequest; ctx.toolName is the prompt's name", async () => {
+    it("a completer method's guards see its McpCompletionRequest; ctx.name is the prompt's name", async () => {
       const client = await connect();
 
       await client.complete({

@@ -56,11 +56,9 @@ describe('Backpressure (e2e)', () => {
           McpModule.forRoot({
             name: 'backpressure-e2e',
             version: '1.0.0',
-            outboxLimit: OUTBOX_LIMIT,
-            keepAliveMs: 0,
-            // What the kernel buffers on loopback varies (megabytes): the store must keep all of it for the
-            // resume test, whatever its size.
-            maxStoredEventChars: 2 ** 30,
+            limits: { outboxMessages: OUTBOX_LIMIT },
+            http: { keepAliveMs: 0 },
+            resumability: { maxEventChars: 2 ** 30 },
           }),
         ],
         providers: [ResumableGates, ResumableTools],

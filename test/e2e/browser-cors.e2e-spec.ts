@@ -67,9 +67,8 @@ describe('CORS in a browser: the official SDK client in a page of another origin
         McpModule.forRoot({
           name: 'browser-cors',
           version: '1.0.0',
-          cors: true,
-          allowedOrigins: [allowed.origin],
           guards: [bearerOnly],
+          http: { cors: true, allowedOrigins: [allowed.origin] },
         }),
       ],
       providers: [GreetTools],

@@ -34,7 +34,9 @@ describe('CORS on (e2e)', () => {
   let running: RunningApp;
 
   beforeAll(async () => {
-    running = await startApp(McpModule.forRoot({ name: 'cors', version: '1.0.0', cors: true, guards: [bearerOnly] }));
+    running = await startApp(
+      McpModule.forRoot({ name: 'cors', version: '1.0.0', guards: [bearerOnly], http: { cors: true } }),
+    );
   });
 
   afterAll(() => running?.close());

@@ -1,15 +1,9 @@
-/**
- * The `eras` option on a real Nest app over raw HTTP: `dual` (the default) serves 2025 sessions
- * exactly as before beside stateless 2026-07-28 requests; `modern` answers 2025 traffic with the
- * unsupported-version error naming the modern revisions and has no GET or DELETE; `legacy` serves
- * everything as 2025 traffic. Modern answers are checked against the 2026-07-28 JSON Schema.
- */
-import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../../src/index.js';
 import { modernApp } from '../fixtures/modern.fixture.js';
 import { useModernApp } from '../utils/modern-app.js';
 import { Meta, MODERN_VERSION } from '../utils/modern-client.js';
 import { expectModernSchema } from '../utils/modern-schema.js';
 import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../../src/protocol/index.js';
 
 describe('eras: dual (the default)', () => {
   const app = useModernApp(modernApp());

@@ -24,7 +24,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
       McpModule.forRoot({
         name: 'interaction-e2e',
         version: '1.0.0',
-        clientRequestTimeoutMs: CLIENT_REQUEST_TIMEOUT_MS,
+        sessions: { clientRequestTimeoutMs: CLIENT_REQUEST_TIMEOUT_MS },
       }),
     ],
     providers: [InteractionTools, InteractionProbe],
@@ -791,7 +791,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
     });
 
     afterEach(() => {
-      for (const name of ['runtime_echo', 'runtime_other']) tools.removeTool(name);
+      for (const name of ['runtime_echo', 'runtime_other']) tools.remove(name);
     });
 
     const listNames = async (session: RawSession): Promise<string[]> => {
@@ -811,7 +811,7 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
 
     it('serves a tool added at run time; disabling hides and refuses it, enabling restores it, removing drops it', async () => {
       const session = await initialize();
-      tools.addTool(
+      tools.add(
         { name: 'runtime_echo', description: 'Echoes at run time', input: RuntimeEchoArgs },
         (args: RuntimeEchoArgs) => `runtime says ${args.text}`,
       );
@@ -820,18 +820,18 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
       expect(called.result!.isError).toBeUndefined();
       expect(resultText(called)).toBe('runtime says hi');
 
-      expect(tools.disableTool('runtime_echo')).toBe(true);
+      expect(tools.disable('runtime_echo')).toBe(true);
       expect(tools.isEnabled('runtime_echo')).toBe(false);
       expect(await listNames(session)).not.toContain('runtime_echo');
       const refused = await callRuntime(session);
       expect(refused.result!.isError).toBe(true);
       expect(resultText(refused)).toBe('Unknown tool: runtime_echo');
 
-      expect(tools.enableTool('runtime_echo')).toBe(true);
+      expect(tools.enable('runtime_echo')).toBe(true);
       expect(await listNames(session)).toContain('runtime_echo');
 
-      expect(tools.removeTool('runtime_echo')).toBe(true);
-      expect(tools.removeTool('runtime_echo')).toBe(false);
+      expect(tools.remove('runtime_echo')).toBe(true);
+      expect(tools.remove('runtime_echo')).toBe(false);
       expect(await listNames(session)).not.toContain('runtime_echo');
       expect(resultText(await callRuntime(session))).toBe('Unknown tool: runtime_echo');
     });
@@ -843,17 +843,17 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
       await syncGet(connected, get, 0);
 
       // One burst: three changes in one tick.
-      tools.addTool({ name: 'runtime_echo', description: 'One' }, () => 'one');
-      tools.addTool({ name: 'runtime_other', description: 'Two' }, () => 'two');
-      tools.disableTool('runtime_other');
+      tools.add({ name: 'runtime_echo', description: 'One' }, () => 'one');
+      tools.add({ name: 'runtime_other', description: 'Two' }, () => 'two');
+      tools.disable('runtime_other');
       await nextTurn();
       await syncGet(connected, get, 1);
       expect(unmarked(get)).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
       expect(live(disconnected).undeliveredMessages).toBe(0);
 
       // A second burst: one more notification.
-      tools.removeTool('runtime_echo');
-      tools.removeTool('runtime_other');
+      tools.remove('runtime_echo');
+      tools.remove('runtime_other');
       await nextTurn();
       await syncGet(connected, get, 2);
       expect(get.withMethod('notifications/tools/list_changed')).toHaveLength(2);

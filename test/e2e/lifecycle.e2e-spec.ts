@@ -131,7 +131,7 @@ describe('session lifecycle (e2e)', () => {
   describe('a tool that never returns', () => {
     it('does not pin its session: the sweep ends it (404 afterwards) and aborts the hung call', async () => {
       const idle = 1000;
-      const app = await start({ sessionIdleTimeoutMs: idle });
+      const app = await start({ sessions: { idleTimeoutMs: idle } });
       const registry = registryOf(app);
       const sessionId = await initialize(app);
       const { trace } = await startCall(app, sessionId, 'never_returns', 'hung-1');
@@ -159,7 +159,7 @@ describe('session lifecycle (e2e)', () => {
 
     it('with maxSessions: 1, a new initialize succeeds once the hung session is idle (hasRoom sweeps)', async () => {
       const idle = 200;
-      const app = await start({ sessionIdleTimeoutMs: idle, maxSessions: 1 });
+      const app = await start({ sessions: { idleTimeoutMs: idle }, limits: { sessions: 1 } });
       const hungSession = await initialize(app);
       const { trace } = await startCall(app, hungSession, 'never_returns', 'hung-2');
 
@@ -187,7 +187,7 @@ describe('session lifecycle (e2e)', () => {
       // The registry's own timer first runs 1 s after bootstrap; this test is done before that, so
       // only the sweeps it makes itself can end the session.
       const idle = 400;
-      const app = await start({ sessionIdleTimeoutMs: idle });
+      const app = await start({ sessions: { idleTimeoutMs: idle } });
       const registry = registryOf(app);
       const sessionId = await initialize(app);
       tools!.traces.length = 0;
@@ -316,7 +316,14 @@ describe('a session ended while its GET stream is stalled (client not reading)',
 
   beforeAll(async () => {
     app = await startApp({
-      imports: [McpModule.forRoot({ name: 'stalled-e2e', version: '1.0.0', keepAliveMs: 0, outboxLimit: 100_000 })],
+      imports: [
+        McpModule.forRoot({
+          name: 'stalled-e2e',
+          version: '1.0.0',
+          http: { keepAliveMs: 0 },
+          limits: { outboxMessages: 100_000 },
+        }),
+      ],
     });
     app.app.getHttpServer().on('connection', (socket: net.Socket) => accepted.push(socket));
 

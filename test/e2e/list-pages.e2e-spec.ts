@@ -15,8 +15,8 @@ class RoleGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const mcp = McpExecutionContext.of(context);
     const role = mcp.getRequest<IncomingMessage>().headers['x-role'];
-    if (mcp.toolName.startsWith('admin_')) return role === 'admin';
-    if (mcp.toolName.startsWith('visitor_')) return role === 'visitor';
+    if (mcp.name.startsWith('admin_')) return role === 'admin';
+    if (mcp.name.startsWith('visitor_')) return role === 'visitor';
     return true;
   }
 }
@@ -73,7 +73,7 @@ describe('list pages kept encoded', () => {
 
   beforeAll(async () => {
     app = await startApp({
-      imports: [McpModule.forRoot({ name: 'pages', version: '1', pageSize: 2 })],
+      imports: [McpModule.forRoot({ name: 'pages', version: '1', limits: { pageSize: 2 } })],
       providers: [Tools, RoleGuard],
     });
   });

@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { getEventListeners } from 'node:events';
 import { Agent, type Server } from 'node:http';
-import { InMemoryEventStore, McpCallAbortedError, McpModule } from '../../src/index.js';
+import { McpCallAbortedError, McpModule } from '../../src/index.js';
+import { InMemoryEventStore } from '../internals/index.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { ConnectionTracker, openConnections, McpHttpSession, type SseConnection } from '../utils/sse-events.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
@@ -107,10 +108,9 @@ describe('Memory hygiene under churn (e2e)', () => {
         McpModule.forRoot({
           name: 'memory-e2e',
           version: '1.0.0',
-          eventStore: store,
-          // Long enough never to fire here: each must be cleared, not run out.
-          keepAliveMs: 30_000,
-          clientRequestTimeoutMs: 30_000,
+          resumability: { eventStore: store },
+          http: { keepAliveMs: 30_000 },
+          sessions: { clientRequestTimeoutMs: 30_000 },
         }),
       ],
       providers: [ResumableGates, ResumableTools],

@@ -1,12 +1,3 @@
-/**
- * How a stateless 2026-07-28 request is admitted, on a real Nest app over raw HTTP, in the order
- * the revision pins: the `_meta` envelope (400, -32602), the `MCP-Protocol-Version` header
- * (400, -32020), the version (400, -32022), the method (404, -32601), then `Mcp-Method` and
- * `Mcp-Name` (400, -32020). Every error echoes the request id; no session id is minted or
- * honoured; GET stays a 2025 operation. Every message received is checked against the
- * revision's JSON Schema by the modern client.
- */
-import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../../src/index.js';
 import { ModernProbe, modernApp } from '../fixtures/modern.fixture.js';
 import { useModernApp } from '../utils/modern-app.js';
 import { expectModernSchema } from '../utils/modern-schema.js';
@@ -18,6 +9,7 @@ import {
   MODERN_VERSION,
   type ModernExchange,
 } from '../utils/modern-client.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../../src/protocol/index.js';
 
 /**
  * A refusal written before the request's era (or id) is known: checked against the 2026-07-28

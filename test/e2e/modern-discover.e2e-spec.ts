@@ -5,16 +5,11 @@
  * caller. Every message received is checked against the revision's JSON Schema.
  */
 import { Injectable } from '@nestjs/common';
-import {
-  LEGACY_PROTOCOL_VERSIONS,
-  McpModule,
-  McpPromptRegistry,
-  McpTool,
-  MODERN_PROTOCOL_VERSIONS,
-} from '../../src/index.js';
+import { McpModule, McpPromptRegistry, McpTool } from '../../src/index.js';
 import { bearer, BearerGuard, modernApp, MODERN_OPTIONS } from '../fixtures/modern.fixture.js';
 import { useModernApp } from '../utils/modern-app.js';
 import { Meta } from '../utils/modern-client.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../../src/protocol/index.js';
 
 const SERVER_INFO = { name: MODERN_OPTIONS.name, version: MODERN_OPTIONS.version, title: MODERN_OPTIONS.title };
 
@@ -194,7 +189,9 @@ describe('server/discover and result fields (e2e)', () => {
 
   describe('an application without prompts or resources', () => {
     const app = useModernApp({
-      imports: [McpModule.forRoot({ name: 'tools-only', version: '0.1.0', pageSize: 2, guards: [BearerGuard] })],
+      imports: [
+        McpModule.forRoot({ name: 'tools-only', version: '0.1.0', guards: [BearerGuard], limits: { pageSize: 2 } }),
+      ],
       providers: [OnlyTools],
     });
     const client = app.client;

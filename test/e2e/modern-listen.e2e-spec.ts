@@ -107,7 +107,7 @@ class OnlyTools {
 }
 
 describe('2026-07-28 subscriptions/listen (e2e)', () => {
-  const app = useModernApp(modernApp({ keepAliveMs: 40, maxListenStreamsPerPrincipal: 50 }));
+  const app = useModernApp(modernApp({ http: { keepAliveMs: 40 }, limits: { listenStreamsPerPrincipal: 50 } }));
   const client = app.client;
 
   describe('the acknowledgment', () => {
@@ -304,7 +304,7 @@ describe('2026-07-28 subscriptions/listen on an application without prompts or r
 });
 
 describe('2026-07-28 subscriptions/listen limits (e2e)', () => {
-  const app = useModernApp(modernApp({ maxListenStreams: 3, maxListenStreamsPerPrincipal: 2 }));
+  const app = useModernApp(modernApp({ limits: { listenStreams: 3, listenStreamsPerPrincipal: 2 } }));
 
   it('refuses streams past the limits with 429 and a JSON-RPC error echoing the id; a closed stream frees its slot', async () => {
     const alice = app.client.with(bearer('alice'));
@@ -332,7 +332,7 @@ describe('2026-07-28 subscriptions/listen limits (e2e)', () => {
 });
 
 describe('2026-07-28 subscriptions/listen limits, counted from arrival (e2e)', () => {
-  const app = useModernApp(heldApp({ maxListenStreams: 10, maxListenStreamsPerPrincipal: 2 }), {
+  const app = useModernApp(heldApp({ limits: { listenStreams: 10, listenStreamsPerPrincipal: 2 } }), {
     afterEach: () => heldGuards.gate.releaseAll(),
   });
 
@@ -374,7 +374,7 @@ describe('2026-07-28 subscriptions/listen limits, counted from arrival (e2e)', (
 });
 
 describe('2026-07-28 subscriptions/listen limits of anonymous callers (e2e)', () => {
-  const app = useModernApp(modernApp({ maxListenStreams: 3, maxListenStreamsPerPrincipal: 1 }));
+  const app = useModernApp(modernApp({ limits: { listenStreams: 3, listenStreamsPerPrincipal: 1 } }));
 
   // Was a bug, fixed (src/server/listen-streams.ts): anonymous callers shared one per-principal
   // count, so one anonymous listen locked every other anonymous caller out.

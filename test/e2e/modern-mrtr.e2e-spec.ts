@@ -57,7 +57,7 @@ function callTool(
 }
 
 describe('2026-07-28 multi round-trip requests (e2e)', () => {
-  const app = useModernApp(modernApp({ stateSecret: 'a-secret-of-at-least-thirty-two-bytes!' }), {
+  const app = useModernApp(modernApp({ state: { secret: 'a-secret-of-at-least-thirty-two-bytes!' } }), {
     afterEach: ({ get }) => get(ModernProbe).reset(),
   });
   const client = app.client;
@@ -523,9 +523,9 @@ describe('2026-07-28 requestState across instances (e2e)', () => {
 
   beforeAll(async () => {
     apps = await Promise.all([
-      startApp(modernApp({ stateSecret: SHARED })),
-      startApp(modernApp({ stateSecret: SHARED })),
-      startApp(modernApp({ stateSecret: 'another-secret-of-another-deployment-9876543210' })),
+      startApp(modernApp({ state: { secret: SHARED } })),
+      startApp(modernApp({ state: { secret: SHARED } })),
+      startApp(modernApp({ state: { secret: 'another-secret-of-another-deployment-9876543210' } })),
     ]);
     [first, sameSecret, otherSecret] = apps.map((running) => new ModernClient(() => running.mcpUrl));
   });
@@ -551,7 +551,7 @@ describe('2026-07-28 requestState across instances (e2e)', () => {
 });
 
 describe('2026-07-28 requestState expiry (e2e)', () => {
-  const app = useModernApp(modernApp({ requestStateTtlMs: 250 }));
+  const app = useModernApp(modernApp({ state: { requestStateTtlMs: 250 } }));
 
   it('refuses a state past its requestStateTtlMs with -32602', async () => {
     const r1 = await app.client.result('tools/call', { name: 'ask_name' });
@@ -578,8 +578,8 @@ describe('stateSecret rotation (e2e)', () => {
   // Was not possible before (src/sealing/sealer.ts, src/server/cursor-seal.ts): one secret only.
   beforeAll(async () => {
     apps = await Promise.all([
-      startApp(modernApp({ stateSecret: OLD, pageSize: 2 })),
-      startApp(modernApp({ stateSecret: [NEW, OLD], pageSize: 2 })),
+      startApp(modernApp({ limits: { pageSize: 2 }, state: { secret: OLD } })),
+      startApp(modernApp({ limits: { pageSize: 2 }, state: { secret: [NEW, OLD] } })),
     ]);
     [oldOnly, rotated] = apps.map((running) => new ModernClient(() => running.mcpUrl));
   });

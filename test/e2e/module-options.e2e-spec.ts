@@ -1,6 +1,6 @@
 /**
  * McpModule options end to end: guards and `useExisting` with `forRootAsync`, `isGlobal`, options
- * that must fail bootstrap, `sessionOwner`, and what the server keeps of a client's `initialize`.
+ * that must fail bootstrap (unknown keys told where they went), `auth.principalOf`, and what the server keeps of a client's `initialize`.
  */
 import 'reflect-metadata';
 import { Injectable, type CanActivate, type ModuleMetadata } from '@nestjs/common';
@@ -168,21 +168,38 @@ describe('isGlobal', () => {
 
 describe('options that cannot work fail bootstrap with a TypeError naming the option', () => {
   test.each<[string, Record<string, unknown>, RegExp]>([
-    ['an unknown key (a typo of maxBodyBytes)', { maxBodyByts: 1024 }, /maxBodyByts/],
-    ['allowedHosts with a port', { allowedHosts: ['localhost:3000'] }, /allowedHosts.*localhost:3000/],
+    ['an unknown key (a typo of limits)', { limts: { bodyBytes: 1024 } }, /`limts`: did you mean `limits`\?/],
+    ['a typo inside a group', { limits: { bodyByts: 1024 } }, /`limits\.bodyByts`: did you mean `limits\.bodyBytes`\?/],
+    [
+      'an option of 0.x',
+      { maxSessions: 10 },
+      /`maxSessions`: did you mean `limits\.sessions`\? \(options are grouped since 1\.0\)/,
+    ],
+    ['a field in the wrong group', { http: { pageSize: 10 } }, /`http\.pageSize`: did you mean `limits\.pageSize`\?/],
+    ['a group that is not an object', { http: 'open' }, /`http` must be an object of options \(allowedOrigins, /],
+    ['something unrelated', { colour: 'blue' }, /`colour`: not an option of McpModuleOptions/],
+    ['allowedHosts with a port', { http: { allowedHosts: ['localhost:3000'] } }, /allowedHosts.*localhost:3000/],
     [
       'allowedOrigins with a wildcard host',
-      { allowedOrigins: ['https://*.example.com'] },
+      { http: { allowedOrigins: ['https://*.example.com'] } },
       /allowedOrigins.*https:\/\/\*\.example\.com/,
     ],
-    ['keepAliveMs past the longest timer', { keepAliveMs: 2 ** 31 }, /keepAliveMs/],
-    ['sessionOwner that is not a function', { sessionOwner: 'sub' }, /sessionOwner/],
-    // Lists of secrets (rotation) are taken now: the message says what such a list must hold.
-    ['stateSecret as an empty list', { stateSecret: [] }, /stateSecret .*\(or a non-empty list of them\)/],
+    ['keepAliveMs past the longest timer', { http: { keepAliveMs: 2 ** 31 } }, /options\.http\.keepAliveMs/],
     [
-      'stateSecret with a short secret in its list',
-      { stateSecret: ['a-secret-of-at-least-thirty-two-bytes!', 'short'] },
-      /stateSecret .*\(or a non-empty list of them\)/,
+      'principalOf that is not a function',
+      { auth: { principalOf: 'sub' } },
+      /options\.auth\.principalOf must be a function/,
+    ],
+    // Lists of secrets (rotation) are taken: the message says what such a list must hold.
+    [
+      'state.secret as an empty list',
+      { state: { secret: [] } },
+      /options\.state\.secret .*\(or a non-empty list of them\)/,
+    ],
+    [
+      'state.secret with a short secret in its list',
+      { state: { secret: ['a-secret-of-at-least-thirty-two-bytes!', 'short'] } },
+      /options\.state\.secret .*\(or a non-empty list of them\)/,
     ],
   ])('%s', async (_label, extra, message) => {
     const options = { name: 'invalid', version: '1.0.0', ...extra } as unknown as McpModuleOptions;
@@ -192,9 +209,34 @@ describe('options that cannot work fail bootstrap with a TypeError naming the op
       expect(error.message).toMatch(message);
     }
   });
+
+  test("says where a module-shaping key goes when forRootAsync's factory returns it", async () => {
+    const options = { name: 'invalid', version: '1.0.0', path: 'mcp2' } as unknown as McpModuleOptions;
+    const { error } = await bootstrapFailure({
+      imports: [McpModule.forRootAsync({ useFactory: () => options })],
+      providers: [ContextProbeTools],
+    });
+    expect(error.message).toMatch(/`path`: it shapes the module: give it to forRootAsync\(\{ path, useFactory \}\)/);
+  });
+
+  test('lists every unknown key at once, each with its suggestion', async () => {
+    const options = {
+      name: 'invalid',
+      version: '1.0.0',
+      maxSessions: 10,
+      stateSecret: 'x'.repeat(40),
+      sessions: { idleTimeout: 5 },
+    } as unknown as McpModuleOptions;
+    const { error } = await bootstrapFailure({ imports: [McpModule.forRoot(options)], providers: [ContextProbeTools] });
+    expect(error.message).toBe(
+      'McpModule: unknown options: `maxSessions`: did you mean `limits.sessions`? (options are grouped since 1.0); ' +
+        '`stateSecret`: did you mean `state.secret`? (options are grouped since 1.0); ' +
+        '`sessions.idleTimeout`: did you mean `sessions.idleTimeoutMs`?',
+    );
+  });
 });
 
-describe('sessionOwner', () => {
+describe('auth.principalOf', () => {
   /** The principal a request acts for: its `x-principal` header, if any. */
   const principalFromHeader = (request: unknown): string | undefined => {
     const value = (request as IncomingMessage).headers['x-principal'];
@@ -208,7 +250,7 @@ describe('sessionOwner', () => {
 
     beforeAll(async () => {
       app = await startApp({
-        imports: [McpModule.forRoot({ name: 'owners', version: '1.0.0', sessionOwner: principalFromHeader })],
+        imports: [McpModule.forRoot({ name: 'owners', version: '1.0.0', auth: { principalOf: principalFromHeader } })],
         providers: [ContextProbeTools],
       });
     });
@@ -253,7 +295,7 @@ describe('sessionOwner', () => {
   test('() => undefined turns binding off: a session created by a principal serves anyone', async () => {
     await withApp(
       {
-        imports: [McpModule.forRoot({ name: 'unbound', version: '1.0.0', sessionOwner: () => undefined })],
+        imports: [McpModule.forRoot({ name: 'unbound', version: '1.0.0', auth: { principalOf: () => undefined } })],
         providers: [ContextProbeTools],
       },
       async (app) => {

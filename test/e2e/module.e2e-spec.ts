@@ -17,7 +17,7 @@ import {
 } from '@nestjs/common';
 import { IsString, MinLength } from 'class-validator';
 import { EchoTools as SampleEchoTools } from '../../sample-app/echo.tools.js';
-import { McpModule, McpTool, McpToolDefinitionError, type McpContext, type McpModuleOptions } from '../../src/index.js';
+import { McpDefinitionError, McpModule, McpTool, type McpContext, type McpModuleOptions } from '../../src/index.js';
 import { AppConfigModule, AppConfigService, McpOptionsFromConfig } from '../fixtures/app-config.module.js';
 import { CatalogModule } from '../fixtures/catalog.module.js';
 import { ContextProbeTools, UserFromHeaderGuard, type ContextSnapshot } from '../fixtures/context-probe.tools.js';
@@ -421,7 +421,7 @@ describe('tool discovery', () => {
     const Second = toolClass('WeatherToolsTwo', { name: 'forecast', description: 'Second forecast' }, 'predict');
 
     const error = await initError({ imports: [mcpRoot()], providers: [First, Second] });
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
+    expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain('"forecast"');
     expect(error.message).toContain('WeatherToolsOne');
     expect(error.message).toContain('WeatherToolsTwo');
@@ -451,7 +451,7 @@ describe('tool discovery', () => {
   ])('an invalid tool name (%s) fails bootstrap', async (_label, name) => {
     const Tools = toolClass('BadlyNamedTools', { name, description: 'Has an invalid name' });
     const error = await initError({ imports: [mcpRoot()], providers: [Tools] });
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
+    expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain('BadlyNamedTools.run');
     expect(error.message).toContain(`"${name}"`);
   });
@@ -481,7 +481,7 @@ describe('tool discovery', () => {
   ])('a %s description fails bootstrap', async (_label, description) => {
     const Tools = toolClass('UndescribedTools', { name: 'undescribed', description: description as string });
     const error = await initError({ imports: [mcpRoot()], providers: [Tools] });
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
+    expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain('UndescribedTools.run');
     expect(error.message).toMatch(/description/);
   });
@@ -745,7 +745,7 @@ describe('tool calls', () => {
       expect(seen.sessionId).toBe(caller.sessionId);
       expect(seen.protocolVersion).toBe('2025-06-18');
       expect(seen.requestId).toBe('req-ü-1');
-      expect(seen.toolName).toBe('probe_context');
+      expect(seen.name).toBe('probe_context');
       expect(seen.clientInfo).toEqual({ name: 'test-client', version: '1.0.0' });
       expect(seen.clientCapabilities).toEqual({});
       expect(seen.meta).toEqual({ 'example.com/origin': 'e2e' });

@@ -311,7 +311,7 @@ describe("mcp42/oauth: the SDK client (v1) stepping up for one tool (scopeDenial
     issuer = await OAuthIssuer.start({ scopes: ['notes:read', 'notes:write'] });
     app = await startOAuthApp(
       { issuers: [issuer.issuer], scopesSupported: ['notes:read'] },
-      { scopeDenial: 'challenge' },
+      { auth: { scopeDenial: 'challenge' } },
     );
   });
 

@@ -185,7 +185,9 @@ describe('Origin and Host validation (e2e)', () => {
     let prober: Prober;
 
     beforeAll(async () => {
-      running = await start({ allowedOrigins: ['https://app.example.com'], allowedHosts: ['mcp.example.com'] });
+      running = await start({
+        http: { allowedOrigins: ['https://app.example.com'], allowedHosts: ['mcp.example.com'] },
+      });
       prober = new Prober(running, 'mcp.example.com');
     });
 
@@ -230,7 +232,7 @@ describe('Origin and Host validation (e2e)', () => {
     });
 
     it.each(METHODS)("allowedOrigins ['*'] allows any Origin on %s, Host is still checked", async (method) => {
-      running = await start({ allowedOrigins: ['*'] });
+      running = await start({ http: { allowedOrigins: ['*'] } });
       const prober = new Prober(running, `127.0.0.1:${new URL(running.baseUrl).port}`);
       for (const origin of ['https://evil.example', 'null', 'garbage', 'http://localhost:1']) {
         await prober.expectAllowed(method, { origin });
@@ -239,7 +241,7 @@ describe('Origin and Host validation (e2e)', () => {
     });
 
     it.each(METHODS)("allowedHosts ['*'] allows any Host on %s, Origin is still checked", async (method) => {
-      running = await start({ allowedHosts: ['*'] });
+      running = await start({ http: { allowedHosts: ['*'] } });
       const prober = new Prober(running, 'evil.example.com');
       for (const host of ['evil.example.com', 'evil.example.com:8080', '0.0.0.0', `127.0.0.1:${prober.port}`]) {
         await prober.expectAllowed(method, { host });
@@ -249,7 +251,7 @@ describe('Origin and Host validation (e2e)', () => {
     });
 
     it.each(METHODS)('both lists opened allow everything on %s', async (method) => {
-      running = await start({ allowedOrigins: ['*'], allowedHosts: ['*'] });
+      running = await start({ http: { allowedOrigins: ['*'], allowedHosts: ['*'] } });
       const prober = new Prober(running, 'evil.example.com');
       await prober.expectAllowed(method, { origin: 'https://evil.example', host: 'evil.example.com:1234' });
     });
@@ -343,7 +345,7 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
   it('keeps each application to its own allowedHosts when two run in one process', async () => {
     const start = async (host: string) => {
       const running = await startApp({
-        imports: [McpModule.forRoot({ name: 'origin-e2e', version: '1.0.0', allowedHosts: [host] })],
+        imports: [McpModule.forRoot({ name: 'origin-e2e', version: '1.0.0', http: { allowedHosts: [host] } })],
         providers: [EchoTools],
       });
       apps.push(running);

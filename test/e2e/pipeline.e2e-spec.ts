@@ -20,7 +20,7 @@ import {
 import { APP_GUARD, APP_INTERCEPTOR, APP_PIPE, ContextIdFactory, REQUEST } from '@nestjs/core';
 import { map } from 'rxjs';
 import type { IncomingMessage } from 'node:http';
-import { McpModule, McpToolDefinitionError } from '../../src/index.js';
+import { McpDefinitionError, McpModule } from '../../src/index.js';
 import { Gate } from '../fixtures/gate.js';
 import {
   AuditInterceptor,
@@ -312,7 +312,7 @@ describe("tools behind Nest's pipeline (SDK client, e2e)", () => {
         imports: [McpModule.forRoot({ name: 'body-param', version: '1.0.0' })],
         providers: [BodyParamTools],
       });
-      expect(error).toBeInstanceOf(McpToolDefinitionError);
+      expect(error).toBeInstanceOf(McpDefinitionError);
       expect(error.message).toContain('BodyParamTools.withBody');
       expect(error.message).toContain('@Body()');
     });
@@ -383,7 +383,7 @@ describe('transient global enhancers and MCP tools (e2e)', () => {
       imports: [McpModule.forRoot({ name: 'transient-e2e', version: '1.0.0' })],
       providers: [PipelineTools, CallJournal, { provide: APP_GUARD, useClass: TransientGlobalGuard }],
     });
-    expect(error).toBeInstanceOf(McpToolDefinitionError);
+    expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toMatch(/TransientGlobalGuard/);
     expect(error.message).toMatch(/APP_GUARD/);
   });

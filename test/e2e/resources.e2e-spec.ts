@@ -4,12 +4,8 @@
  * exactly like unknown ones, timeouts and cancellation, 2025-03-26 batches, the subscription limit,
  * and one `notifications/resources/list_changed` per burst of runtime changes on the GET stream.
  */
-import {
-  MAX_SUBSCRIPTIONS_PER_SESSION,
-  MAX_SUBSCRIBED_URI_CHARS,
-  McpModule,
-  McpResourceRegistry,
-} from '../../src/index.js';
+import { McpModule, McpResourceRegistry, McpResourceTemplateRegistry } from '../../src/index.js';
+import { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from '../internals/index.js';
 import { FixtureBearerGuard } from '../fixtures/pipeline.tools.js';
 import { AdminResources, RESOURCE_SECRET, ResourceJournal, WeatherResources } from '../fixtures/resources.fixture.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
@@ -52,10 +48,12 @@ describe('resources over raw HTTP (e2e)', () => {
   const { client, syncGet } = app;
   let journal: ResourceJournal;
   let registry: McpResourceRegistry;
+  let templates: McpResourceTemplateRegistry;
 
   beforeAll(() => {
     journal = app.get(ResourceJournal);
     registry = app.get(McpResourceRegistry);
+    templates = app.get(McpResourceTemplateRegistry);
   });
 
   beforeEach(() => {
@@ -363,8 +361,8 @@ describe('resources over raw HTTP (e2e)', () => {
 
   describe('runtime changes and resources/updated on the GET stream', () => {
     afterEach(() => {
-      for (const uri of ['runtime://one', 'runtime://two']) registry.removeResource(uri);
-      registry.removeResourceTemplate('runtime://items/{id}');
+      for (const uri of ['runtime://one', 'runtime://two']) registry.remove(uri);
+      templates.remove('runtime://items/{id}');
     });
 
     test('one notifications/resources/list_changed per burst of resource changes, to sessions with a GET stream only', async () => {
@@ -374,19 +372,16 @@ describe('resources over raw HTTP (e2e)', () => {
       await syncGet(connected, get, 0);
 
       // One burst: three changes to the resources in one tick.
-      registry.addResource({ uri: 'runtime://one', name: 'one' }, () => 'one');
-      registry.addResource({ uri: 'runtime://two', name: 'two' }, () => 'two');
-      expect(registry.removeResource('runtime://two')).toBe(true);
+      registry.add({ uri: 'runtime://one', name: 'one' }, () => 'one');
+      registry.add({ uri: 'runtime://two', name: 'two' }, () => 'two');
+      expect(registry.remove('runtime://two')).toBe(true);
       await nextTurn();
       await syncGet(connected, get, 1);
       expect(unmarked(get)).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/list_changed' }]);
       expect(live(disconnected).undeliveredMessages).toBe(0);
 
       // A second burst, of templates: one more.
-      registry.addResourceTemplate<{ id: string }>(
-        { uriTemplate: 'runtime://items/{id}', name: 'items' },
-        ({ id }) => `item ${id}`,
-      );
+      templates.add<{ id: string }>({ uriTemplate: 'runtime://items/{id}', name: 'items' }, ({ id }) => `item ${id}`);
       await nextTurn();
       await syncGet(connected, get, 2);
       expect(get.withMethod('notifications/resources/list_changed')).toHaveLength(2);
@@ -407,8 +402,8 @@ describe('resources over raw HTTP (e2e)', () => {
       const uris = (listed.result!.resources as { uri: string }[]).map((resource) => resource.uri);
       expect(uris.filter((uri) => uri.startsWith('runtime://'))).toEqual(['runtime://one']);
 
-      expect(registry.removeResource('runtime://one')).toBe(true);
-      expect(registry.removeResource('runtime://one')).toBe(false);
+      expect(registry.remove('runtime://one')).toBe(true);
+      expect(registry.remove('runtime://one')).toBe(false);
       await nextTurn();
       await syncGet(connected, get, 3);
       expect(get.withMethod('notifications/resources/list_changed')).toHaveLength(3);
@@ -426,8 +421,8 @@ describe('resources over raw HTTP (e2e)', () => {
       const get = await openGet(connected);
       await syncGet(connected, get, 0);
 
-      registry.addResource({ uri: 'runtime://one', name: 'one' }, () => 'one');
-      registry.addResourceTemplate({ uriTemplate: 'runtime://items/{id}', name: 'items' }, () => 'item');
+      registry.add({ uri: 'runtime://one', name: 'one' }, () => 'one');
+      templates.add({ uriTemplate: 'runtime://items/{id}', name: 'items' }, () => 'item');
       await nextTurn();
       await syncGet(connected, get, 1);
       expect(unmarked(get)).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/list_changed' }]);

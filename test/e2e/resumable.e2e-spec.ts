@@ -1,11 +1,6 @@
 import type { Server } from 'node:http';
-import {
-  InMemoryEventStore,
-  McpModule,
-  type McpEventStore,
-  type McpModuleOptions,
-  type McpStoredEvent,
-} from '../../src/index.js';
+import { McpModule, type McpEventStore, type McpModuleOptions, type McpStoredEvent } from '../../src/index.js';
+import { InMemoryEventStore } from '../internals/index.js';
 import { ResumableGates, ResumableTools } from '../fixtures/resumable.tools.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import {
@@ -196,10 +191,9 @@ describe('Resumable SSE streams (e2e)', () => {
           McpModule.forRoot({
             name: 'resumable-e2e',
             version: '1.0.0',
-            keepAliveMs: 0,
-            sseRetryMs: SSE_RETRY_MS,
-            eventStore: store,
             ...options,
+            http: { keepAliveMs: 0, sseRetryMs: SSE_RETRY_MS },
+            resumability: { eventStore: store },
           }),
         ],
         providers: [ResumableGates, ResumableTools],
@@ -658,7 +652,7 @@ describe('Resumable SSE streams (e2e)', () => {
 
     it('a custom asynchronous store serves resumes of both kinds and is told what to forget', async () => {
       const custom = new RecordingAsyncStore();
-      const started = await start({ eventStore: custom });
+      const started = await start({ resumability: { eventStore: custom } });
       const client = await open(started);
       const session = sessionOf(started, client);
 
@@ -705,7 +699,7 @@ describe('Resumable SSE streams (e2e)', () => {
       async (how) => {
         const logger = new RecordingLogger();
         const failing = new FailingStore(how);
-        const started = await start({ eventStore: failing }, logger);
+        const started = await start({ resumability: { eventStore: failing } }, logger);
         const client = await open(started);
         const session = sessionOf(started, client);
         const get = await client.get();

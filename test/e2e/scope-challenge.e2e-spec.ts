@@ -128,7 +128,7 @@ describe("scopeDenial: 'hide' (the default) and 'challenge' (e2e)", () => {
   });
 
   describe("'challenge'", () => {
-    const running = useApp({ scopeDenial: 'challenge' });
+    const running = useApp({ auth: { scopeDenial: 'challenge' } });
 
     it('lists the tool, and answers a call 403 with the challenge and the JSON-RPC error of the request', async () => {
       const { app, journal } = running();

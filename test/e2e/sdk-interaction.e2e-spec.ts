@@ -31,7 +31,13 @@ describe('official MCP SDK client: server → client interaction (e2e)', () => {
 
   beforeAll(async () => {
     running = await startApp({
-      imports: [McpModule.forRoot({ name: 'sdk-interaction-e2e', version: '1.0.0', clientRequestTimeoutMs: 2000 })],
+      imports: [
+        McpModule.forRoot({
+          name: 'sdk-interaction-e2e',
+          version: '1.0.0',
+          sessions: { clientRequestTimeoutMs: 2000 },
+        }),
+      ],
       providers: [InteractionTools, InteractionProbe],
     });
     probe = running.app.get(InteractionProbe);
@@ -164,7 +170,7 @@ describe('official MCP SDK client: server → client interaction (e2e)', () => {
 
   it('hears notifications/tools/list_changed on its GET stream after removeTool', async () => {
     const tools = running.app.get(McpToolRegistry);
-    tools.addTool({ name: 'sdk_runtime_tool', description: 'Removed by the test' }, () => 'here');
+    tools.add({ name: 'sdk_runtime_tool', description: 'Removed by the test' }, () => 'here');
     try {
       let changes = 0;
       const { client, session } = await connect({}, (c) =>
@@ -176,12 +182,12 @@ describe('official MCP SDK client: server → client interaction (e2e)', () => {
       // The SDK opens its GET stream in the background after connecting.
       await until(() => session().hasStream, 'the GET stream of the SDK client');
 
-      expect(tools.removeTool('sdk_runtime_tool')).toBe(true);
+      expect(tools.remove('sdk_runtime_tool')).toBe(true);
       await until(() => changes > 0, 'notifications/tools/list_changed');
       expect(changes).toBe(1);
       expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('sdk_runtime_tool');
     } finally {
-      tools.removeTool('sdk_runtime_tool');
+      tools.remove('sdk_runtime_tool');
     }
   });
 

@@ -477,7 +477,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
       });
 
       afterEach(() => {
-        for (const name of ['runtime_one', 'runtime_two']) prompts.removePrompt(name);
+        for (const name of ['runtime_one', 'runtime_two']) prompts.remove(name);
       });
 
       test('addPrompt and removePrompt while a GET stream is open: one notifications/prompts/list_changed per burst', async () => {
@@ -502,21 +502,19 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
         };
 
         // Additions that fail change nothing, and announce nothing.
-        expect(() => prompts.addPrompt({ name: 'plan_trip', description: 'Taken' }, () => 'taken')).toThrow(
+        expect(() => prompts.add({ name: 'plan_trip', description: 'Taken' }, () => 'taken')).toThrow(
           new McpDefinitionError(
             'Prompt name "plan_trip" is used twice: by TravelPrompts.planTrip and by runtime prompt plan_trip',
           ),
         );
-        expect(() => prompts.addPrompt({ name: 'runtime_one', description: '' }, () => 'mute')).toThrow(
-          McpDefinitionError,
-        );
+        expect(() => prompts.add({ name: 'runtime_one', description: '' }, () => 'mute')).toThrow(McpDefinitionError);
         expect(prompts.has('runtime_one')).toBe(false);
         await sync(0);
         expect(changes).toBe(0);
 
         // One burst: two additions in one tick.
-        prompts.addPrompt({ name: 'runtime_one', description: 'Added at run time' }, () => 'one');
-        prompts.addPrompt(
+        prompts.add({ name: 'runtime_one', description: 'Added at run time' }, () => 'one');
+        prompts.add(
           { name: 'runtime_two', description: 'Added at run time too', args: [{ name: 'who', required: true }] },
           ({ who }: Record<string, string>) => `hello ${who}`,
         );
@@ -530,9 +528,9 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
         });
 
         // A second burst: both removed, one more notification.
-        expect(prompts.removePrompt('runtime_one')).toBe(true);
-        expect(prompts.removePrompt('runtime_two')).toBe(true);
-        expect(prompts.removePrompt('runtime_two')).toBe(false);
+        expect(prompts.remove('runtime_one')).toBe(true);
+        expect(prompts.remove('runtime_two')).toBe(true);
+        expect(prompts.remove('runtime_two')).toBe(false);
         await sync(2);
         expect(changes).toBe(2);
         expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).not.toContain('runtime_one');
@@ -545,7 +543,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
 
       test('a runtime prompt with the complete option is completable', async () => {
         const asked: unknown[] = [];
-        prompts.addPrompt(
+        prompts.add(
           {
             name: 'runtime_one',
             description: 'Completable at run time',
@@ -592,12 +590,12 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
       await running.close();
     });
 
-    // A completer of a template variable gets the template's name as ctx.toolName, not the URI
+    // A completer of a template variable gets the template's name as ctx.name, not the URI
     // template the client referred to (McpCompletionService renames the context once admitted).
     it.each([
       ['a complete option function', 'named://city/{name}', 'named_city'],
       ['an @McpCompletion() method', 'named://town/{name}', 'named_town'],
-    ])("%s sees the template's name as ctx.toolName", async (_label, uri, name) => {
+    ])("%s sees the template's name as ctx.name", async (_label, uri, name) => {
       const { client } = await connect(running);
       const result = await client.complete({
         ref: { type: 'ref/resource', uri },
@@ -613,7 +611,12 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
     beforeAll(async () => {
       running = await startApp({
         imports: [
-          McpModule.forRoot({ name: 'sdk-prompts-pages', version: '1.0.0', guards: [FixtureBearerGuard], pageSize: 2 }),
+          McpModule.forRoot({
+            name: 'sdk-prompts-pages',
+            version: '1.0.0',
+            guards: [FixtureBearerGuard],
+            limits: { pageSize: 2 },
+          }),
         ],
         providers: [PagedCatalogue],
       });

@@ -13,7 +13,7 @@ import {
   type Notification,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpModule, McpResourceRegistry, type McpModuleExtras, type McpModuleOptions } from '../../src/index.js';
+import { McpModule, McpResourceRegistry, McpResourceTemplateRegistry } from '../../src/index.js';
 import { FixtureBearerGuard, fillerTools } from '../fixtures/pipeline.tools.js';
 import {
   AdminResources,
@@ -31,7 +31,7 @@ import { type ClientSession as McpSession, SessionStore } from '../internals/ind
 const CLIENT_INFO = { name: 'sdk-resources-e2e', version: '1.0.0' };
 const MARKER = 'notifications/test/marker';
 
-const mcpRoot = (options: Partial<McpModuleOptions & McpModuleExtras> = {}) =>
+const mcpRoot = (options: Partial<Parameters<typeof McpModule.forRoot>[0]> = {}) =>
   McpModule.forRoot({ name: 'sdk-resources-e2e', version: '1.0.0', guards: [FixtureBearerGuard], ...options });
 
 /** A connected SDK client, what it heard, and its server-side session. */
@@ -102,6 +102,7 @@ describe('resources with the official SDK client (e2e)', () => {
     let running: RunningApp;
     let journal: ResourceJournal;
     let registry: McpResourceRegistry;
+    let templates: McpResourceTemplateRegistry;
 
     beforeAll(async () => {
       running = await startApp({
@@ -110,6 +111,7 @@ describe('resources with the official SDK client (e2e)', () => {
       });
       journal = running.app.get(ResourceJournal);
       registry = running.app.get(McpResourceRegistry);
+      templates = running.app.get(McpResourceTemplateRegistry);
     });
 
     afterEach(() => journal.reset());
@@ -474,16 +476,16 @@ describe('resources with the official SDK client (e2e)', () => {
 
     describe('the runtime registry', () => {
       afterEach(() => {
-        registry.removeResource('runtime://note');
-        registry.removeResourceTemplate('runtime://notes/{id}');
+        registry.remove('runtime://note');
+        templates.remove('runtime://notes/{id}');
       });
 
       test('a resource and a template added while connected are announced, listed and readable; removed, they are gone', async () => {
         const connection = await connect(running);
         const { client } = connection;
 
-        registry.addResource({ uri: 'runtime://note', name: 'note', mimeType: 'text/plain' }, (_args, ctx, uri) =>
-          JSON.stringify({ uri, name: ctx.toolName }),
+        registry.add({ uri: 'runtime://note', name: 'note', mimeType: 'text/plain' }, (_args, ctx, uri) =>
+          JSON.stringify({ uri, name: ctx.name }),
         );
         await until(() => connection.listChanged.count > 0, 'notifications/resources/list_changed');
         await sync(connection, 1);
@@ -497,7 +499,7 @@ describe('resources with the official SDK client (e2e)', () => {
           contents: [{ uri: 'runtime://note', mimeType: 'text/plain', text: '{"uri":"runtime://note","name":"note"}' }],
         });
 
-        registry.addResourceTemplate<{ id: string }>(
+        templates.add<{ id: string }>(
           { uriTemplate: 'runtime://notes/{id}', name: 'notes' },
           ({ id }, _ctx, uri) => `note ${id} at ${uri}`,
         );
@@ -510,8 +512,8 @@ describe('resources with the official SDK client (e2e)', () => {
           contents: [{ uri: 'runtime://notes/7', text: 'note 7 at runtime://notes/7' }],
         });
 
-        expect(registry.removeResource('runtime://note')).toBe(true);
-        expect(registry.removeResourceTemplate('runtime://notes/{id}')).toBe(true);
+        expect(registry.remove('runtime://note')).toBe(true);
+        expect(templates.remove('runtime://notes/{id}')).toBe(true);
         await until(() => connection.listChanged.count > 2, 'the list_changed of the removals');
         expect((await client.listResources()).resources.map((resource) => resource.uri)).not.toContain(
           'runtime://note',
@@ -529,7 +531,7 @@ describe('resources with the official SDK client (e2e)', () => {
 
     beforeAll(async () => {
       running = await startApp({
-        imports: [mcpRoot({ pageSize: 2 })],
+        imports: [mcpRoot({ limits: { pageSize: 2 } })],
         providers: [ResourceJournal, ShelfResources, AdminResources, ...fillerTools(3)],
       });
     });
@@ -617,12 +619,12 @@ describe('resources with the official SDK client (e2e)', () => {
       const secondRegistry = second.app.get(McpResourceRegistry);
       expect(firstRegistry).not.toBe(secondRegistry);
 
-      firstRegistry.addResource({ uri: 'runtime://only-first', name: 'only_first' }, () => 'first only');
+      firstRegistry.add({ uri: 'runtime://only-first', name: 'only_first' }, () => 'first only');
       try {
         await until(() => inFirst.listChanged.count > 0, 'list_changed in the first application');
         await sync(inSecond, 1);
         expect(inSecond.listChanged.count).toBe(0);
-        expect(secondRegistry.hasResource('runtime://only-first')).toBe(false);
+        expect(secondRegistry.isEnabled('runtime://only-first')).toBe(false);
 
         expect((await inFirst.client.listResources()).resources.map((r) => r.uri)).toContain('runtime://only-first');
         expect((await inSecond.client.listResources()).resources.map((r) => r.uri)).not.toContain(
@@ -643,7 +645,7 @@ describe('resources with the official SDK client (e2e)', () => {
         expect(inFirst.updated).toEqual([]);
         expect(inSecond.updated).toEqual(['shelf://book/1']);
       } finally {
-        firstRegistry.removeResource('runtime://only-first');
+        firstRegistry.remove('runtime://only-first');
       }
     });
   });

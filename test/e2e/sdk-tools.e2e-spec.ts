@@ -6,7 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { McpModule, type McpModuleExtras, type McpModuleOptions } from '../../src/index.js';
+import { McpModule } from '../../src/index.js';
 import {
   AdminTools,
   CallJournal,
@@ -38,7 +38,7 @@ const VISIBLE: Record<Token, string[]> = {
 };
 const DECORATED = VISIBLE['admin-token'];
 
-const mcpRoot = (options: Partial<McpModuleOptions & McpModuleExtras> = {}) =>
+const mcpRoot = (options: Partial<Parameters<typeof McpModule.forRoot>[0]> = {}) =>
   McpModule.forRoot({ name: 'sdk-tools-e2e', version: '1.0.0', guards: [FixtureBearerGuard], ...options });
 
 /** Every page of `tools/list`, following `nextCursor` with the SDK client. */
@@ -72,7 +72,7 @@ describe('tool visibility and pagination with the official SDK client (e2e)', ()
 
     beforeAll(async () => {
       running = await startApp({
-        imports: [mcpRoot({ pageSize: 3 })],
+        imports: [mcpRoot({ limits: { pageSize: 3 } })],
         providers: [CallJournal, ScopedWeatherTools, AdminTools, ...fillerTools(FILLERS_BEFORE, FILLERS_AFTER)],
       });
       journal = running.app.get(CallJournal);

@@ -14,7 +14,7 @@ import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
 const VERSION_HEADER = { 'mcp-protocol-version': '2025-11-25' };
 
 describe('legacySessions: false', () => {
-  const app = useModernApp(modernApp({ legacySessions: false }));
+  const app = useModernApp(modernApp({ sessions: { enabled: false } }));
 
   async function post(body: object, headers: Record<string, string> = VERSION_HEADER) {
     const exchange = await app.legacy.open('POST', { ...MCP_POST_HEADERS, ...headers }, body);

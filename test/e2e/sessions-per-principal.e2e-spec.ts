@@ -46,9 +46,9 @@ const app = (options: Partial<McpModuleOptions>): Promise<RunningApp> =>
       McpModule.forRoot({
         name: 'per-principal',
         version: '1.0.0',
-        maxSessionsPerPrincipal: CAP,
         ...options,
         guards: [PrincipalHeaderGuard],
+        limits: { sessionsPerPrincipal: CAP },
       }),
     ],
     providers: [PingTools],
@@ -112,7 +112,7 @@ describe.each<[string, (options: Partial<McpModuleOptions>) => Promise<Deploymen
       const state = (client: Redis) => redisState({ client, keyPrefix: `per-principal-${process.pid}:` });
       const instances: RunningApp[] = [];
       for (const client of clients)
-        instances.push(await app({ ...options, stateSecret: SECRET, state: state(client) }));
+        instances.push(await app({ ...options, state: { secret: SECRET, shared: state(client) } }));
       return {
         urls: [instances[0]!.mcpUrl, instances[1]!.mcpUrl],
         close: async () => {
@@ -160,7 +160,7 @@ describe.each<[string, (options: Partial<McpModuleOptions>) => Promise<Deploymen
 
   test('a session idle past sessionIdleTimeoutMs frees its place', async () => {
     const idleMs = 1_500;
-    const deployment = await deploy({ sessionIdleTimeoutMs: idleMs, maxSessionsPerPrincipal: 1 });
+    const deployment = await deploy({ sessions: { idleTimeoutMs: idleMs }, limits: { sessionsPerPrincipal: 1 } });
     try {
       const [first, second] = deployment.urls;
       await open(first, 'dave');

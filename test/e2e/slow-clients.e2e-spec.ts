@@ -11,7 +11,7 @@ describe('a POST body that stops arriving (e2e)', () => {
   let running: RunningApp;
 
   beforeAll(async () => {
-    running = await startApp(McpModule.forRoot({ name: 'slow', version: '1.0.0', bodyTimeoutMs: 300 }));
+    running = await startApp(McpModule.forRoot({ name: 'slow', version: '1.0.0', http: { bodyTimeoutMs: 300 } }));
   });
 
   afterAll(() => running?.close());

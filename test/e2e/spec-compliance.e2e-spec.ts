@@ -25,6 +25,7 @@ import {
   McpPrompt,
   McpPromptRegistry,
   McpResourceRegistry,
+  McpResourceTemplateRegistry,
   McpResourceTemplate,
   type McpRuntimePromptOptions,
   type McpRuntimeResourceOptions,
@@ -349,9 +350,9 @@ describe('resources, templates, prompts and completion against the specification
 
     afterEach(() => {
       const resources = app.get(McpResourceRegistry);
-      for (let n = 1; n <= 5; n++) resources.removeResource(`review://db/${n}`);
-      resources.removeResourceTemplate('review://row/{id}');
-      app.get(McpPromptRegistry).removePrompt('row_prompt');
+      for (let n = 1; n <= 5; n++) resources.remove(`review://db/${n}`);
+      app.get(McpResourceTemplateRegistry).remove('review://row/{id}');
+      app.get(McpPromptRegistry).remove('row_prompt');
     });
 
     // schema.ts (2025-06-18, 2025-11-25): Resource/ResourceTemplate/Prompt `title?: string`,
@@ -363,9 +364,9 @@ describe('resources, templates, prompts and completion against the specification
     // src alone. Annotations, by contrast, are checked exactly for this reason (checkAnnotations).
     test.each(cases)('%s', async (_label, item) => {
       const add = (): void => {
-        if (item.what === 'resource') app.get(McpResourceRegistry).addResource(item.options, () => 'row');
-        else if (item.what === 'template') app.get(McpResourceRegistry).addResourceTemplate(item.options, () => 'row');
-        else app.get(McpPromptRegistry).addPrompt(item.options, () => 'row');
+        if (item.what === 'resource') app.get(McpResourceRegistry).add(item.options, () => 'row');
+        else if (item.what === 'template') app.get(McpResourceTemplateRegistry).add(item.options, () => 'row');
+        else app.get(McpPromptRegistry).add(item.options, () => 'row');
       };
       let refused: unknown;
       try {
@@ -389,9 +390,7 @@ describe('resources, templates, prompts and completion against the specification
     });
 
     test('control: the SDK client lists a well-formed runtime resource', async () => {
-      app
-        .get(McpResourceRegistry)
-        .addResource({ uri: 'review://db/1', name: 'row_1', description: 'a row' }, () => 'row');
+      app.get(McpResourceRegistry).add({ uri: 'review://db/1', name: 'row_1', description: 'a row' }, () => 'row');
       const client = await connect();
       expect((await client.listResources()).resources).toEqual([
         { uri: 'review://db/1', name: 'row_1', description: 'a row' },

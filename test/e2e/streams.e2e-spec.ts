@@ -256,7 +256,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
   });
 
   it('sends keep-alive comments on an idle stream (keepAliveMs = 50)', async () => {
-    const app = await start({ keepAliveMs: 50 });
+    const app = await start({ http: { keepAliveMs: 50 } });
     const sessionId = await initialize(app);
     const stream = await openStream(app, sessionId);
     await stream.waitFor((s) => (s.text.match(/^:.*\n\n/gm) ?? []).length >= 2, 2000);
@@ -284,7 +284,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
   });
 
   it('keeps the newest outboxLimit messages for a session without a stream, dropping the oldest; the session lives', async () => {
-    const app = await start({ outboxLimit: 3 });
+    const app = await start({ limits: { outboxMessages: 3 } });
     const sessionId = await initialize(app);
     const bystander = await initialize(app);
     const session = sessionOf(app, sessionId);
@@ -309,7 +309,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
   });
 
   it('does not count messages a reading stream already received against outboxLimit', async () => {
-    const app = await start({ outboxLimit: 3 });
+    const app = await start({ limits: { outboxMessages: 3 } });
     const sessionId = await initialize(app);
     const session = sessionOf(app, sessionId);
     const stream = await openStream(app, sessionId);
@@ -322,7 +322,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
   });
 
   it('ends idle sessions on sweep (sessionIdleTimeoutMs), then answers 404', async () => {
-    const app = await start({ sessionIdleTimeoutMs: 60_000 });
+    const app = await start({ sessions: { idleTimeoutMs: 60_000 } });
     const registry = app.app.get(SessionStore);
     const idle = await initialize(app);
     const streaming = await initialize(app);
@@ -343,7 +343,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
 
   it('ends idle sessions on its own timer', async () => {
     // The registry sweeps every max(timeout / 4, 1 s): a 100 ms timeout is swept within about a second.
-    const app = await start({ sessionIdleTimeoutMs: 100 });
+    const app = await start({ sessions: { idleTimeoutMs: 100 } });
     const sessionId = await initialize(app);
     let status = 200;
     for (let i = 0; i < 30 && status === 200; i++) {
@@ -355,7 +355,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
   });
 
   it('refuses initialize past maxSessions with 503 and a JSON-RPC error body', async () => {
-    const app = await start({ maxSessions: 2 });
+    const app = await start({ limits: { sessions: 2 } });
     const first = await initialize(app);
     await initialize(app);
 
@@ -377,7 +377,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
   });
 
   it('at the cap, initialize first ends sessions already idle past the timeout', async () => {
-    const app = await start({ maxSessions: 2, sessionIdleTimeoutMs: 100 });
+    const app = await start({ limits: { sessions: 2 }, sessions: { idleTimeoutMs: 100 } });
     const first = await initialize(app);
     const second = await initialize(app);
     await delay(150);
@@ -390,7 +390,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
   });
 
   it('app.close() ends open SSE streams promptly', async () => {
-    const app = await start({ keepAliveMs: 0 });
+    const app = await start({ http: { keepAliveMs: 0 } });
     const a = await openStream(app, await initialize(app));
     const b = await openStream(app, await initialize(app));
     expect([a.status, b.status]).toEqual([200, 200]);
@@ -416,7 +416,7 @@ describe('a GET abandoned while an async guard runs', () => {
           name: 'slow-guard-e2e',
           version: '1.0.0',
           guards: [SlowGetGuard],
-          sessionIdleTimeoutMs: idleMs,
+          sessions: { idleTimeoutMs: idleMs },
         }),
       ],
       providers: [EchoTools],

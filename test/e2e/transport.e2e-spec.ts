@@ -4,7 +4,7 @@ import request from 'supertest';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import { WeatherService } from '../../sample-app/weather.service.js';
 import { WeatherTools } from '../../sample-app/weather.tools.js';
-import { LEGACY_PROTOCOL_VERSIONS, McpModule, McpSessionRegistry, McpTool } from '../../src/index.js';
+import { McpModule, McpSessionRegistry, McpTool } from '../../src/index.js';
 import {
   ECHO_TOOL_DEFINITION,
   WEATHER_FORECAST_TOOL_DEFINITION,
@@ -13,6 +13,7 @@ import {
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { bodyOf, exchange, HttpMcpClient } from '../utils/http-mcp-client.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../../src/protocol/index.js';
 
 /**
  * The Streamable HTTP header contract, proven on the real HTTP endpoint: session ids, status codes,
@@ -98,7 +99,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
 
   beforeAll(async () => {
     running = await startApp({
-      imports: [McpModule.forRoot({ name: 'transport-e2e', version: '1.2.3', maxBodyBytes: MAX_BODY_BYTES })],
+      imports: [McpModule.forRoot({ name: 'transport-e2e', version: '1.2.3', limits: { bodyBytes: MAX_BODY_BYTES } })],
       providers: [WeatherService, WeatherTools, EchoTools, FaultyTools],
     });
     base = running.baseUrl;

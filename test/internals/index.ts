@@ -7,3 +7,5 @@ export { SessionStore } from '../../src/session/session.store.js';
 export type { ClientSession } from '../../src/session/client-session.js';
 export type { JsonRpcNotification } from '../../src/protocol/json-rpc.types.js';
 export { SharedSessions } from '../../src/session/shared-sessions.js';
+export { InMemoryEventStore } from '../../src/session/in-memory-event-store.js';
+export { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from '../../src/session/session-subscriptions.js';

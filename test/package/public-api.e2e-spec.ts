@@ -146,7 +146,7 @@ const PUBLIC_API = [
   'assistantMessage',
   'audio',
   'defaultScopesOf',
-  'defaultSessionOwner',
+  'defaultPrincipalOf',
   'embeddedBlob',
   'embeddedText',
   'image',

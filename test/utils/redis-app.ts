@@ -32,7 +32,7 @@ export function useRedisApp(options: RedisAppOptions): RedisApp {
     running.client = new Redis(running.redis.url);
     const state = redisState({ client: running.client, keyPrefix: options.prefix, ...options.state });
     const extra =
-      options.sessionIdleTimeoutMs === undefined ? {} : { sessionIdleTimeoutMs: options.sessionIdleTimeoutMs };
+      options.sessionIdleTimeoutMs === undefined ? {} : { sessions: { idleTimeoutMs: options.sessionIdleTimeoutMs } };
     running.app = await startApp(
       ReplicasModule.register(state, extra),
       options.logger ? { logger: options.logger } : {},
