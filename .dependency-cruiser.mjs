@@ -43,9 +43,9 @@ const LAYERS = [
     why: 'McpScopesGuard and the default scopesOf, on the MCP execution context.',
   },
   {
-    name: 'decorators and catalogue',
-    paths: ['src/decorators/', 'src/catalogue/'],
-    why: 'What users put on methods; the item store every kind shares (keys, runtime changes in bursts, pages, completers).',
+    name: 'decorators and items',
+    paths: ['src/decorators/', 'src/items/'],
+    why: 'What users put on methods; what every kind of item shares: the item store (keys, runtime changes in bursts), completers, definition checks.',
   },
   {
     name: 'kinds',
@@ -58,14 +58,19 @@ const LAYERS = [
     why: 'completion/complete, about the prompts and templates of the kinds below.',
   },
   {
-    name: 'server',
-    paths: ['src/server/'],
-    why: "The dispatcher's port: routes each decoded message to the kinds, lists with sealed cursors, list_changed.",
+    name: 'notifications',
+    paths: ['src/notifications/'],
+    why: 'Changes fanned out: the change bus (in process, or across instances), list_changed and resource updates to 2025 sessions.',
+  },
+  {
+    name: 'dispatch',
+    paths: ['src/dispatch/'],
+    why: "The dispatcher's port: the request router sends each decoded message to the kinds; capabilities; lists in pages with sealed cursors; 2026-07-28 listen streams.",
   },
   {
     name: 'edges',
-    paths: ['src/transport/', 'src/discovery/', 'src/registries/'],
-    why: 'What meets the outside: HTTP (raw req/res), the scan of decorated methods at bootstrap, and the thin public registries.',
+    paths: ['src/http/', 'src/discovery/', 'src/registries/'],
+    why: 'What meets the outside: HTTP (raw req/res: the door, requests, responses, the eras), the scan of decorated methods at bootstrap, and the thin public registries.',
   },
   {
     name: 'module',

@@ -7,7 +7,7 @@
 import { McpResourceTemplateRegistry } from '../src/index.js';
 import { UriTemplate } from '../src/resources/uri-template.js';
 import { ResourceStore } from '../src/resources/resource.store.js';
-import { McpSchemas } from '../src/schemas/mcp-schemas.js';
+import { Schemas } from '../src/schemas/schemas.js';
 import { ItemVariables } from './servers/items-dtos.js';
 import { startItems } from './servers/mcp42-items.js';
 import { startTemplates, templateOptions, templateRead, type TemplatesServer } from './servers/mcp42-templates.js';
@@ -83,7 +83,7 @@ function profile(server: TemplatesServer, count: number): ItemsReport {
   // A fresh registry and schema cache each run: the variables DTO is converted, and its validator built,
   // once per run, as at a bootstrap.
   const registerMs = medianMs(() => {
-    const registry = new McpResourceTemplateRegistry(new ResourceStore(new McpSchemas()));
+    const registry = new McpResourceTemplateRegistry(new ResourceStore(new Schemas()));
     for (let index = 0; index < count; index++) {
       registry.add(templateOptions(index), (variables: ItemVariables) => templateRead(index, variables));
     }

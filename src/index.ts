@@ -54,7 +54,7 @@ export type {
   McpClientRequestOptions,
 } from './interfaces/mcp-context.interface.js';
 export { McpExecutionContext, type McpContextType } from './execution/mcp-execution-context.js';
-export type { McpItemKind } from './execution/mcp-invocation.js';
+export type { McpItemKind } from './execution/invocation.js';
 export { MCP_SESSION, MCP_PUBLIC_METADATA, MCP_SCOPES_METADATA } from './mcp.constants.js';
 
 // Registries: items and sessions at run time

@@ -2,7 +2,7 @@ import type { McpHttpOptions } from './interfaces/mcp-module-options.interface.j
 import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import { MAX_TIMER_MS } from './mcp.constants.js';
 import { isLoggingLevel, LOGGING_LEVELS } from './protocol/logging-level.js';
-import { validateCacheHint } from './catalogue/cache-hints.js';
+import { validateCacheHint } from './items/cache-hints.js';
 
 const ERAS: ReadonlySet<unknown> = new Set(['dual', 'modern', 'legacy']);
 

@@ -74,7 +74,7 @@ export const MCP_ENDPOINT_CONFIG = 'mcp42Endpoint';
  */
 export const MCP_RESOURCE_METADATA_URL = Symbol('mcp:resource-metadata-url');
 
-/** Injection token of the change bus (`McpChangeBus`) that fans changes out to listening clients. */
+/** Injection token of the change bus (`ChangeBus`) that fans changes out to listening clients. */
 export const MCP_CHANGE_BUS = Symbol('mcp:change-bus');
 
 /** The longest delay Node's timers honour: a longer one fires after 1 ms, so every timeout option stops here. */

@@ -2,7 +2,7 @@ import { ConfigurableModuleBuilder } from '@nestjs/common';
 import { MCP_ENDPOINT_CONTROLLER } from './mcp.constants.js';
 import { MCP_EXTRAS_DEFAULTS } from './mcp-options.defaults.js';
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import { createMcpController } from './transport/mcp.controller.js';
+import { createMcpController } from './http/mcp.controller.js';
 
 /** `forRoot` and `forRootAsync` come from one definition, so they cannot drift apart. */
 const definition = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })

@@ -8,13 +8,13 @@ import {
   type Type,
 } from '@nestjs/common';
 import { DiscoveryModule, REQUEST } from '@nestjs/core';
-import { McpCompletionService } from './completion/completion.service.js';
-import { McpExplorer } from './discovery/mcp.explorer.js';
-import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
-import { McpCallLifecycle } from './execution/call-lifecycle.js';
+import { CompletionService } from './completion/completion.service.js';
+import { ItemExplorer } from './discovery/item.explorer.js';
+import { MetadataAccessor } from './discovery/metadata.accessor.js';
+import { CallLifecycle } from './execution/call-lifecycle.js';
 import { GuardClock } from './execution/guard-clock.js';
 import { ItemVisibility } from './execution/item-visibility.js';
-import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
+import { PipelineFactory } from './execution/pipeline.factory.js';
 import { MCP_CHANGE_BUS, MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS, MCP_SESSION } from './mcp.constants.js';
 import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import {
@@ -24,43 +24,43 @@ import {
   McpConfigurableModule,
 } from './mcp.module-definition.js';
 import { resolveMcpOptions } from './mcp-options.defaults.js';
-import { McpPromptRenderer } from './prompts/prompt.renderer.js';
+import { PromptRenderer } from './prompts/prompt.renderer.js';
 import { PromptStore } from './prompts/prompt.store.js';
 import { McpPromptRegistry } from './registries/prompt.registry.js';
 import { McpResourceTemplateRegistry } from './registries/resource-template.registry.js';
 import { McpResourceRegistry } from './registries/resource.registry.js';
 import { McpSessionRegistry } from './registries/session.registry.js';
 import { McpToolRegistry } from './registries/tool.registry.js';
-import { McpResourceReader } from './resources/resource.reader.js';
+import { ResourceReader } from './resources/resource.reader.js';
 import { ResourceStore } from './resources/resource.store.js';
-import { McpSchemas } from './schemas/mcp-schemas.js';
+import { Schemas } from './schemas/schemas.js';
 import { Sealer } from './sealing/sealer.js';
-import { InProcessChangeBus } from './server/in-process-change-bus.js';
-import { ListChangedNotifier } from './server/list-changed.notifier.js';
-import { ListenStreams } from './server/listen-streams.js';
-import { McpServer } from './server/mcp.server.js';
-import { ServedCapabilities } from './server/served-capabilities.js';
-import { SessionFanout } from './server/session-fanout.js';
-import { StateSecretNotice } from './server/state-secret.notice.js';
-import { McpRequestSessions } from './session/request-sessions.js';
+import { InProcessChangeBus } from './notifications/in-process-change-bus.js';
+import { ListChangedNotifier } from './notifications/list-changed.notifier.js';
+import { ListenStreams } from './dispatch/listen-streams.js';
+import { RequestRouter } from './dispatch/request-router.js';
+import { ServedCapabilities } from './dispatch/served-capabilities.js';
+import { SessionFanout } from './notifications/session-fanout.js';
+import { StateSecretNotice } from './sealing/state-secret.notice.js';
+import { RequestSessions } from './session/request-sessions.js';
 import { SessionStore } from './session/session.store.js';
 import { SharedSessions } from './session/shared-sessions.js';
-import { SharedChangeBus } from './server/shared-change-bus.js';
-import { McpToolCaller } from './tools/tool.caller.js';
+import { SharedChangeBus } from './notifications/shared-change-bus.js';
+import { ToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
-import { BodyParserNotice } from './transport/body-parser.notice.js';
-import { DuplicateEndpointNotice } from './transport/duplicate-endpoint.notice.js';
-import { FastifyEndpointRoute } from './transport/fastify-endpoint-route.js';
-import { FastifyOriginCheck } from './transport/fastify-origin-check.js';
-import { FastifyRawBody } from './transport/fastify-raw-body.js';
-import { McpOriginMiddleware } from './transport/origin.middleware.js';
-import { SessionPost } from './transport/session-post.js';
-import { LoneRequests } from './transport/lone-requests.js';
-import { ScopeChallenges } from './transport/scope-challenges.js';
-import { SessionlessPost } from './transport/sessionless-post.js';
-import { SharedGet } from './transport/shared-get.js';
-import { StatelessPost } from './transport/stateless-post.js';
-import { StreamableHttpTransport } from './transport/streamable-http.transport.js';
+import { BodyParserNotice } from './http/body-parser.notice.js';
+import { DuplicateEndpointNotice } from './http/duplicate-endpoint.notice.js';
+import { FastifyEndpointRoute } from './http/fastify/fastify-endpoint-route.js';
+import { FastifyEndpointDoor } from './http/fastify/fastify-endpoint-door.js';
+import { FastifyRawBody } from './http/fastify/fastify-raw-body.js';
+import { EndpointDoorMiddleware } from './http/door/endpoint-door.middleware.js';
+import { SessionPost } from './http/eras/session-post.js';
+import { LoneRequests } from './http/eras/lone-requests.js';
+import { ScopeChallenges } from './http/responses/scope-challenges.js';
+import { SessionlessPost } from './http/eras/sessionless-post.js';
+import { SharedGet } from './http/eras/shared-get.js';
+import { StatelessPost } from './http/eras/stateless-post.js';
+import { StreamableHttpTransport } from './http/streamable-http.transport.js';
 
 /** The public facades users inject; everything else stays inside the module. */
 const REGISTRIES = [
@@ -105,37 +105,37 @@ const REGISTRIES = [
     },
     StateSecretNotice,
     // Discovery, then the stores it fills.
-    McpMetadataAccessor,
-    McpExplorer,
-    McpSchemas,
+    MetadataAccessor,
+    ItemExplorer,
+    Schemas,
     ToolStore,
     ResourceStore,
     PromptStore,
     SessionStore,
     // The one call lifecycle, and what each kind adds to it.
-    McpPipelineFactory,
+    PipelineFactory,
     GuardClock,
     ItemVisibility,
-    McpCallLifecycle,
-    McpToolCaller,
-    McpResourceReader,
-    McpPromptRenderer,
-    McpCompletionService,
+    CallLifecycle,
+    ToolCaller,
+    ResourceReader,
+    PromptRenderer,
+    CompletionService,
     // The protocol server and its transport.
-    McpRequestSessions,
+    RequestSessions,
     {
       provide: MCP_SESSION,
       scope: Scope.REQUEST,
-      inject: [REQUEST, McpRequestSessions],
-      useFactory: (request: unknown, sessions: McpRequestSessions) => sessions.of(request),
+      inject: [REQUEST, RequestSessions],
+      useFactory: (request: unknown, sessions: RequestSessions) => sessions.of(request),
     },
     ListChangedNotifier,
     SessionFanout,
     ServedCapabilities,
     ListenStreams,
-    McpServer,
-    McpOriginMiddleware,
-    FastifyOriginCheck,
+    RequestRouter,
+    EndpointDoorMiddleware,
+    FastifyEndpointDoor,
     FastifyEndpointRoute,
     BodyParserNotice,
     FastifyRawBody,
@@ -171,7 +171,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
   /** @internal Nest makes the module; its dependencies are no part of the published declarations. */
   constructor(
     @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>,
-    private readonly fastifyOriginCheck: FastifyOriginCheck,
+    private readonly fastifyOriginCheck: FastifyEndpointDoor,
     private readonly fastifyEndpointRoute: FastifyEndpointRoute,
   ) {
     super();
@@ -184,6 +184,6 @@ export class McpModule extends McpConfigurableModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     this.fastifyEndpointRoute.install();
     if (this.fastifyOriginCheck.install()) return;
-    consumer.apply(McpOriginMiddleware).forRoutes(this.endpoint);
+    consumer.apply(EndpointDoorMiddleware).forRoutes(this.endpoint);
   }
 }

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { Injectable, Module, type CanActivate, type ExecutionContext, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { McpModule, McpTool, McpToolRegistry } from '../../src/index.js';
-import type { McpCallContext } from '../../src/execution/mcp-call-context.js';
-import { McpServer } from '../../src/server/mcp.server.js';
+import type { MessageContext } from '../../src/execution/message-context.js';
+import { RequestRouter } from '../../src/dispatch/request-router.js';
 import { CATALOGUE_TOOLS, catalogueToolName, type CatalogueVariant, type ToolSchemaKind } from '../targets.js';
 import { endpointUrl, HOST } from './bench-server.js';
 import { ComplexArgs, SimpleArgs } from './catalogue-dtos.js';
@@ -77,12 +77,12 @@ export async function startCatalogue(variant: CatalogueVariant): Promise<Catalog
   await app.listen(0, HOST);
   const registry = app.get(McpToolRegistry);
   if (registry.size !== CATALOGUE_TOOLS) throw new Error(`expected ${CATALOGUE_TOOLS} tools, got ${registry.size}`);
-  const server = app.get(McpServer);
+  const server = app.get(RequestRouter);
   // A stand-in for a request's context: the guards here read nothing from the request or the session,
   // and a listing reads of its caller only what its cursors are sealed to.
   const session = {};
   const caller = { era: 'legacy', session, cursorScope: 'bench-session' };
-  const context = { caller, session, httpRequest: {}, headers: {} } as unknown as McpCallContext;
+  const context = { caller, session, httpRequest: {}, headers: {} } as unknown as MessageContext;
   return {
     url: endpointUrl(app.getHttpServer().address()),
     guardChecks: () => ({ mcp: guard.mcpChecks, http: guard.httpChecks }),

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { ItemCompleter, CompleterTable } from '../catalogue/completer.js';
-import { McpCallLifecycle } from '../execution/call-lifecycle.js';
+import type { ItemCompleter, CompleterTable } from '../items/completer.js';
+import { CallLifecycle } from '../execution/call-lifecycle.js';
 import { jsonRpcAnswers } from '../execution/failure-mapping.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
-import type { McpCallContext } from '../execution/mcp-call-context.js';
+import type { MessageContext } from '../execution/message-context.js';
 import { plainTarget } from '../execution/plain-target.js';
 import type { ItemRequest } from '../execution/item-request.js';
 import type { ServedHandler } from '../execution/served-handler.js';
@@ -36,16 +36,16 @@ interface CompletionTarget {
  * `@McpCompletion()` method behind its own (its guards denying means no candidates).
  */
 @Injectable()
-export class McpCompletionService {
+export class CompletionService {
   private readonly answers = jsonRpcAnswers(kindLoggers().completion);
 
   constructor(
     private readonly prompts: PromptStore,
     private readonly resources: ResourceStore,
-    private readonly lifecycle: McpCallLifecycle,
+    private readonly lifecycle: CallLifecycle,
   ) {}
 
-  complete(params: CompleteParams, call: McpCallContext, requestId: RequestId): Promise<CompleteResult> {
+  complete(params: CompleteParams, call: MessageContext, requestId: RequestId): Promise<CompleteResult> {
     const { ref } = params;
     const name = ref.type === 'ref/prompt' ? ref.name : ref.uri;
     return this.lifecycle.run<CompleteResult>(

@@ -1,6 +1,6 @@
 import type { PipeTransform, Type } from '@nestjs/common';
-import { McpParamType } from '../execution/mcp-param-type.js';
-import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
+import { ParamType } from '../execution/param-type.js';
+import { mcpParamDecorator } from '../execution/param.metadata.js';
 
 /**
  * Gives a tool method parameter the call's validated arguments, or one property of them, through
@@ -18,5 +18,5 @@ import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
  * @category Decorators
  */
 export function McpArgs(property?: string, ...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
-  return mcpParamDecorator(McpParamType.Args, property, pipes);
+  return mcpParamDecorator(ParamType.Args, property, pipes);
 }

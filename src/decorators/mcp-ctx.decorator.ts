@@ -1,5 +1,5 @@
-import { McpParamType } from '../execution/mcp-param-type.js';
-import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
+import { ParamType } from '../execution/param-type.js';
+import { mcpParamDecorator } from '../execution/param.metadata.js';
 
 /**
  * Gives a tool method parameter the call's `McpContext` (progress, logging, cancellation,
@@ -7,5 +7,5 @@ import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
  * @category Decorators
  */
 export function McpCtx(): ParameterDecorator {
-  return mcpParamDecorator(McpParamType.Context);
+  return mcpParamDecorator(ParamType.Context);
 }

@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
-import { McpScopesGuard } from '../guards/mcp-scopes.guard.js';
+import { ScopesGuard } from '../guards/scopes.guard.js';
 import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
 
 /**
@@ -16,5 +16,5 @@ import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
  * @category Decorators
  */
 export function McpScopes(...scopes: string[]): MethodDecorator & ClassDecorator {
-  return applyDecorators(SetMetadata(MCP_SCOPES_METADATA, scopes), UseGuards(McpScopesGuard));
+  return applyDecorators(SetMetadata(MCP_SCOPES_METADATA, scopes), UseGuards(ScopesGuard));
 }

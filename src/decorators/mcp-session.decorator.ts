@@ -1,5 +1,5 @@
-import { McpParamType } from '../execution/mcp-param-type.js';
-import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
+import { ParamType } from '../execution/param-type.js';
+import { mcpParamDecorator } from '../execution/param.metadata.js';
 
 /**
  * Gives a tool method parameter the calling session (`McpSessionHandle`): its id, negotiated
@@ -17,5 +17,5 @@ import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
  * @category Decorators
  */
 export function McpSession(): ParameterDecorator {
-  return mcpParamDecorator(McpParamType.Session);
+  return mcpParamDecorator(ParamType.Session);
 }

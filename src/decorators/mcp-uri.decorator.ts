@@ -1,5 +1,5 @@
-import { McpParamType } from '../execution/mcp-param-type.js';
-import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
+import { ParamType } from '../execution/param-type.js';
+import { mcpParamDecorator } from '../execution/param.metadata.js';
 
 /**
  * Gives a resource or resource template method parameter the URI being read (for a template, the
@@ -13,5 +13,5 @@ import { mcpParamDecorator } from '../execution/mcp-param.metadata.js';
  * @category Decorators
  */
 export function McpUri(): ParameterDecorator {
-  return mcpParamDecorator(McpParamType.Uri);
+  return mcpParamDecorator(ParamType.Uri);
 }

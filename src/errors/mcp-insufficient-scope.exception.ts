@@ -1,7 +1,7 @@
 import { ForbiddenException } from '@nestjs/common';
 
 /**
- * A guard's refusal of a caller whose token lacks scopes (OAuth `insufficient_scope`). `McpScopesGuard`
+ * A guard's refusal of a caller whose token lacks scopes (OAuth `insufficient_scope`). `ScopesGuard`
  * throws it, and so may a guard of the application that decides scopes itself (say, from the
  * arguments; it admits while `McpExecutionContext.scopesWaived` is true). Thrown by a guard of an MCP
  * item with `auth.scopeDenial: 'challenge'`, and the item's other guards admitting the caller, the item is

@@ -9,10 +9,10 @@ import { JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { CallAnswers, CallStand } from './call-answers.js';
-import { McpCallLifecycle } from './call-lifecycle.js';
+import { CallLifecycle } from './call-lifecycle.js';
 import { GUARD_DEADLINE_MS } from './guard-clock.js';
-import type { McpCallContext } from './mcp-call-context.js';
-import type { McpExecutionArgs, McpInvocation } from './mcp-invocation.js';
+import type { MessageContext } from './message-context.js';
+import type { ExecutionArgs, Invocation } from './invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';
 import type { CallCandidate, RunningCall } from './running-call.js';
 import type { ItemRequest } from './item-request.js';
@@ -42,28 +42,28 @@ const answers: CallAnswers<Answer> = {
 /** A pipeline standing in for Nest's, recording what reached it. */
 interface FakeTarget extends PipelineTarget {
   /** The invocations its guards were asked with. */
-  readonly asked: McpInvocation[];
-  readonly executed: McpInvocation[];
+  readonly asked: Invocation[];
+  readonly executed: Invocation[];
 }
 
 function fakeTarget(
   options: {
-    guard?: (invocation: McpInvocation) => Promise<boolean>;
-    execute?: (invocation: McpInvocation) => Promise<unknown>;
+    guard?: (invocation: Invocation) => Promise<boolean>;
+    execute?: (invocation: Invocation) => Promise<unknown>;
     reportsErrors?: boolean;
   } = {},
 ): FakeTarget {
-  const asked: McpInvocation[] = [];
-  const executed: McpInvocation[] = [];
+  const asked: Invocation[] = [];
+  const executed: Invocation[] = [];
   return {
     asked,
     executed,
     guarded: true,
-    canActivate: (args: McpExecutionArgs) => {
+    canActivate: (args: ExecutionArgs) => {
       asked.push(args[3]);
       return options.guard ? options.guard(args[3]) : Promise.resolve(true);
     },
-    execute: (args: McpExecutionArgs) => {
+    execute: (args: ExecutionArgs) => {
       executed.push(args[3]);
       return options.execute ? options.execute(args[3]) : Promise.resolve(`value of ${args[3].name}`);
     },
@@ -84,9 +84,9 @@ function candidate(
 }
 
 interface Fixture {
-  readonly lifecycle: McpCallLifecycle;
+  readonly lifecycle: CallLifecycle;
   readonly session: ClientSession;
-  readonly call: McpCallContext;
+  readonly call: MessageContext;
   readonly errors: jest.Mock<(...args: unknown[]) => void>;
   readonly debugs: jest.Mock<(...args: unknown[]) => void>;
   /** Runs `work` as request `id` of the test's kind, about the prompt `p`. */
@@ -101,7 +101,7 @@ function setup(): Fixture {
   const options = resolveMcpOptions({ name: 'lifecycle-test', version: '1.0.0', auth: { scopesOf: () => ['read'] } });
   const { lifecycle } = testLifecycle(options);
   const session = testSession();
-  const call: McpCallContext = { caller: session, session, httpRequest: { user: { sub: 'alice' } }, headers: {} };
+  const call: MessageContext = { caller: session, session, httpRequest: { user: { sub: 'alice' } }, headers: {} };
   return {
     lifecycle,
     session,
@@ -123,7 +123,7 @@ afterEach(() => {
   jest.useRealTimers();
 });
 
-describe('McpCallLifecycle.run: a running call of the session', () => {
+describe('CallLifecycle.run: a running call of the session', () => {
   it('registers the request under its id while it runs, and forgets it when answered', async () => {
     const f = setup();
     let runningThen = false;
@@ -223,7 +223,7 @@ describe('McpCallLifecycle.run: a running call of the session', () => {
       send: (message: unknown) => channel.sent.push(message) > 0,
       closeConnection: () => false,
     };
-    const call: McpCallContext = { ...f.call, channel };
+    const call: MessageContext = { ...f.call, channel };
     let context!: RunningCall<Answer>['context'];
     let sentWhileRunning: boolean | undefined;
     const answer = await f.lifecycle.run(

@@ -6,15 +6,15 @@ import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { InputRequiredResult } from '../protocol/mcp.types.js';
 import { digestOf } from '../sealing/digest.js';
 import { Sealer } from '../sealing/sealer.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { Schemas } from '../schemas/schemas.js';
 import type { CallAnswers } from './call-answers.js';
-import type { HandlerContextSettings } from './handler-context.js';
+import type { McpContextSettings } from './mcp-context.impl.js';
 import { GuardClock } from './guard-clock.js';
 import { ItemVisibility } from './item-visibility.js';
 import { InputRound, type InputRoundSettings } from './input-round.js';
 import { InputRoundSlot } from './input-round-slot.js';
 import type { StateBinding } from './request-state.js';
-import type { McpCallContext } from './mcp-call-context.js';
+import type { MessageContext } from './message-context.js';
 import { RunningCall, type RequestItem, type RunningCallSettings } from './running-call.js';
 import { ABORTED, untilAborted } from './until-aborted.js';
 
@@ -38,15 +38,15 @@ import { ABORTED, untilAborted } from './until-aborted.js';
  * a handler that asks the client for input ends the round with `input_required` (see {@link InputRound}).
  */
 @Injectable()
-export class McpCallLifecycle {
+export class CallLifecycle {
   private readonly settings: RunningCallSettings;
   /** What the handler contexts of each kind share (its logger among them), made once per kind. */
-  private readonly contextSettings = new WeakMap<CallAnswers<unknown>, HandlerContextSettings>();
+  private readonly contextSettings = new WeakMap<CallAnswers<unknown>, McpContextSettings>();
   private readonly rounds: InputRoundSettings;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
-    schemas: McpSchemas,
+    schemas: Schemas,
     visibility: ItemVisibility,
     clock: GuardClock,
     sealer: Sealer,
@@ -70,21 +70,21 @@ export class McpCallLifecycle {
    */
   run<R>(
     answers: CallAnswers<R>,
-    call: McpCallContext,
+    call: MessageContext,
     requestId: RequestId,
     request: RequestItem & { readonly input: NonNullable<RequestItem['input']> },
     work: (running: RunningCall<R>) => Promise<R>,
   ): Promise<R | InputRequiredResult>;
   run<R>(
     answers: CallAnswers<R>,
-    call: McpCallContext,
+    call: MessageContext,
     requestId: RequestId,
     request: RequestItem & { readonly input?: undefined },
     work: (running: RunningCall<R>) => Promise<R>,
   ): Promise<R>;
   async run<R>(
     answers: CallAnswers<R>,
-    call: McpCallContext,
+    call: MessageContext,
     requestId: RequestId,
     request: RequestItem,
     work: (running: RunningCall<R>) => Promise<R>,
@@ -136,7 +136,7 @@ export class McpCallLifecycle {
    * its arguments; none for 2025 sessions (they ask with requests of their own) and other requests.
    * @throws JsonRpcError -32602 for a `requestState` that is not this request's.
    */
-  private roundOf(call: McpCallContext, request: RequestItem): InputRoundSlot | undefined {
+  private roundOf(call: MessageContext, request: RequestItem): InputRoundSlot | undefined {
     const { input } = request;
     if (call.caller.era !== 'modern' || !input) return undefined;
     const binding = (): StateBinding => ({
@@ -150,7 +150,7 @@ export class McpCallLifecycle {
     return slot;
   }
 
-  private contextSettingsOf(answers: CallAnswers<unknown>): HandlerContextSettings {
+  private contextSettingsOf(answers: CallAnswers<unknown>): McpContextSettings {
     let settings = this.contextSettings.get(answers);
     if (!settings) {
       const { clientRequestTimeoutMs, validators } = this.settings;

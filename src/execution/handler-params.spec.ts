@@ -18,16 +18,16 @@ import { McpSession } from '../decorators/mcp-session.decorator.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { MCP_HANDLER_PARAMS_METADATA } from '../mcp.constants.js';
 import { paramsHostOf, prepareHandlerParams } from './handler-params.js';
-import { McpParamType } from './mcp-param-type.js';
-import type { McpParamsMetadata } from './mcp-param.metadata.js';
+import { ParamType } from './param-type.js';
+import type { ParamsMetadata } from './param.metadata.js';
 import { thrownBy } from '../../test/utils/thrown.js';
 
 /** Any class whose methods are tools. */
 type Class = abstract new (...args: never[]) => object;
 
-const ARGS = McpParamType.Args;
-const CTX = McpParamType.Context;
-const SESSION = McpParamType.Session;
+const ARGS = ParamType.Args;
+const CTX = ParamType.Context;
+const SESSION = ParamType.Session;
 
 const CurrentUser = createParamDecorator(
   (_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<{ user?: unknown }>().user,
@@ -36,14 +36,14 @@ const CurrentUser = createParamDecorator(
 const upper: PipeTransform = { transform: (value: unknown) => String(value).toUpperCase() };
 
 /** Prepares the method's parameters and returns them as the pipeline reads them. */
-function prepared(classRef: Class, methodName: string): McpParamsMetadata {
+function prepared(classRef: Class, methodName: string): ParamsMetadata {
   const key = prepareHandlerParams(classRef, methodName, `${classRef.name}.${methodName}`);
   expect(key).toBe(MCP_HANDLER_PARAMS_METADATA);
-  return Reflect.getMetadata(key, classRef, methodName) as McpParamsMetadata;
+  return Reflect.getMetadata(key, classRef, methodName) as ParamsMetadata;
 }
 
 /** The parameters by index, as `<type>:<index>` keys say it (custom decorators: `custom`). */
-function layout(params: McpParamsMetadata): Record<number, string> {
+function layout(params: ParamsMetadata): Record<number, string> {
   const byIndex: Record<number, string> = {};
   for (const [key, param] of Object.entries(params)) {
     byIndex[param.index] = key.includes(CUSTOM_ROUTE_ARGS_METADATA) ? 'custom' : key.split(':')[0]!;
@@ -109,7 +109,7 @@ describe('prepareHandlerParams', () => {
 
     it('keeps a createParamDecorator() parameter as Nest stored it, and defaults the other slot', () => {
       const params = prepared(WithUser, 'whoAmI');
-      const stored = Reflect.getMetadata(ROUTE_ARGS_METADATA, WithUser, 'whoAmI') as McpParamsMetadata;
+      const stored = Reflect.getMetadata(ROUTE_ARGS_METADATA, WithUser, 'whoAmI') as ParamsMetadata;
       const [customKey] = Object.keys(stored);
       expect(params[customKey!]).toBe(stored[customKey!]);
       expect(layout(params)).toEqual({ 0: 'custom', 1: `${CTX}` });
@@ -179,12 +179,12 @@ describe('prepareHandlerParams', () => {
       class Sub extends Base {}
       prepareHandlerParams(Sub, 'plain', 'Sub.plain');
       const instance = new Sub();
-      expect(
-        Reflect.getMetadata(MCP_HANDLER_PARAMS_METADATA, instance.constructor, 'plain') as McpParamsMetadata,
-      ).toEqual({
-        [`${ARGS}:0`]: { index: 0, data: undefined, pipes: [] },
-        [`${CTX}:1`]: { index: 1, data: undefined, pipes: [] },
-      });
+      expect(Reflect.getMetadata(MCP_HANDLER_PARAMS_METADATA, instance.constructor, 'plain') as ParamsMetadata).toEqual(
+        {
+          [`${ARGS}:0`]: { index: 0, data: undefined, pipes: [] },
+          [`${CTX}:1`]: { index: 1, data: undefined, pipes: [] },
+        },
+      );
       expect(Reflect.getOwnMetadata(MCP_HANDLER_PARAMS_METADATA, Sub, 'plain')).toBeDefined();
     });
 

@@ -1,13 +1,13 @@
 import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { MCP_HANDLER_PARAMS_METADATA } from '../mcp.constants.js';
-import { McpParamType } from './mcp-param-type.js';
-import type { McpParamsMetadata } from './mcp-param.metadata.js';
+import { ParamType } from './param-type.js';
+import type { ParamsMetadata } from './param.metadata.js';
 
 /** Any class, as decorators see one: abstract or not, whatever its constructor takes. */
 type AnyClass = abstract new (...args: never[]) => unknown;
 
-const MCP_TYPES: ReadonlySet<string> = new Set(Object.values(McpParamType).map(String));
+const MCP_TYPES: ReadonlySet<string> = new Set(Object.values(ParamType).map(String));
 
 /** The class parameter decorators of `methodName` stored their metadata on (as Nest finds it). */
 export function paramsHostOf(classRef: AnyClass, methodName: string): AnyClass {
@@ -37,8 +37,8 @@ export function prepareHandlerParams(
   decorator = '@McpTool()',
 ): string {
   const host = paramsHostOf(classRef, methodName);
-  const route = (Reflect.getMetadata(ROUTE_ARGS_METADATA, host, methodName) ?? {}) as McpParamsMetadata;
-  const merged: McpParamsMetadata = {};
+  const route = (Reflect.getMetadata(ROUTE_ARGS_METADATA, host, methodName) ?? {}) as ParamsMetadata;
+  const merged: ParamsMetadata = {};
   for (const [key, param] of Object.entries(route)) {
     if (!key.includes(CUSTOM_ROUTE_ARGS_METADATA) && !MCP_TYPES.has(key.split(':')[0]!)) {
       throw new McpDefinitionError(
@@ -49,8 +49,8 @@ export function prepareHandlerParams(
     merged[key] = param;
   }
   const taken = new Set(Object.values(merged).map((param) => param.index));
-  if (!taken.has(0)) merged[`${McpParamType.Args}:0`] = { index: 0, data: undefined, pipes: [] };
-  if (!taken.has(1)) merged[`${McpParamType.Context}:1`] = { index: 1, data: undefined, pipes: [] };
+  if (!taken.has(0)) merged[`${ParamType.Args}:0`] = { index: 0, data: undefined, pipes: [] };
+  if (!taken.has(1)) merged[`${ParamType.Context}:1`] = { index: 1, data: undefined, pipes: [] };
   Reflect.defineMetadata(MCP_HANDLER_PARAMS_METADATA, merged, host, methodName);
   return MCP_HANDLER_PARAMS_METADATA;
 }

@@ -1,5 +1,5 @@
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
-import type { McpCallAbort } from '../interfaces/mcp-caller.interface.js';
+import type { CallAbortHandle } from '../interfaces/caller.interface.js';
 import type { InputRound } from './input-round.js';
 
 /**
@@ -12,7 +12,7 @@ import type { InputRound } from './input-round.js';
  */
 export class InputRoundSlot {
   /** What the round aborts, with kind `input-required`, when it must end to ask the client. */
-  call: McpCallAbort | undefined;
+  call: CallAbortHandle | undefined;
   private round: InputRound | undefined;
   private closed = false;
 

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcParams } from '../protocol/json-rpc.types.js';
-import { McpMethod } from '../protocol/mcp.methods.js';
+import { Method } from '../protocol/methods.js';
 import { INTERIM_RESULT, type InputRequest, type InputRequiredResult } from '../protocol/mcp.types.js';
 import type { Sealer } from '../sealing/sealer.js';
 import { InputProtocolError } from './input-protocol.error.js';
@@ -20,9 +20,9 @@ export interface InputRoundSettings {
 
 /** The default key of a request to the client: its kind and its place among the handler's unkeyed asks. */
 const KEY_PREFIX: Readonly<Record<string, string>> = {
-  [McpMethod.ElicitationCreate]: 'elicitation',
-  [McpMethod.SamplingCreateMessage]: 'sampling',
-  [McpMethod.RootsList]: 'roots',
+  [Method.ElicitationCreate]: 'elicitation',
+  [Method.SamplingCreateMessage]: 'sampling',
+  [Method.RootsList]: 'roots',
 };
 
 /**

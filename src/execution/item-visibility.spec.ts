@@ -4,16 +4,16 @@ import { testSession } from '../../test/internals/client-session.js';
 import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import { GuardClock, GUARD_DEADLINE_MS } from './guard-clock.js';
 import { ItemVisibility } from './item-visibility.js';
-import type { McpCallContext } from './mcp-call-context.js';
-import type { McpExecutionArgs, McpInvocation } from './mcp-invocation.js';
+import type { MessageContext } from './message-context.js';
+import type { ExecutionArgs, Invocation } from './invocation.js';
 import type { ServedHandler } from './served-handler.js';
 
-function handler(verdict: (invocation: McpInvocation) => Promise<boolean>): ServedHandler {
+function handler(verdict: (invocation: Invocation) => Promise<boolean>): ServedHandler {
   return {
     owner: 'Items.method',
     target: () => ({
       guarded: true,
-      canActivate: (args: McpExecutionArgs) => verdict(args[3]),
+      canActivate: (args: ExecutionArgs) => verdict(args[3]),
       execute: () => Promise.resolve('unused'),
       reportsErrors: true,
     }),
@@ -24,7 +24,7 @@ describe('ItemVisibility.isVisible', () => {
   let errors: jest.Mock<(...args: unknown[]) => void>;
   let visibility: ItemVisibility;
   const session = testSession();
-  const call: McpCallContext = { caller: session, session, httpRequest: { user: { scope: 'a b' } }, headers: {} };
+  const call: MessageContext = { caller: session, session, httpRequest: { user: { scope: 'a b' } }, headers: {} };
 
   beforeEach(() => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
@@ -40,7 +40,7 @@ describe('ItemVisibility.isVisible', () => {
   });
 
   it('asks the guards in the list phase, with no arguments or context, and the caller’s scopes', async () => {
-    let seen: McpInvocation | undefined;
+    let seen: Invocation | undefined;
     const visible = await visibility.isVisible(
       handler(async (invocation) => {
         seen = invocation;

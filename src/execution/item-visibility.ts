@@ -3,8 +3,8 @@ import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.inte
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import { GuardClock, GUARD_DEADLINE_MS } from './guard-clock.js';
 import { kindLoggers } from './kind-loggers.js';
-import type { McpCallContext } from './mcp-call-context.js';
-import { buildInvocation, executionArgs, type InvocationScopes } from './mcp-invocation.js';
+import type { MessageContext } from './message-context.js';
+import { buildInvocation, executionArgs, type InvocationScopes } from './invocation.js';
 import { describeItem, type ItemRequest } from './item-request.js';
 import type { ServedHandler } from './served-handler.js';
 
@@ -37,7 +37,7 @@ export class ItemVisibility {
   async isVisible(
     handler: ServedHandler,
     item: ItemRequest,
-    call: McpCallContext,
+    call: MessageContext,
     listing?: Promise<void>,
     listMethod = false,
   ): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { McpItemKind } from './mcp-invocation.js';
+import type { McpItemKind } from './invocation.js';
 
 /** The logger of each kind of item, named as users filter logs: `McpTools`, `McpResources`... */
 export function kindLoggers(): Readonly<Record<McpItemKind, Logger>> {

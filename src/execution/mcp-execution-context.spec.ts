@@ -2,13 +2,13 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 import { McpExecutionContext, type McpContextType } from './mcp-execution-context.js';
-import { executionArgs, type McpInvocation } from './mcp-invocation.js';
+import { executionArgs, type Invocation } from './invocation.js';
 
 const session = { id: 'session-1' } as McpSessionHandle;
 const context = { name: 'forecast' } as McpContext;
 const request = { user: { sub: 'alice' }, headers: {} };
 
-function invocation(overrides: Partial<McpInvocation> = {}): McpInvocation {
+function invocation(overrides: Partial<Invocation> = {}): Invocation {
   return {
     phase: 'call',
     kind: 'tool',

@@ -2,7 +2,7 @@ import type { ArgumentsHost } from '@nestjs/common';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
-import type { McpInvocation, McpItemKind } from './mcp-invocation.js';
+import type { Invocation, McpItemKind } from './invocation.js';
 
 /**
  * The MCP view of a Nest `ExecutionContext` (or `ArgumentsHost`), for guards, interceptors and
@@ -20,7 +20,7 @@ import type { McpInvocation, McpItemKind } from './mcp-invocation.js';
  * @category Context
  */
 export class McpExecutionContext {
-  private constructor(private readonly invocation: McpInvocation) {}
+  private constructor(private readonly invocation: Invocation) {}
 
   /**
    * The MCP view of `host`.
@@ -37,9 +37,9 @@ export class McpExecutionContext {
     return McpExecutionContext.invocationOf(host) !== undefined;
   }
 
-  private static invocationOf(host: ArgumentsHost): McpInvocation | undefined {
+  private static invocationOf(host: ArgumentsHost): Invocation | undefined {
     if (host.getType<string>() !== MCP_CONTEXT_TYPE) return undefined;
-    return host.getArgByIndex<McpInvocation | undefined>(3);
+    return host.getArgByIndex<Invocation | undefined>(3);
   }
 
   /**
@@ -94,7 +94,7 @@ export class McpExecutionContext {
    * Whether mcp42 asks the guards again with the caller's missing scopes forgiven: with
    * `auth.scopeDenial: 'challenge'`, a refusal for scopes (`McpInsufficientScopeException`) lists the item,
    * or challenges the call, only if the other guards admit the caller. A guard that checks scopes
-   * itself admits while this is true, as `McpScopesGuard` does. The other guards then run twice for
+   * itself admits while this is true, as `ScopesGuard` does. The other guards then run twice for
    * that request: keep side effects (counters, audit lines) out of a guard's refusal path, or skip
    * them while this is true.
    */

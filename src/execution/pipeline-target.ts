@@ -1,4 +1,4 @@
-import type { McpExecutionArgs } from './mcp-invocation.js';
+import type { ExecutionArgs } from './invocation.js';
 
 /** An item's handler behind its Nest pipeline, for one caller. */
 export interface PipelineTarget {
@@ -11,9 +11,9 @@ export interface PipelineTarget {
    * Runs the item's guards (global, class, method).
    * @returns false when one denies or throws: the caller may neither see nor use the item.
    */
-  canActivate(args: McpExecutionArgs): Promise<boolean>;
+  canActivate(args: ExecutionArgs): Promise<boolean>;
   /** Runs interceptors, pipes, the handler and, on failure, exception filters. */
-  execute(args: McpExecutionArgs): Promise<unknown>;
+  execute(args: ExecutionArgs): Promise<unknown>;
   /** Whether failures that escape `execute` were logged already (Nest's exception handler does). */
   readonly reportsErrors: boolean;
 }

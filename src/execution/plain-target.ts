@@ -1,11 +1,11 @@
-import type { McpInvocation } from './mcp-invocation.js';
+import type { Invocation } from './invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';
 
 /**
  * The target of an item added at run time with a plain function: no guards, interceptors, pipes
  * or filters (those belong to provider methods), the function called with the invocation.
  */
-export function plainTarget(run: (invocation: McpInvocation) => unknown): PipelineTarget {
+export function plainTarget(run: (invocation: Invocation) => unknown): PipelineTarget {
   return {
     guarded: false,
     canActivate: () => Promise.resolve(true),

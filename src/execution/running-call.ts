@@ -1,6 +1,6 @@
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
-import type { McpCallAbort } from '../interfaces/mcp-caller.interface.js';
+import type { CallAbortHandle } from '../interfaces/caller.interface.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { ErrorCode, internalError, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
@@ -10,14 +10,14 @@ import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 import type { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import type { CallAnswers, CallStand } from './call-answers.js';
 import { GUARD_DEADLINE_MS, type GuardClock } from './guard-clock.js';
-import { HandlerContext, type HandlerContextSettings } from './handler-context.js';
+import { McpContextImpl, type McpContextSettings } from './mcp-context.impl.js';
 import { InputProtocolError } from './input-protocol.error.js';
 import type { RoundInputs } from './input-round.js';
 import type { InputRoundSlot } from './input-round-slot.js';
 import type { ItemVisibility } from './item-visibility.js';
-import type { McpCallContext } from './mcp-call-context.js';
+import type { MessageContext } from './message-context.js';
 import { ScopeChallengeError } from './scope-challenge.js';
-import { buildInvocation, executionArgs, type InvocationScopes, type McpInvocation } from './mcp-invocation.js';
+import { buildInvocation, executionArgs, type InvocationScopes, type Invocation } from './invocation.js';
 import type { PipelineTarget } from './pipeline-target.js';
 import { describeItem, type ItemRequest } from './item-request.js';
 import type { ServedHandler } from './served-handler.js';
@@ -78,12 +78,12 @@ class HandlerFailure {
 }
 
 /**
- * One request of an item in flight, as its kind's work sees it (see `McpCallLifecycle.run`): the
+ * One request of an item in flight, as its kind's work sees it (see `CallLifecycle.run`): the
  * handler context, the way to serve it through admission, arguments and the handler, and the
  * state the lifecycle answers from when it fails or stops.
  */
 export class RunningCall<R> {
-  readonly context: HandlerContext;
+  readonly context: McpContextImpl;
   private admittedItem: ItemRequest | undefined;
   private admittedHandler: ServedHandler | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -91,17 +91,17 @@ export class RunningCall<R> {
   constructor(
     private readonly settings: RunningCallSettings,
     private readonly answers: CallAnswers<R>,
-    private readonly call: McpCallContext,
+    private readonly call: MessageContext,
     private readonly requestId: RequestId,
     private readonly request: RequestItem,
-    private readonly controller: McpCallAbort,
-    contextSettings: HandlerContextSettings,
+    private readonly controller: CallAbortHandle,
+    contextSettings: McpContextSettings,
     private readonly round?: InputRoundSlot,
   ) {
-    this.context = new HandlerContext(call, requestId, request.name, request.meta, controller, contextSettings, round);
+    this.context = new McpContextImpl(call, requestId, request.name, request.meta, controller, contextSettings, round);
   }
 
-  /** The call's signal (made on first read: see `McpCallAbort`). */
+  /** The call's signal (made on first read: see `CallAbortHandle`). */
   get signal(): AbortSignal {
     return this.controller.signal;
   }
@@ -255,7 +255,7 @@ export class RunningCall<R> {
       : { item: this.admittedItem ?? this.request };
   }
 
-  private invocation(item: ItemRequest, raw: object): McpInvocation {
+  private invocation(item: ItemRequest, raw: object): Invocation {
     return buildInvocation('call', item, this.call, raw, this.context, this.settings.scopes);
   }
 
@@ -291,7 +291,7 @@ export class RunningCall<R> {
    * shorter: guards that take longer deny, so the timeout of an item the caller may not see is
    * answered as for an item that does not exist.
    */
-  private admits(target: PipelineTarget, invocation: McpInvocation, candidate: CallCandidate<R>): Promise<boolean> {
+  private admits(target: PipelineTarget, invocation: Invocation, candidate: CallCandidate<R>): Promise<boolean> {
     const { timeoutMs } = candidate.handler;
     return this.settings.clock.within(
       target.canActivate(executionArgs(invocation)),

@@ -1,7 +1,7 @@
 import { McpInsufficientScopeException } from '../errors/mcp-insufficient-scope.exception.js';
 import { JsonRpcError } from '../protocol/json-rpc.errors.js';
 import { insufficientScope } from '../protocol/insufficient-scope.js';
-import { executionArgs, type McpExecutionArgs } from './mcp-invocation.js';
+import { executionArgs, type ExecutionArgs } from './invocation.js';
 
 /** What an item's guards said: admitted, denied, or refused for missing scopes only so far. */
 export type GuardVerdict = boolean | McpInsufficientScopeException;
@@ -24,8 +24,8 @@ export class ScopeChallengeError extends JsonRpcError {}
  */
 export async function decideScopes(
   verdict: GuardVerdict,
-  args: McpExecutionArgs,
-  ask: (args: McpExecutionArgs) => Promise<GuardVerdict>,
+  args: ExecutionArgs,
+  ask: (args: ExecutionArgs) => Promise<GuardVerdict>,
 ): Promise<boolean> {
   if (!(verdict instanceof McpInsufficientScopeException)) return verdict;
   const invocation = args[3];

@@ -1,5 +1,5 @@
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
-import type { McpCaller } from '../interfaces/mcp-caller.interface.js';
+import type { Caller } from '../interfaces/caller.interface.js';
 import type { LoggingLevel } from '../protocol/logging-level.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import { StatelessCaller } from './stateless-caller.js';
@@ -70,7 +70,7 @@ describe('StatelessCaller.wantsLog', () => {
 
 describe('StatelessCaller: calls', () => {
   /** The caller as the call lifecycle sees it (the interface passes request ids). */
-  const asCaller = (caller: StatelessCaller): McpCaller => caller;
+  const asCaller = (caller: StatelessCaller): Caller => caller;
   it('never reports a call as running: ids of independent requests say nothing', () => {
     const caller = new StatelessCaller(envelope, undefined);
     asCaller(caller).beginCall(1);

@@ -1,4 +1,4 @@
-import type { McpCaller } from '../interfaces/mcp-caller.interface.js';
+import type { Caller } from '../interfaces/caller.interface.js';
 import type { McpEra } from '../protocol/era-classifier.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
@@ -13,7 +13,7 @@ import { CallAbort } from '../session/call-abort.js';
  * `sessions.enabled: false` (its version from the header, no capabilities known). Nothing outlives the
  * request; its one call is aborted when the client closes the response stream.
  */
-export class StatelessCaller implements McpCaller {
+export class StatelessCaller implements Caller {
   readonly session: McpSessionHandle | undefined = undefined;
   readonly cursorScope: string;
   private readonly controllers = new Set<CallAbort>();

@@ -1,4 +1,4 @@
-import type { McpCallAbort } from '../interfaces/mcp-caller.interface.js';
+import type { CallAbortHandle } from '../interfaces/caller.interface.js';
 
 /** Stands for "the signal aborted first" in a race with a handler. */
 export const ABORTED = Symbol('aborted');
@@ -9,7 +9,7 @@ export const ABORTED = Symbol('aborted');
  */
 export function untilAborted(
   run: () => Promise<unknown>,
-  abort: Pick<McpCallAbort, 'aborted' | 'onAbort'>,
+  abort: Pick<CallAbortHandle, 'aborted' | 'onAbort'>,
   onLate: (error: unknown) => void,
 ): Promise<unknown> {
   const work = Promise.resolve().then(run);

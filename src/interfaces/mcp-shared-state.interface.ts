@@ -1,3 +1,5 @@
+import type { RequestId, JsonRpcResponse } from '../protocol/json-rpc.types.js';
+import type { LoggingLevel } from '../protocol/logging-level.js';
 import type { McpStoredEvent } from './mcp-event-store.interface.js';
 
 /**
@@ -12,7 +14,7 @@ export interface McpState {
   /** Whether the shared state can be reached now (connected, and not failing): for health checks. */
   readonly available: boolean;
   /** @internal */
-  readonly shared: McpSharedState;
+  readonly port: SharedState;
 }
 
 /**
@@ -55,22 +57,48 @@ export type SessionRefusal = 'full' | 'principal-full';
 export type SessionAdmission = 'created' | SessionRefusal;
 
 /**
- * What instances say to each other: a JSON object whose `t` names the kind. The core defines the
- * kinds; the adapter only carries them.
+ * What instances say to each other, one kind per case. The core defines the kinds and checks what
+ * arrives (`instanceMessageOf`); the adapter only carries them, as JSON.
  * @internal
  */
-export interface ReplicaMessage {
-  readonly t: string;
-  readonly [field: string]: unknown;
-}
+export type InstanceMessage =
+  /** A client's answer to a request of this instance's call (elicitation, sampling, roots). */
+  | { readonly kind: 'client-response'; readonly sessionId: string; readonly response: JsonRpcResponse }
+  /** The client cancelled a call: the instance running it aborts it. */
+  | {
+      readonly kind: 'cancel-call';
+      readonly sessionId: string;
+      readonly requestId: RequestId;
+      readonly reason?: string;
+    }
+  /** The session ended (DELETE, expiry, overflow): every instance drops it and aborts its calls. */
+  | { readonly kind: 'session-ended'; readonly sessionId: string }
+  /** The session's record changed (log level, subscriptions): cached copies read it again. */
+  | { readonly kind: 'session-changed'; readonly sessionId: string }
+  /** The instance that held the session's GET stream gave it up to another one. */
+  | { readonly kind: 'stream-released'; readonly sessionId: string }
+  /** The client said its roots changed. */
+  | { readonly kind: 'roots-changed'; readonly sessionId: string }
+  /** A notification for the sessions whose GET stream is open now, each instance telling its own. */
+  | { readonly kind: 'notify-connected'; readonly method: string; readonly params?: Record<string, unknown> }
+  /** A log message for every session, each instance telling its own. */
+  | { readonly kind: 'log-all'; readonly level: LoggingLevel; readonly data: unknown; readonly logger?: string }
+  /** A resource update for the 2026-07-28 listen streams of every instance. */
+  | { readonly kind: 'resource-updated'; readonly uri: string };
+
+/** The message of one kind. @internal */
+export type InstanceMessageOf<K extends InstanceMessage['kind']> = Extract<InstanceMessage, { readonly kind: K }>;
 
 /**
  * What the shared state tells the instance.
  * @internal
  */
 export interface SharedStateHooks {
-  /** A message sent to this instance, or broadcast to all (this one's own broadcasts included). */
-  onMessage(message: ReplicaMessage): void;
+  /**
+   * A message sent to this instance, or broadcast to all (this one's own broadcasts included): a
+   * JSON object as it arrived, which the core checks before it trusts it.
+   */
+  onMessage(message: object): void;
   /** A message for the standalone (GET) stream of a session whose stream this instance holds. */
   onStandalone(sessionId: string, data: string): void;
   /** The state became reachable again (`up`), or stopped being reachable (with the cause). */
@@ -102,7 +130,7 @@ export type StandaloneClaim =
  * queued locally while it is down.
  * @internal
  */
-export interface McpSharedState {
+export interface SharedState {
   /** This instance's id among the others: random per start, `[0-9a-z]{12}`. */
   readonly replicaId: string;
   /** Whether operations can be sent now. */
@@ -178,9 +206,9 @@ export interface McpSharedState {
   ): Promise<ReadonlyMap<string, 'held' | 'queued' | 'gone'>>;
 
   /** Sends a message to one instance. */
-  send(replicaId: string, message: ReplicaMessage): Promise<void>;
+  send(replicaId: string, message: InstanceMessage): Promise<void>;
   /** Sends a message to every instance, this one included. */
-  broadcast(message: ReplicaMessage): Promise<void>;
+  broadcast(message: InstanceMessage): Promise<void>;
   /** Which of these instances are alive (their lease is current). */
   alive(replicaIds: readonly string[]): Promise<ReadonlySet<string>>;
 }

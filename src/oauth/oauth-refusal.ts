@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { bearerChallenge, type BearerErrorCode } from '../transport/bearer-challenge.js';
+import { bearerChallenge, type BearerErrorCode } from '../http/responses/bearer-challenge.js';
 import { AUTH_ERROR_CODE } from './oauth.constants.js';
 
 /** A refusal of the guard: the HTTP status, its headers, and the exception that carries its body. */

@@ -1,4 +1,4 @@
-import type { BearerErrorCode } from '../transport/bearer-challenge.js';
+import type { BearerErrorCode } from '../http/responses/bearer-challenge.js';
 
 /**
  * Why a presented access token was refused, in OAuth terms. The description is ours, never a

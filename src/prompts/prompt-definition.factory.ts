@@ -6,7 +6,7 @@ import {
   optional,
   optionalMeta,
   optionalText,
-} from '../catalogue/definition-checks.js';
+} from '../items/definition-checks.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpPromptArgumentOptions, McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { JsonSchemaObject, PromptArgument, PromptDefinition } from '../protocol/mcp.types.js';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { McpCallLifecycle } from '../execution/call-lifecycle.js';
+import { CallLifecycle } from '../execution/call-lifecycle.js';
 import { jsonRpcAnswers } from '../execution/failure-mapping.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
-import type { McpCallContext } from '../execution/mcp-call-context.js';
+import type { MessageContext } from '../execution/message-context.js';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
-import { McpMethod } from '../protocol/mcp.methods.js';
+import { Method } from '../protocol/methods.js';
 import type { GetPromptParams, GetPromptResult, InputRequiredResult } from '../protocol/mcp.types.js';
 import { toGetPromptResult } from './prompt-result.mapper.js';
 import { PromptStore } from './prompt.store.js';
@@ -22,17 +22,17 @@ export function unknownPrompt(name: string): Error {
  * messages, the prompt's description beside them.
  */
 @Injectable()
-export class McpPromptRenderer {
+export class PromptRenderer {
   private readonly answers = jsonRpcAnswers(kindLoggers().prompt);
 
   constructor(
     private readonly prompts: PromptStore,
-    private readonly lifecycle: McpCallLifecycle,
+    private readonly lifecycle: CallLifecycle,
   ) {}
 
   get(
     params: GetPromptParams,
-    call: McpCallContext,
+    call: MessageContext,
     requestId: RequestId,
   ): Promise<GetPromptResult | InputRequiredResult> {
     const { name } = params;
@@ -42,7 +42,7 @@ export class McpPromptRenderer {
       this.answers,
       call,
       requestId,
-      { kind: 'prompt', name, meta: params._meta, input: { method: McpMethod.PromptsGet, ...params } },
+      { kind: 'prompt', name, meta: params._meta, input: { method: Method.PromptsGet, ...params } },
       async (running) => {
         const prompt = this.prompts.get(name);
         if (!prompt) throw unknownPrompt(name);

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Catalogue } from '../catalogue/catalogue.js';
-import { completerTable, isReplaceable, type ItemCompleter } from '../catalogue/completer.js';
-import { definitionLabel } from '../catalogue/definition-checks.js';
+import { ItemStore } from '../items/item-store.js';
+import { completerTable, isReplaceable, type ItemCompleter } from '../items/completer.js';
+import { definitionLabel } from '../items/definition-checks.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { Schemas } from '../schemas/schemas.js';
 import { preparePrompt } from './prompt-definition.factory.js';
 import type { RegisteredPrompt } from './registered-prompt.interface.js';
 
@@ -14,8 +14,8 @@ import type { RegisteredPrompt } from './registered-prompt.interface.js';
  * burst of changes to the served set emits once on `changes`.
  */
 @Injectable()
-export class PromptStore extends Catalogue<RegisteredPrompt> {
-  constructor(private readonly schemas: McpSchemas) {
+export class PromptStore extends ItemStore<RegisteredPrompt> {
+  constructor(private readonly schemas: Schemas) {
     super(
       (prompt) => prompt.definition.name,
       (existing, added) =>

@@ -1,4 +1,4 @@
-import type { CompleterTable } from '../catalogue/completer.js';
+import type { CompleterTable } from '../items/completer.js';
 import type { ServedHandler } from '../execution/served-handler.js';
 import type { PromptDefinition } from '../protocol/mcp.types.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';

@@ -1,5 +1,5 @@
 import { isPlainObject } from './json-rpc.codec.js';
-import { McpMethod } from './mcp.methods.js';
+import { Method } from './methods.js';
 import type { ClientCapabilities } from './mcp.types.js';
 
 /**
@@ -14,7 +14,7 @@ export function missingClientCapability(
   capabilities: ClientCapabilities,
 ): string | undefined {
   switch (method) {
-    case McpMethod.ElicitationCreate: {
+    case Method.ElicitationCreate: {
       const elicitation = capabilities.elicitation;
       if (params.mode === 'url') {
         return isPlainObject(elicitation) && isPlainObject(elicitation.url) ? undefined : 'elicitation.url';
@@ -23,7 +23,7 @@ export function missingClientCapability(
       const formDeclared = Object.keys(elicitation).length === 0 || isPlainObject(elicitation.form);
       return formDeclared ? undefined : 'elicitation.form';
     }
-    case McpMethod.SamplingCreateMessage: {
+    case Method.SamplingCreateMessage: {
       const sampling = capabilities.sampling;
       if (!isPlainObject(sampling)) return 'sampling';
       // 2025-11-25: tool use and context inclusion are capabilities of their own.
@@ -34,7 +34,7 @@ export function missingClientCapability(
       }
       return undefined;
     }
-    case McpMethod.RootsList:
+    case Method.RootsList:
       return isPlainObject(capabilities.roots) ? undefined : 'roots';
     default:
       return undefined;

@@ -1,5 +1,5 @@
 import { LEGACY_ERA } from './legacy-era.js';
-import { McpDispatcher, RequestCancelledError, type McpServerPort } from './dispatcher.js';
+import { Dispatcher, RequestCancelledError, type DispatcherPort } from './dispatcher.js';
 import type { ServerDescription } from './initialize.js';
 import { encodeMessage, requestMessage } from './json-rpc.codec.js';
 import { ErrorCode, JsonRpcError } from './json-rpc.errors.js';
@@ -26,7 +26,7 @@ const server: ServerDescription = {
 
 /** The optional methods this file is about. */
 type ItemMethods = Pick<
-  McpServerPort<Context>,
+  DispatcherPort<Context>,
   | 'listResources'
   | 'listResourceTemplates'
   | 'readResource'
@@ -76,7 +76,7 @@ function fullMethods(calls: PortCall[]): Required<ItemMethods> {
 }
 
 interface Setup {
-  readonly dispatcher: McpDispatcher<Context>;
+  readonly dispatcher: Dispatcher<Context>;
   readonly calls: PortCall[];
   readonly reported: Array<{ error: unknown; method: string }>;
 }
@@ -85,18 +85,18 @@ interface Setup {
 function setup(methods?: Partial<ItemMethods>, overrides: Partial<ItemMethods> = {}): Setup {
   const calls: PortCall[] = [];
   const reported: Array<{ error: unknown; method: string }> = [];
-  const port: McpServerPort<Context> = {
+  const port: DispatcherPort<Context> = {
     listTools: () => ({ tools: [] }),
     callTool: async () => ({ content: [] }),
     reportError: (error, method) => reported.push({ error, method }),
     ...(methods ?? fullMethods(calls)),
     ...overrides,
   };
-  return { dispatcher: new McpDispatcher(server, port, LEGACY_ERA), calls, reported };
+  return { dispatcher: new Dispatcher(server, port, LEGACY_ERA), calls, reported };
 }
 
 async function send(
-  dispatcher: McpDispatcher<Context>,
+  dispatcher: Dispatcher<Context>,
   method: string,
   params?: JsonRpcParams,
   id: RequestId = 1,
@@ -126,7 +126,7 @@ const ROUTES: ReadonlyArray<{ method: string; port: keyof ItemMethods; params: J
   },
 ];
 
-describe('McpDispatcher: item methods the port does not implement', () => {
+describe('Dispatcher: item methods the port does not implement', () => {
   it.each(ROUTES)('answers $method with -32601 when the port has no $port', async ({ method, params }) => {
     const { dispatcher, calls, reported } = setup({});
     const response = await send(dispatcher, method, params, 'm');
@@ -161,7 +161,7 @@ describe('McpDispatcher: item methods the port does not implement', () => {
   });
 });
 
-describe('McpDispatcher: list routes', () => {
+describe('Dispatcher: list routes', () => {
   it.each([
     ['resources/list', 'listResources', resourcesPage],
     ['resources/templates/list', 'listResourceTemplates', templatesPage],
@@ -203,7 +203,7 @@ describe('McpDispatcher: list routes', () => {
   });
 });
 
-describe('McpDispatcher: resources/read', () => {
+describe('Dispatcher: resources/read', () => {
   it('passes the checked params, the context and the request id', async () => {
     const { dispatcher, calls } = setup();
     const params = { uri: 'https://пример.рф/документ', _meta: { progressToken: 't' } };
@@ -288,7 +288,7 @@ describe.each(['resources/read', 'resources/subscribe', 'resources/unsubscribe']
   });
 });
 
-describe('McpDispatcher: resources/subscribe and resources/unsubscribe', () => {
+describe('Dispatcher: resources/subscribe and resources/unsubscribe', () => {
   it.each([
     ['resources/subscribe', 'subscribeResource'],
     ['resources/unsubscribe', 'unsubscribeResource'],
@@ -355,7 +355,7 @@ describe('McpDispatcher: resources/subscribe and resources/unsubscribe', () => {
   });
 });
 
-describe('McpDispatcher: prompts/get', () => {
+describe('Dispatcher: prompts/get', () => {
   it('passes the checked params, the context and the request id', async () => {
     const { dispatcher, calls } = setup();
     const params = { name: 'greet', arguments: { who: 'Ada' } };
@@ -402,7 +402,7 @@ describe('McpDispatcher: prompts/get', () => {
   });
 });
 
-describe('McpDispatcher: completion/complete', () => {
+describe('Dispatcher: completion/complete', () => {
   it('passes the checked params, the context and the request id', async () => {
     const { dispatcher, calls } = setup();
     const params = {
@@ -454,7 +454,7 @@ describe('McpDispatcher: completion/complete', () => {
   });
 });
 
-describe('McpDispatcher: item methods alongside the rest', () => {
+describe('Dispatcher: item methods alongside the rest', () => {
   it('still answers ping and tools/list when every item method is implemented', async () => {
     const { dispatcher, calls } = setup();
     expect(await send(dispatcher, 'ping')).toStrictEqual({ jsonrpc: '2.0', id: 1, result: {} });
@@ -464,12 +464,12 @@ describe('McpDispatcher: item methods alongside the rest', () => {
 
   it('reads the port methods once, at construction', async () => {
     const calls: PortCall[] = [];
-    const port: McpServerPort<Context> & Partial<ItemMethods> = {
+    const port: DispatcherPort<Context> & Partial<ItemMethods> = {
       listTools: () => ({ tools: [] }),
       callTool: async () => ({ content: [] }),
       reportError: () => undefined,
     };
-    const dispatcher = new McpDispatcher(server, port, LEGACY_ERA);
+    const dispatcher = new Dispatcher(server, port, LEGACY_ERA);
     port.listPrompts = fullMethods(calls).listPrompts;
     expect(errorOf(await send(dispatcher, 'prompts/list')).code).toBe(-32601);
     expect(calls).toEqual([]);

@@ -1,5 +1,5 @@
 import { LEGACY_ERA } from './legacy-era.js';
-import { McpDispatcher, RequestCancelledError, type McpServerPort } from './dispatcher.js';
+import { Dispatcher, RequestCancelledError, type DispatcherPort } from './dispatcher.js';
 import type { ServerDescription } from './initialize.js';
 import { encodeMessage, requestMessage } from './json-rpc.codec.js';
 import { JsonRpcError } from './json-rpc.errors.js';
@@ -26,7 +26,7 @@ const toolList: ListToolsResult = {
 const toolResult: CallToolResult = { content: [{ type: 'text', text: 'hi' }] };
 
 /** A port that records every call and answers with whatever the test configured. */
-class FakePort implements McpServerPort<Context> {
+class FakePort implements DispatcherPort<Context> {
   readonly listToolsCalls: Array<{ cursor: string | undefined; context: Context }> = [];
   readonly callToolCalls: Array<{ params: CallToolParams; context: Context; requestId: RequestId }> = [];
   readonly initializedCalls: Context[] = [];
@@ -87,9 +87,9 @@ class FakePort implements McpServerPort<Context> {
   }
 }
 
-function setup(): { port: FakePort; dispatcher: McpDispatcher<Context> } {
+function setup(): { port: FakePort; dispatcher: Dispatcher<Context> } {
   const port = new FakePort();
-  return { port, dispatcher: new McpDispatcher<Context>(server, port, LEGACY_ERA) };
+  return { port, dispatcher: new Dispatcher<Context>(server, port, LEGACY_ERA) };
 }
 
 function request(id: RequestId, method: string, params?: JsonRpcParams): JsonRpcRequest {
@@ -120,7 +120,7 @@ const validInitializeParams: JsonRpcParams = {
   clientInfo: { name: 'client', version: '1.0.0' },
 };
 
-describe('McpDispatcher.initialize', () => {
+describe('Dispatcher.initialize', () => {
   it('answers an accepted initialize with the InitializeResult and the handshake', () => {
     const { port, dispatcher } = setup();
     const outcome = dispatcher.initialize(request(1, 'initialize', validInitializeParams));
@@ -214,7 +214,7 @@ describe('McpDispatcher.initialize', () => {
   });
 });
 
-describe('McpDispatcher.handleRequest: ping', () => {
+describe('Dispatcher.handleRequest: ping', () => {
   it('answers {} without any prior initialize and without touching the port', async () => {
     const { port, dispatcher } = setup();
     await expect(dispatcher.handleRequest(request(1, 'ping'), context)).resolves.toStrictEqual({
@@ -239,7 +239,7 @@ describe('McpDispatcher.handleRequest: ping', () => {
   });
 });
 
-describe('McpDispatcher.handleRequest: tools/list', () => {
+describe('Dispatcher.handleRequest: tools/list', () => {
   it('passes an undefined cursor and the context when params are absent', async () => {
     const { port, dispatcher } = setup();
     const response = await dispatcher.handleRequest(request(1, 'tools/list'), context);
@@ -296,7 +296,7 @@ describe('McpDispatcher.handleRequest: tools/list', () => {
   });
 });
 
-describe('McpDispatcher.handleRequest: tools/call', () => {
+describe('Dispatcher.handleRequest: tools/call', () => {
   it('passes the params object and the context through untouched', async () => {
     const { port, dispatcher } = setup();
     const params = { name: 'echo', arguments: { text: 'hi' }, _meta: { progressToken: 'tok' } };
@@ -387,7 +387,7 @@ describe('McpDispatcher.handleRequest: tools/call', () => {
   });
 });
 
-describe('McpDispatcher.handleRequest: routing', () => {
+describe('Dispatcher.handleRequest: routing', () => {
   it.each(['tools/unknown', 'resources/list', 'prompts/get', 'Ping', 'PING', 'ping ', ''])(
     'answers the unknown method %p with -32601 naming it',
     async (method) => {
@@ -462,7 +462,7 @@ describe('McpDispatcher.handleRequest: routing', () => {
   });
 });
 
-describe('McpDispatcher.handleRequest: handler failures', () => {
+describe('Dispatcher.handleRequest: handler failures', () => {
   it('answers a JsonRpcError rejected by callTool with that error, data included, and reports nothing', async () => {
     const { port, dispatcher } = setup();
     port.callToolImpl = async () => {
@@ -490,10 +490,10 @@ describe('McpDispatcher.handleRequest: handler failures', () => {
   it('answers a JsonRpcError with a custom -32603 as is (handlers may choose their message)', async () => {
     const { port, dispatcher } = setup();
     port.listToolsImpl = async () => {
-      throw new JsonRpcError(-32603, 'Catalogue unavailable');
+      throw new JsonRpcError(-32603, 'ItemStore unavailable');
     };
     const response = await dispatcher.handleRequest(request(2, 'tools/list'), context);
-    expect(failureOf(response).error).toStrictEqual({ code: -32603, message: 'Catalogue unavailable' });
+    expect(failureOf(response).error).toStrictEqual({ code: -32603, message: 'ItemStore unavailable' });
     expect(port.reportedErrors).toHaveLength(0);
   });
 
@@ -597,7 +597,7 @@ describe('McpDispatcher.handleRequest: handler failures', () => {
   });
 });
 
-describe('McpDispatcher.handleNotification', () => {
+describe('Dispatcher.handleNotification', () => {
   it('reports, and does not throw, when onInitialized throws', () => {
     const { port, dispatcher } = setup();
     port.onInitialized = () => {
@@ -627,12 +627,12 @@ describe('McpDispatcher.handleNotification', () => {
   });
 
   it('tolerates a port without onInitialized', () => {
-    const port: McpServerPort<Context> = {
+    const port: DispatcherPort<Context> = {
       listTools: () => toolList,
       callTool: async () => toolResult,
       reportError: () => undefined,
     };
-    const dispatcher = new McpDispatcher<Context>(server, port, LEGACY_ERA);
+    const dispatcher = new Dispatcher<Context>(server, port, LEGACY_ERA);
     expect(() =>
       dispatcher.handleNotification({ jsonrpc: '2.0', method: 'notifications/initialized' }, context),
     ).not.toThrow();
@@ -665,7 +665,7 @@ describe('McpDispatcher.handleNotification', () => {
 });
 
 /** A port with only the required members: the optional hooks are absent. */
-function minimalPort(): McpServerPort<Context> & { reported: Array<{ error: unknown; method: string }> } {
+function minimalPort(): DispatcherPort<Context> & { reported: Array<{ error: unknown; method: string }> } {
   const reported: Array<{ error: unknown; method: string }> = [];
   return {
     reported,
@@ -675,7 +675,7 @@ function minimalPort(): McpServerPort<Context> & { reported: Array<{ error: unkn
   };
 }
 
-describe('McpDispatcher.handleRequest: logging/setLevel', () => {
+describe('Dispatcher.handleRequest: logging/setLevel', () => {
   it.each(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const)(
     'accepts the level %p, answers {} and hands it to the port with the context',
     async (level) => {
@@ -717,7 +717,7 @@ describe('McpDispatcher.handleRequest: logging/setLevel', () => {
 
   it('answers -32601 when the port cannot set a level: logging is then not a capability of the server', async () => {
     const port = minimalPort();
-    const dispatcher = new McpDispatcher<Context>(server, port, LEGACY_ERA);
+    const dispatcher = new Dispatcher<Context>(server, port, LEGACY_ERA);
     const response = await dispatcher.handleRequest(request(3, 'logging/setLevel', { level: 'info' }), context);
     expect(response).toStrictEqual({
       jsonrpc: '2.0',
@@ -739,7 +739,7 @@ describe('McpDispatcher.handleRequest: logging/setLevel', () => {
   });
 });
 
-describe('McpDispatcher.handleRequest: a request the client cancelled', () => {
+describe('Dispatcher.handleRequest: a request the client cancelled', () => {
   it('resolves undefined (no response at all) when callTool rejects with RequestCancelledError, reporting nothing', async () => {
     const { port, dispatcher } = setup();
     port.callToolImpl = () => Promise.reject(new RequestCancelledError(5));
@@ -775,7 +775,7 @@ describe('McpDispatcher.handleRequest: a request the client cancelled', () => {
   });
 });
 
-describe('McpDispatcher.handleNotification: notifications/cancelled', () => {
+describe('Dispatcher.handleNotification: notifications/cancelled', () => {
   it.each([
     ['a numeric id', { requestId: 3 }, { requestId: 3 }],
     ['a string id', { requestId: 'abc' }, { requestId: 'abc' }],
@@ -827,7 +827,7 @@ describe('McpDispatcher.handleNotification: notifications/cancelled', () => {
 
   it('tolerates a port without onCancelled', () => {
     const port = minimalPort();
-    const dispatcher = new McpDispatcher<Context>(server, port, LEGACY_ERA);
+    const dispatcher = new Dispatcher<Context>(server, port, LEGACY_ERA);
     expect(() =>
       dispatcher.handleNotification(
         { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
@@ -838,7 +838,7 @@ describe('McpDispatcher.handleNotification: notifications/cancelled', () => {
   });
 });
 
-describe('McpDispatcher.handleNotification: notifications/roots/list_changed', () => {
+describe('Dispatcher.handleNotification: notifications/roots/list_changed', () => {
   it('calls onRootsListChanged with the context, params or not', () => {
     const { port, dispatcher } = setup();
     const own: Context = { sessionId: 'roots' };
@@ -852,7 +852,7 @@ describe('McpDispatcher.handleNotification: notifications/roots/list_changed', (
   it('tolerates a port without onRootsListChanged, and reports a throwing one', () => {
     const bare = minimalPort();
     expect(() =>
-      new McpDispatcher<Context>(server, bare, LEGACY_ERA).handleNotification(
+      new Dispatcher<Context>(server, bare, LEGACY_ERA).handleNotification(
         { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
         context,
       ),
@@ -867,7 +867,7 @@ describe('McpDispatcher.handleNotification: notifications/roots/list_changed', (
   });
 });
 
-describe('McpDispatcher.handleResponse', () => {
+describe('Dispatcher.handleResponse', () => {
   it.each([
     ['a result', { jsonrpc: '2.0', id: 'mcp42-1', result: { action: 'accept' } }],
     ['an error', { jsonrpc: '2.0', id: 'mcp42-2', error: { code: -1, message: 'User rejected' } }],
@@ -908,10 +908,7 @@ describe('McpDispatcher.handleResponse', () => {
   it('tolerates a port without onResponse', () => {
     const port = minimalPort();
     expect(() =>
-      new McpDispatcher<Context>(server, port, LEGACY_ERA).handleResponse(
-        { jsonrpc: '2.0', id: 1, result: {} },
-        context,
-      ),
+      new Dispatcher<Context>(server, port, LEGACY_ERA).handleResponse({ jsonrpc: '2.0', id: 1, result: {} }, context),
     ).not.toThrow();
     expect(port.reported).toEqual([]);
   });

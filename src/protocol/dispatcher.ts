@@ -15,7 +15,7 @@ import type {
   RequestId,
 } from './json-rpc.types.js';
 import { acceptInitialize, type Handshake, type ServerDescription } from './initialize.js';
-import { McpMethod } from './mcp.methods.js';
+import { Method } from './methods.js';
 import { isLoggingLevel, type LoggingLevel } from './logging-level.js';
 import type {
   CallToolParams,
@@ -45,7 +45,7 @@ import { readSubscriptionFilter } from './subscription-filter.js';
  * (session, request, signal...), opaque here: the dispatcher never assumes a session exists, so a
  * stateless transport can use it too.
  */
-export interface McpServerPort<C> {
+export interface DispatcherPort<C> {
   listTools(cursor: string | undefined, context: C): ListToolsResult | Promise<ListToolsResult>;
   callTool(params: CallToolParams, context: C, requestId: RequestId): Promise<CallToolResult | InputRequiredResult>;
   /** `resources/list`; without it (as for every optional method below) the method is not found. */
@@ -121,44 +121,44 @@ export class RequestCancelledError extends Error {
 
 /**
  * Routes JSON-RPC messages to MCP method handlers and turns every outcome into a response.
- * Pure: no I/O, no framework; all effects go through the {@link McpServerPort}.
+ * Pure: no I/O, no framework; all effects go through the {@link DispatcherPort}.
  */
-export class McpDispatcher<C> {
+export class Dispatcher<C> {
   private readonly methods: ReadonlyMap<string, RequestHandler<C>>;
 
   constructor(
     private readonly server: ServerDescription,
-    private readonly port: McpServerPort<C>,
+    private readonly port: DispatcherPort<C>,
     private readonly era: DispatchEra<C>,
   ) {
     const methods = new Map<string, RequestHandler<C>>([
-      [McpMethod.Ping, () => ({})],
-      [McpMethod.ToolsList, (params, context) => this.port.listTools(readCursor(params), context)],
-      [McpMethod.ToolsCall, (params, context, id) => this.port.callTool(readCallToolParams(params), context, id)],
+      [Method.Ping, () => ({})],
+      [Method.ToolsList, (params, context) => this.port.listTools(readCursor(params), context)],
+      [Method.ToolsCall, (params, context, id) => this.port.callTool(readCallToolParams(params), context, id)],
     ]);
     const { port: p } = this;
     const routes: [string, unknown, RequestHandler<C>][] = [
       [
-        McpMethod.LoggingSetLevel,
+        Method.LoggingSetLevel,
         p.setLoggingLevel,
         (params, context) => {
           p.setLoggingLevel!(readLoggingLevel(params), context);
           return {};
         },
       ],
-      [McpMethod.ResourcesList, p.listResources, (params, context) => p.listResources!(readCursor(params), context)],
+      [Method.ResourcesList, p.listResources, (params, context) => p.listResources!(readCursor(params), context)],
       [
-        McpMethod.ResourceTemplatesList,
+        Method.ResourceTemplatesList,
         p.listResourceTemplates,
         (params, context) => p.listResourceTemplates!(readCursor(params), context),
       ],
       [
-        McpMethod.ResourcesRead,
+        Method.ResourcesRead,
         p.readResource,
         (params, context, id) => p.readResource!(readResourceUriParams(params), context, id),
       ],
       [
-        McpMethod.ResourcesSubscribe,
+        Method.ResourcesSubscribe,
         p.subscribeResource,
         async (params, context, id) => {
           await p.subscribeResource!(readResourceUriParams(params), context, id);
@@ -166,27 +166,23 @@ export class McpDispatcher<C> {
         },
       ],
       [
-        McpMethod.ResourcesUnsubscribe,
+        Method.ResourcesUnsubscribe,
         p.unsubscribeResource,
         async (params, context) => {
           await p.unsubscribeResource!(readResourceUriParams(params), context);
           return {};
         },
       ],
-      [McpMethod.PromptsList, p.listPrompts, (params, context) => p.listPrompts!(readCursor(params), context)],
+      [Method.PromptsList, p.listPrompts, (params, context) => p.listPrompts!(readCursor(params), context)],
+      [Method.PromptsGet, p.getPrompt, (params, context, id) => p.getPrompt!(readGetPromptParams(params), context, id)],
       [
-        McpMethod.PromptsGet,
-        p.getPrompt,
-        (params, context, id) => p.getPrompt!(readGetPromptParams(params), context, id),
-      ],
-      [
-        McpMethod.CompletionComplete,
+        Method.CompletionComplete,
         p.complete,
         (params, context, id) => p.complete!(readCompleteParams(params), context, id),
       ],
-      [McpMethod.ServerDiscover, p.discover, (_params, context) => p.discover!(context)],
+      [Method.ServerDiscover, p.discover, (_params, context) => p.discover!(context)],
       [
-        McpMethod.SubscriptionsListen,
+        Method.SubscriptionsListen,
         p.listen,
         (params, context, id) => p.listen!(readSubscriptionFilter(params), context, id),
       ],
@@ -212,7 +208,7 @@ export class McpDispatcher<C> {
    * @returns `undefined` when the client cancelled the request: it must not be answered.
    */
   async handleRequest(request: JsonRpcRequest, context: C): Promise<JsonRpcResponse | undefined> {
-    if (request.method === McpMethod.Initialize) {
+    if (request.method === Method.Initialize) {
       return errorResponse(request.id, invalidRequest('initialize must be sent alone, without a session'));
     }
     const handler = this.methods.get(request.method);
@@ -240,15 +236,15 @@ export class McpDispatcher<C> {
     if (!this.era.notifications.has(notification.method)) return;
     try {
       switch (notification.method) {
-        case McpMethod.Initialized:
+        case Method.Initialized:
           this.port.onInitialized?.(context);
           break;
-        case McpMethod.Cancelled: {
+        case Method.Cancelled: {
           const params = readCancelledParams(notification.params);
           if (params) this.port.onCancelled?.(params, context);
           break;
         }
-        case McpMethod.RootsListChanged:
+        case Method.RootsListChanged:
           this.port.onRootsListChanged?.(context);
           break;
       }

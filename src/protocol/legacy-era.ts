@@ -1,29 +1,29 @@
-import { McpMethod } from './mcp.methods.js';
+import { Method } from './methods.js';
 
 /**
  * The methods of the legacy era (2025-11-25 and earlier), served inside a session opened by
  * `initialize` (which the transport handles itself, as it creates the session).
  */
 export const LEGACY_METHODS: ReadonlySet<string> = new Set([
-  McpMethod.Ping,
-  McpMethod.ToolsList,
-  McpMethod.ToolsCall,
-  McpMethod.LoggingSetLevel,
-  McpMethod.ResourcesList,
-  McpMethod.ResourceTemplatesList,
-  McpMethod.ResourcesRead,
-  McpMethod.ResourcesSubscribe,
-  McpMethod.ResourcesUnsubscribe,
-  McpMethod.PromptsList,
-  McpMethod.PromptsGet,
-  McpMethod.CompletionComplete,
+  Method.Ping,
+  Method.ToolsList,
+  Method.ToolsCall,
+  Method.LoggingSetLevel,
+  Method.ResourcesList,
+  Method.ResourceTemplatesList,
+  Method.ResourcesRead,
+  Method.ResourcesSubscribe,
+  Method.ResourcesUnsubscribe,
+  Method.PromptsList,
+  Method.PromptsGet,
+  Method.CompletionComplete,
 ]);
 
 /** The notifications a legacy client sends. */
 export const LEGACY_NOTIFICATIONS: ReadonlySet<string> = new Set([
-  McpMethod.Initialized,
-  McpMethod.Cancelled,
-  McpMethod.RootsListChanged,
+  Method.Initialized,
+  Method.Cancelled,
+  Method.RootsListChanged,
 ]);
 
 /** The legacy era as the dispatcher takes it: its methods and notifications, results as handlers return them. */
@@ -37,7 +37,7 @@ export const LEGACY_ERA = Object.freeze({ methods: LEGACY_METHODS, notifications
 export const SESSIONLESS_LEGACY_ERA = Object.freeze({
   methods: new Set(
     [...LEGACY_METHODS].filter(
-      (method) => method !== McpMethod.ResourcesSubscribe && method !== McpMethod.ResourcesUnsubscribe,
+      (method) => method !== Method.ResourcesSubscribe && method !== Method.ResourcesUnsubscribe,
     ),
   ) as ReadonlySet<string>,
   notifications: new Set<string>() as ReadonlySet<string>,

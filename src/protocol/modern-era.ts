@@ -9,7 +9,7 @@ import {
 } from './json-rpc.errors.js';
 import type { JsonRpcFailure, JsonRpcMessage, JsonRpcParams, JsonRpcRequest } from './json-rpc.types.js';
 import { decodeHeaderValue } from './header-value.js';
-import { McpMethod } from './mcp.methods.js';
+import { Method } from './methods.js';
 import type { Implementation, ServerCapabilities } from './mcp.types.js';
 import { INTERIM_RESULT, type CacheHint } from './modern.types.js';
 import { isModernProtocolVersion } from './protocol-version.js';
@@ -23,16 +23,16 @@ import { MetaKey, readEnvelope, type RequestEnvelope } from './request-envelope.
 
 /** The methods of the modern era; `initialize`, `ping`, `logging/setLevel` and `resources/(un)subscribe` are gone. */
 export const MODERN_METHODS: ReadonlySet<string> = new Set([
-  McpMethod.ServerDiscover,
-  McpMethod.ToolsList,
-  McpMethod.ToolsCall,
-  McpMethod.ResourcesList,
-  McpMethod.ResourceTemplatesList,
-  McpMethod.ResourcesRead,
-  McpMethod.PromptsList,
-  McpMethod.PromptsGet,
-  McpMethod.CompletionComplete,
-  McpMethod.SubscriptionsListen,
+  Method.ServerDiscover,
+  Method.ToolsList,
+  Method.ToolsCall,
+  Method.ResourcesList,
+  Method.ResourceTemplatesList,
+  Method.ResourcesRead,
+  Method.PromptsList,
+  Method.PromptsGet,
+  Method.CompletionComplete,
+  Method.SubscriptionsListen,
 ]);
 
 /**
@@ -43,39 +43,35 @@ export const MODERN_METHODS: ReadonlySet<string> = new Set([
 export const MODERN_NOTIFICATIONS: ReadonlySet<string> = new Set();
 
 /** The methods that may answer `input_required` (multi round-trip requests). */
-export const INPUT_METHODS: ReadonlySet<string> = new Set([
-  McpMethod.ToolsCall,
-  McpMethod.PromptsGet,
-  McpMethod.ResourcesRead,
-]);
+export const INPUT_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);
 
 /** The methods whose results carry caching hints. */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
-  McpMethod.ServerDiscover,
-  McpMethod.ToolsList,
-  McpMethod.PromptsList,
-  McpMethod.ResourcesList,
-  McpMethod.ResourceTemplatesList,
-  McpMethod.ResourcesRead,
+  Method.ServerDiscover,
+  Method.ToolsList,
+  Method.PromptsList,
+  Method.ResourcesList,
+  Method.ResourceTemplatesList,
+  Method.ResourcesRead,
 ]);
 
 /** The server capability a method needs: a server that declares no prompts has no `prompts/list`. */
 const CAPABILITY_OF: Readonly<Record<string, keyof ServerCapabilities>> = {
-  [McpMethod.ToolsList]: 'tools',
-  [McpMethod.ToolsCall]: 'tools',
-  [McpMethod.ResourcesList]: 'resources',
-  [McpMethod.ResourceTemplatesList]: 'resources',
-  [McpMethod.ResourcesRead]: 'resources',
-  [McpMethod.PromptsList]: 'prompts',
-  [McpMethod.PromptsGet]: 'prompts',
-  [McpMethod.CompletionComplete]: 'completions',
+  [Method.ToolsList]: 'tools',
+  [Method.ToolsCall]: 'tools',
+  [Method.ResourcesList]: 'resources',
+  [Method.ResourceTemplatesList]: 'resources',
+  [Method.ResourcesRead]: 'resources',
+  [Method.PromptsList]: 'prompts',
+  [Method.PromptsGet]: 'prompts',
+  [Method.CompletionComplete]: 'completions',
 };
 
 /** The body field `Mcp-Name` mirrors, per method. */
 const NAME_FIELD: Readonly<Record<string, string>> = {
-  [McpMethod.ToolsCall]: 'name',
-  [McpMethod.PromptsGet]: 'name',
-  [McpMethod.ResourcesRead]: 'uri',
+  [Method.ToolsCall]: 'name',
+  [Method.PromptsGet]: 'name',
+  [Method.ResourcesRead]: 'uri',
 };
 
 /** Reads a request header by its lower-case name (`undefined` when absent). */

@@ -4,7 +4,7 @@ import { RedisServer } from '../../test/utils/redis-server.js';
 import { thrown } from '../../test/utils/thrown.js';
 import { delay, until } from '../../test/utils/wait.js';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
-import type { McpSharedState, McpState, ReplicaMessage } from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedState, McpState } from '../interfaces/mcp-shared-state.interface.js';
 import type { RedisStateOptions } from './redis-state-options.js';
 import { redisState } from './redis-state.js';
 
@@ -17,13 +17,13 @@ const NOTICE_MS = 3_000;
 /** What a started state reported. */
 interface Started {
   readonly state: McpState;
-  readonly shared: McpSharedState;
+  readonly shared: SharedState;
   readonly availability: [boolean, unknown][];
-  readonly messages: ReplicaMessage[];
+  readonly messages: object[];
 }
 
 const clients: Redis[] = [];
-const states: McpSharedState[] = [];
+const states: SharedState[] = [];
 const servers: RedisServer[] = [];
 const unhandled = jest.fn();
 
@@ -38,13 +38,13 @@ async function startState(server: RedisServer, options: Partial<RedisStateOption
     connectTimeoutMs: 2_000,
     ...options,
   });
-  const started: Started = { state, shared: state.shared, availability: [], messages: [] };
-  await state.shared.start({
+  const started: Started = { state, shared: state.port, availability: [], messages: [] };
+  await state.port.start({
     onMessage: (message) => started.messages.push(message),
     onStandalone: () => undefined,
     onAvailability: (up, cause) => started.availability.push([up, cause]),
   });
-  states.push(state.shared);
+  states.push(state.port);
   return started;
 }
 
@@ -96,7 +96,7 @@ describe('RedisSharedState when Redis goes away', () => {
     expect(ms).toBeLessThan(AT_ONCE_MS);
     const results = await Promise.allSettled([
       shared.countSessions(),
-      shared.broadcast({ t: 'x' }),
+      shared.broadcast({ kind: 'session-ended', sessionId: 'x' }),
       shared.touch(new Map()),
     ]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
@@ -112,8 +112,11 @@ describe('RedisSharedState when Redis goes away', () => {
     // The same state works again: Redis came back empty, and the subscriptions are back.
     expect(await shared.loadSession('before')).toBeUndefined();
     expect(await shared.createSession(record('after'), 60_000, 10, Infinity)).toBe('created');
-    await shared.broadcast({ t: 'back' });
-    await until(() => messages.some((message) => message.t === 'back'), 'a broadcast after the outage');
+    await shared.broadcast({ kind: 'session-ended', sessionId: 'back' });
+    await until(
+      () => messages.some((message) => (message as { sessionId?: string }).sessionId === 'back'),
+      'a broadcast after the outage',
+    );
     await until(async () => (await server.value('EXISTS', `ops:r:${shared.replicaId}`)) === 1, 'the lease renewed');
   });
 
@@ -173,8 +176,11 @@ describe('RedisSharedState when Redis goes away', () => {
     expect(await shared.createSession(record('late'), 60_000, 10, Infinity)).toBe('created');
     await until(async () => (await server.value('EXISTS', `ops:r:${shared.replicaId}`)) === 1, 'the lease set');
     const { shared: other } = await startState(server);
-    await other.send(shared.replicaId, { t: 'inbox' });
-    await until(() => messages.some((message) => message.t === 'inbox'), 'a message in the late inbox');
+    await other.send(shared.replicaId, { kind: 'session-ended', sessionId: 'inbox' });
+    await until(
+      () => messages.some((message) => (message as { sessionId?: string }).sessionId === 'inbox'),
+      'a message in the late inbox',
+    );
     expect(await other.alive([shared.replicaId])).toEqual(new Set([shared.replicaId]));
   });
 });

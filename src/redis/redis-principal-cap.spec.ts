@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { useRedisStates } from '../../test/internals/redis-states.js';
 import { delay } from '../../test/utils/wait.js';
-import type { McpSharedState, SharedSessionRecord } from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedState, SharedSessionRecord } from '../interfaces/mcp-shared-state.interface.js';
 
 const IDLE_MS = 60_000;
 const redis = useRedisStates();
-const startState = (keyPrefix: string): Promise<McpSharedState> => redis.start(keyPrefix);
+const startState = (keyPrefix: string): Promise<SharedState> => redis.start(keyPrefix);
 let nextId = 0;
 
 const record = (owner: string | undefined): SharedSessionRecord => ({

@@ -1,4 +1,4 @@
-import type { ReplicaMessage, StandaloneClaim } from '../interfaces/mcp-shared-state.interface.js';
+import type { InstanceMessage, StandaloneClaim } from '../interfaces/mcp-shared-state.interface.js';
 import type { RedisKeys } from './redis-keys.js';
 import type { RedisConnection, RedisScripts } from './redis-scripts.js';
 import type { RedisSubscriber } from './redis-subscriber.js';
@@ -60,11 +60,11 @@ export class RedisRouting {
     return new Map(ids.map((id, index) => [id, outcomes[index]!]));
   }
 
-  send(replicaId: string, message: ReplicaMessage): Promise<void> {
+  send(replicaId: string, message: InstanceMessage): Promise<void> {
     return this.publish(this.keys.inbox(replicaId), message);
   }
 
-  broadcast(message: ReplicaMessage): Promise<void> {
+  broadcast(message: InstanceMessage): Promise<void> {
     return this.publish(this.keys.broadcast, message);
   }
 
@@ -77,7 +77,7 @@ export class RedisRouting {
     return alive;
   }
 
-  private async publish(channel: string, message: ReplicaMessage): Promise<void> {
+  private async publish(channel: string, message: InstanceMessage): Promise<void> {
     await this.command.publish(channel, JSON.stringify(message));
   }
 }

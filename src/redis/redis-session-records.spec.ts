@@ -1,12 +1,12 @@
 import { useRedisStates } from '../../test/internals/redis-states.js';
 import { delay } from '../../test/utils/wait.js';
-import type { McpSharedState, SharedSessionRecord } from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedState, SharedSessionRecord } from '../interfaces/mcp-shared-state.interface.js';
 
 const PREFIX = 'recs:';
 const IDLE_MS = 60_000;
 const BOUNDS = { maxEvents: 100, maxChars: 100_000, maxAgeMs: 60_000 };
 const redis = useRedisStates();
-const startState = (keyPrefix = PREFIX): Promise<McpSharedState> => redis.start(keyPrefix);
+const startState = (keyPrefix = PREFIX): Promise<SharedState> => redis.start(keyPrefix);
 let nextId = 0;
 
 const record = (overrides: Partial<SharedSessionRecord> = {}): SharedSessionRecord => ({
@@ -20,7 +20,7 @@ const record = (overrides: Partial<SharedSessionRecord> = {}): SharedSessionReco
 });
 
 /** A session created on `state` with the default idle time. */
-async function session(state: McpSharedState, overrides: Partial<SharedSessionRecord> = {}): Promise<string> {
+async function session(state: SharedState, overrides: Partial<SharedSessionRecord> = {}): Promise<string> {
   const created = record(overrides);
   expect(await state.createSession(created, IDLE_MS, 1_000, Infinity)).toBe('created');
   return created.id;
@@ -28,7 +28,7 @@ async function session(state: McpSharedState, overrides: Partial<SharedSessionRe
 
 const ev = (streamId: string, seq: number, data = `{"n":${seq}}`) => ({ streamId, seq, data });
 
-let state: McpSharedState;
+let state: SharedState;
 
 beforeAll(async () => {
   state = await startState();

@@ -1,12 +1,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { RedisServer } from '../../test/utils/redis-server.js';
 import { delay, until } from '../../test/utils/wait.js';
-import type {
-  McpSharedState,
-  McpState,
-  ReplicaMessage,
-  SharedStateHooks,
-} from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedState, McpState, SharedStateHooks } from '../interfaces/mcp-shared-state.interface.js';
 import type { RedisStateOptions } from './redis-state-options.js';
 import { redisState } from './redis-state.js';
 
@@ -16,10 +11,10 @@ const LEASE_MS = 300;
 
 /** Hooks that keep what they heard. */
 class Heard implements SharedStateHooks {
-  readonly messages: ReplicaMessage[] = [];
+  readonly messages: object[] = [];
   readonly standalone: [string, string][] = [];
   readonly availability: [boolean, unknown][] = [];
-  onMessage(message: ReplicaMessage): void {
+  onMessage(message: object): void {
     this.messages.push(message);
   }
   onStandalone(sessionId: string, data: string): void {
@@ -32,7 +27,7 @@ class Heard implements SharedStateHooks {
 
 let server: RedisServer;
 const clients: Redis[] = [];
-const states: McpSharedState[] = [];
+const states: SharedState[] = [];
 let nextId = 0;
 
 function userClient(options: RedisOptions = {}): Redis {
@@ -44,7 +39,7 @@ function userClient(options: RedisOptions = {}): Redis {
 /** A state on the test server, started, with the hooks it reports to. */
 async function startState(
   options: Partial<RedisStateOptions> = {},
-): Promise<{ state: McpState; shared: McpSharedState; heard: Heard }> {
+): Promise<{ state: McpState; shared: SharedState; heard: Heard }> {
   const state = redisState({
     client: userClient(),
     keyPrefix: PREFIX,
@@ -54,12 +49,12 @@ async function startState(
     ...options,
   });
   const heard = new Heard();
-  await state.shared.start(heard);
-  states.push(state.shared);
-  return { state, shared: state.shared, heard };
+  await state.port.start(heard);
+  states.push(state.port);
+  return { state, shared: state.port, heard };
 }
 
-async function session(shared: McpSharedState): Promise<string> {
+async function session(shared: SharedState): Promise<string> {
   const id = `sess-${++nextId}`;
   const record = { id, protocolVersion: '2025-06-18', clientInfo: '{}', clientCapabilities: '{}', logLevel: 'info' };
   expect(await shared.createSession(record, IDLE_MS, 1_000, Infinity)).toBe('created');
@@ -123,7 +118,7 @@ describe('redisState', () => {
     const { shared } = await startState({ client: lazy });
     const id = await session(shared);
     await shared.claimStandalone(id, false);
-    await shared.broadcast({ t: 'hello' });
+    await shared.broadcast({ kind: 'session-ended', sessionId: 'hello' });
     const { shared: other } = await startState({ client: named });
     await other.sendStandalone(id, 'x', 10);
 
@@ -164,35 +159,35 @@ describe('redisState', () => {
 describe('RedisSharedState: messages between instances', () => {
   it('sends to one instance, broadcasts to all (the sender too), and ignores what is not a message', async () => {
     const [one, two] = [await startState(), await startState()];
-    await one.shared.send(two.shared.replicaId, { t: 'direct', n: 1 });
+    await one.shared.send(two.shared.replicaId, { kind: 'session-ended', sessionId: 'direct' });
     await until(() => two.heard.messages.length === 1, 'the direct message');
-    expect(two.heard.messages).toEqual([{ t: 'direct', n: 1 }]);
+    expect(two.heard.messages).toEqual([{ kind: 'session-ended', sessionId: 'direct' }]);
 
     for (const junk of ['not json', '[1]', '{"t":3}', 'null']) {
       await server.command('PUBLISH', `${PREFIX}c:all`, junk);
     }
-    await one.shared.broadcast({ t: 'all' });
+    await one.shared.broadcast({ kind: 'session-ended', sessionId: 'all' });
     await until(() => one.heard.messages.length === 1 && two.heard.messages.length === 2, 'the broadcast');
-    expect(one.heard.messages).toEqual([{ t: 'all' }]);
-    expect(two.heard.messages[1]).toEqual({ t: 'all' });
+    expect(one.heard.messages).toEqual([{ kind: 'session-ended', sessionId: 'all' }]);
+    expect(two.heard.messages[1]).toEqual({ kind: 'session-ended', sessionId: 'all' });
   });
 
   it('survives a hook that throws', async () => {
     const state = redisState({ client: userClient(), keyPrefix: PREFIX, operationTimeoutMs: 500 });
     const heard = new Heard();
     let calls = 0;
-    await state.shared.start({
+    await state.port.start({
       ...heard,
       onStandalone: () => undefined,
       onAvailability: () => undefined,
       onMessage: (message) => {
         calls++;
-        if (message.t === 'boom') throw new Error('hook failed');
+        if ((message as { sessionId?: string }).sessionId === 'boom') throw new Error('hook failed');
       },
     });
-    states.push(state.shared);
-    await state.shared.broadcast({ t: 'boom' });
-    await state.shared.broadcast({ t: 'fine' });
+    states.push(state.port);
+    await state.port.broadcast({ kind: 'session-ended', sessionId: 'boom' });
+    await state.port.broadcast({ kind: 'session-ended', sessionId: 'fine' });
     await until(() => calls === 2, 'both messages');
     expect(state.available).toBe(true);
   });

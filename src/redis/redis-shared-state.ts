@@ -1,8 +1,8 @@
 import type { McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
 import type {
   LoadedSessionRecord,
-  McpSharedState,
-  ReplicaMessage,
+  SharedState,
+  InstanceMessage,
   SessionAdmission,
   SharedSessionRecord,
   SharedStateHooks,
@@ -40,13 +40,13 @@ interface Live {
 }
 
 /**
- * The port of shared state ({@link McpSharedState}) on Redis. Two duplicates of the user's client
+ * The port of shared state ({@link SharedState}) on Redis. Two duplicates of the user's client
  * (commands; pub/sub), every operation through one gate ({@link RedisOps}), one lease renewed by
  * one unref'd interval. Availability changes reach `hooks.onAvailability` once per change; the
  * baseline is "up", so a Redis unreachable at start is reported down when `start` gives up waiting.
  * @internal
  */
-export class RedisSharedState implements McpSharedState {
+export class RedisSharedState implements SharedState {
   readonly replicaId = newReplicaId();
   private readonly keys: RedisKeys;
   private readonly ops: RedisOps;
@@ -214,11 +214,11 @@ export class RedisSharedState implements McpSharedState {
     return this.use((live) => live.routing.sendStandaloneMany(ids, data, backlogLimit));
   }
 
-  send(replicaId: string, message: ReplicaMessage): Promise<void> {
+  send(replicaId: string, message: InstanceMessage): Promise<void> {
     return this.use((live) => live.routing.send(replicaId, message));
   }
 
-  broadcast(message: ReplicaMessage): Promise<void> {
+  broadcast(message: InstanceMessage): Promise<void> {
     return this.use((live) => live.routing.broadcast(message));
   }
 

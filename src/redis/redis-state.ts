@@ -38,6 +38,6 @@ export function redisState(options: RedisStateOptions): McpState {
     get available() {
       return shared.available;
     },
-    shared,
+    port: shared,
   };
 }

@@ -1,4 +1,4 @@
-import type { ReplicaMessage, SharedStateHooks } from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedStateHooks } from '../interfaces/mcp-shared-state.interface.js';
 import type { RedisKeys } from './redis-keys.js';
 import type { RedisConnection } from './redis-scripts.js';
 
@@ -112,16 +112,15 @@ export class RedisSubscriber {
   }
 }
 
-/** A message between instances: a JSON object whose `t` is a string. Anything else is ignored. */
-function parseMessage(data: string): ReplicaMessage | undefined {
+/** A message between instances: a JSON object (the core checks its kind). Anything else is ignored. */
+function parseMessage(data: string): object | undefined {
   let value: unknown;
   try {
     value = JSON.parse(data);
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  return typeof (value as { t?: unknown }).t === 'string' ? (value as ReplicaMessage) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }
 
 /** Runs a hook; what it throws is the core's business, never ioredis'. */

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 
 /** What a registry reads and changes in its store: a catalogue of items with definitions. */
-interface ItemStore<D> {
+interface RegistryStore<D> {
   readonly changes: Observable<void>;
   readonly size: number;
   remove(key: string): boolean;
@@ -23,7 +23,7 @@ interface ItemStore<D> {
  */
 export abstract class McpItemRegistry<D> {
   /** @internal */
-  protected constructor(private readonly items: ItemStore<D>) {
+  protected constructor(private readonly items: RegistryStore<D>) {
     // The constructor is not in the published types: `new McpToolRegistry()` type-checks, and would
     // fail on first use without saying why.
     if (!items) {

@@ -3,20 +3,20 @@ import { jest } from '@jest/globals';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import type { Subscription } from 'rxjs';
-import type { ItemCompleter } from '../catalogue/completer.js';
+import type { ItemCompleter } from '../items/completer.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
-import type { McpInvocation } from '../execution/mcp-invocation.js';
+import type { Invocation } from '../execution/invocation.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpCompletionRequest } from '../interfaces/mcp-completion.interface.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { Schemas } from '../schemas/schemas.js';
 import type { RegisteredPrompt } from '../prompts/registered-prompt.interface.js';
 import { PromptStore } from '../prompts/prompt.store.js';
 import { McpPromptRegistry } from './prompt.registry.js';
 import { thrownBy } from '../../test/utils/thrown.js';
 
 /** A registry over a fresh store, and the store, as the module wires them. */
-function prompts(schemas = new McpSchemas()): { registry: McpPromptRegistry; store: PromptStore } {
+function prompts(schemas = new Schemas()): { registry: McpPromptRegistry; store: PromptStore } {
   const store = new PromptStore(schemas);
   return { registry: new McpPromptRegistry(store), store };
 }
@@ -47,7 +47,7 @@ const request = (argument: string, value: string): McpCompletionRequest => ({ ar
 async function render(prompt: RegisteredPrompt, args: object, context: McpContext): Promise<unknown> {
   const pipeline = await prompt.target({ url: '/mcp' });
   const invocation = { phase: 'call', kind: 'prompt', name: prompt.definition.name, arguments: args, context };
-  return pipeline.execute([{ url: '/mcp' }, undefined, undefined, invocation as unknown as McpInvocation]);
+  return pipeline.execute([{ url: '/mcp' }, undefined, undefined, invocation as unknown as Invocation]);
 }
 
 function expectDefinitionError(build: () => unknown, message: string): void {
@@ -128,7 +128,7 @@ describe('McpPromptRegistry', () => {
   });
 
   it('uses the schemas it is given (one converter per application)', () => {
-    const schemas = new McpSchemas();
+    const schemas = new Schemas();
     const toSchema = jest.spyOn(schemas.converter, 'toSchema');
     prompts(schemas).store.define({ description: 'S', args: SummaryArgs }, 's', 'P.s', target);
     expect(toSchema).toHaveBeenCalledWith(SummaryArgs, '@McpPrompt() on P.s (args)');

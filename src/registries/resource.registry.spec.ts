@@ -2,17 +2,17 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { Subscription } from 'rxjs';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
-import type { McpInvocation } from '../execution/mcp-invocation.js';
+import type { Invocation } from '../execution/invocation.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import type { Handshake } from '../protocol/initialize.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { Schemas } from '../schemas/schemas.js';
 import type { ClientSession } from '../session/client-session.js';
 import { SessionStore } from '../session/session.store.js';
 import { SharedSessions } from '../session/shared-sessions.js';
-import { InProcessChangeBus } from '../server/in-process-change-bus.js';
-import { SessionFanout } from '../server/session-fanout.js';
+import { InProcessChangeBus } from '../notifications/in-process-change-bus.js';
+import { SessionFanout } from '../notifications/session-fanout.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from '../resources/registered-resource.interface.js';
 import { ResourceStore } from '../resources/resource.store.js';
 import { McpResourceTemplateRegistry } from './resource-template.registry.js';
@@ -46,7 +46,7 @@ interface ResourceItems {
 }
 
 /** Registries whose changes reach `sessions` as in the module: through a change bus and the session fan-out. */
-function resourcesWith(sessions: SessionStore, schemas = new McpSchemas()): ResourceItems {
+function resourcesWith(sessions: SessionStore, schemas = new Schemas()): ResourceItems {
   const store = new ResourceStore(schemas);
   const templates = new McpResourceTemplateRegistry(store);
   const bus = new InProcessChangeBus();
@@ -75,7 +75,7 @@ async function read(
     arguments: args,
     context,
   };
-  return pipeline.execute([{ url: '/mcp' }, undefined, undefined, invocation as unknown as McpInvocation]);
+  return pipeline.execute([{ url: '/mcp' }, undefined, undefined, invocation as unknown as Invocation]);
 }
 
 function expectDefinitionError(build: () => unknown, message: string): void {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { plainTarget } from '../execution/plain-target.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
-import type { McpChangeBus } from '../interfaces/mcp-change-bus.interface.js';
+import type { ChangeBus } from '../interfaces/change-bus.interface.js';
 import { MCP_CHANGE_BUS } from '../mcp.constants.js';
 import type { ResourceDefinition } from '../protocol/mcp.types.js';
 import { ResourceStore } from '../resources/resource.store.js';
@@ -40,7 +40,7 @@ export class McpResourceRegistry extends McpItemRegistry<ResourceDefinition> {
   /** @internal */
   constructor(
     private readonly store: ResourceStore,
-    @Inject(MCP_CHANGE_BUS) private readonly bus: McpChangeBus,
+    @Inject(MCP_CHANGE_BUS) private readonly bus: ChangeBus,
   ) {
     super(store?.resources);
   }

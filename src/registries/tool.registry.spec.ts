@@ -2,19 +2,19 @@ import 'reflect-metadata';
 import { IsInt, IsOptional, IsString, Max, MinLength } from 'class-validator';
 import type { Subscription } from 'rxjs';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
-import type { McpInvocation } from '../execution/mcp-invocation.js';
+import type { Invocation } from '../execution/invocation.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import { NO_ARGUMENTS_SCHEMA } from '../schemas/dto-json-schema.js';
 import type { RegisteredTool } from '../tools/registered-tool.interface.js';
 import { ToolStore } from '../tools/tool.store.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { Schemas } from '../schemas/schemas.js';
 import { McpToolRegistry, type McpToolHandler } from './tool.registry.js';
 import { nextTurn } from '../../test/utils/wait.js';
 
 /** A registry over a fresh store, and the store, as the module wires them. */
 function tools(): { registry: McpToolRegistry; store: ToolStore } {
-  const store = new ToolStore(new McpSchemas());
+  const store = new ToolStore(new Schemas());
   return { registry: new McpToolRegistry(store), store };
 }
 
@@ -59,7 +59,7 @@ async function served(store: ToolStore): Promise<string[]> {
 async function runHandler(registered: RegisteredTool, args: object, context: McpContext): Promise<unknown> {
   const target = await registered.target({ url: '/mcp' });
   const invocation = { phase: 'call', name: registered.definition.name, arguments: args, context };
-  return target.execute([{ url: '/mcp' }, undefined, undefined, invocation as unknown as McpInvocation]);
+  return target.execute([{ url: '/mcp' }, undefined, undefined, invocation as unknown as Invocation]);
 }
 
 describe('McpToolRegistry', () => {

@@ -1,7 +1,7 @@
 import type { ServedHandler } from '../execution/served-handler.js';
 import type { McpCacheHintOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../protocol/mcp.types.js';
-import type { CompleterTable } from '../catalogue/completer.js';
+import type { CompleterTable } from '../items/completer.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 import type { UriTemplate } from './uri-template.js';
 

@@ -5,7 +5,7 @@ import {
   optional,
   optionalMeta,
   optionalText,
-} from '../catalogue/definition-checks.js';
+} from '../items/definition-checks.js';
 import { checkAnnotations } from '../content/content.checks.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/mcp-resource-options.interface.js';

@@ -1,19 +1,19 @@
 import { HttpException, Inject, Injectable } from '@nestjs/common';
-import { resolveCacheHint } from '../catalogue/cache-hints.js';
+import { resolveCacheHint } from '../items/cache-hints.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { CallAnswers } from '../execution/call-answers.js';
-import { McpCallLifecycle } from '../execution/call-lifecycle.js';
+import { CallLifecycle } from '../execution/call-lifecycle.js';
 import { jsonRpcAnswers } from '../execution/failure-mapping.js';
 import { GuardClock, GUARD_DEADLINE_MS } from '../execution/guard-clock.js';
 import { ItemVisibility } from '../execution/item-visibility.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
-import type { McpCallContext } from '../execution/mcp-call-context.js';
+import type { MessageContext } from '../execution/message-context.js';
 import type { CallCandidate, RunningCall } from '../execution/running-call.js';
 import type { ItemRequest } from '../execution/item-request.js';
 import { ErrorCode, invalidParams, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
-import { McpMethod } from '../protocol/mcp.methods.js';
+import { Method } from '../protocol/methods.js';
 import type { CacheHint, InputRequiredResult, ReadResourceResult, ResourceUriParams } from '../protocol/mcp.types.js';
 import { MAX_SUBSCRIBED_URI_CHARS, MAX_SUBSCRIPTIONS_PER_SESSION } from '../session/session-subscriptions.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.interface.js';
@@ -36,7 +36,7 @@ export function resourceNotFound(uri: string): JsonRpcError {
  *   `NotFoundException`), are answered alike: -32002 with the URI in `data`.
  */
 @Injectable()
-export class McpResourceReader {
+export class ResourceReader {
   private readonly answers: CallAnswers<never>;
   /** The caching hint of each item's reads (2026-07-28), worked out once. */
   private readonly hints = new WeakMap<RegisteredResource | RegisteredResourceTemplate, CacheHint>();
@@ -45,7 +45,7 @@ export class McpResourceReader {
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
     private readonly store: ResourceStore,
-    private readonly lifecycle: McpCallLifecycle,
+    private readonly lifecycle: CallLifecycle,
     private readonly visibility: ItemVisibility,
     private readonly clock: GuardClock,
   ) {
@@ -65,7 +65,7 @@ export class McpResourceReader {
 
   read(
     params: ResourceUriParams,
-    call: McpCallContext,
+    call: MessageContext,
     requestId: RequestId,
   ): Promise<ReadResourceResult | InputRequiredResult> {
     const { uri } = params;
@@ -74,7 +74,7 @@ export class McpResourceReader {
       name: uri,
       uri,
       meta: params._meta,
-      input: { method: McpMethod.ResourcesRead, ...params, arguments: {} },
+      input: { method: Method.ResourcesRead, ...params, arguments: {} },
     };
     return this.lifecycle.run<ReadResourceResult>(this.answers, call, requestId, request, (running) =>
       running.serve(this.candidates(uri, call), () => {
@@ -87,7 +87,7 @@ export class McpResourceReader {
    * Records a subscription to a URI the caller may read: one nobody serves for it is refused with
    * -32002, as a read would be.
    */
-  subscribe(params: ResourceUriParams, call: McpCallContext, requestId: RequestId): Promise<void> {
+  subscribe(params: ResourceUriParams, call: MessageContext, requestId: RequestId): Promise<void> {
     const { uri } = params;
     const request = { kind: 'resource' as const, name: uri, uri, meta: params._meta };
     return this.lifecycle.run<void>(this.answers, call, requestId, request, async (running) => {
@@ -103,7 +103,7 @@ export class McpResourceReader {
     });
   }
 
-  unsubscribe(params: ResourceUriParams, call: McpCallContext): void {
+  unsubscribe(params: ResourceUriParams, call: MessageContext): void {
     call.session?.unsubscribe(params.uri);
   }
 
@@ -111,7 +111,7 @@ export class McpResourceReader {
    * The URIs of `uris` the caller may read, as `resources/subscribe` would accept them: for a
    * `subscriptions/listen` filter. One guard deadline for all of them, as for a listing.
    */
-  async readableUris(uris: readonly string[], call: McpCallContext): Promise<string[]> {
+  async readableUris(uris: readonly string[], call: MessageContext): Promise<string[]> {
     const deadline = this.clock.deadline(GUARD_DEADLINE_MS);
     try {
       const readable: string[] = [];
@@ -147,7 +147,7 @@ export class McpResourceReader {
   }
 
   /** What may serve `uri`, in order, as the lifecycle serves it. */
-  private *candidates(uri: string, call: McpCallContext): Generator<CallCandidate<ReadResourceResult>> {
+  private *candidates(uri: string, call: MessageContext): Generator<CallCandidate<ReadResourceResult>> {
     for (const resolved of this.store.candidates(uri)) {
       const handler = servedBy(resolved);
       const map = (value: unknown): ReadResourceResult => {

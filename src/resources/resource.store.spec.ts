@@ -2,13 +2,13 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import type { ItemCompleter } from '../catalogue/completer.js';
+import type { ItemCompleter } from '../items/completer.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpResourceTemplateOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpCompletionRequest } from '../interfaces/mcp-completion.interface.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { Schemas } from '../schemas/schemas.js';
 import { ResourceStore } from './resource.store.js';
 import { thrownBy } from '../../test/utils/thrown.js';
 
@@ -47,7 +47,7 @@ const completion = (value: string): McpCompletionRequest => ({ argument: 'x', va
 
 describe('ResourceStore.resolve precedence', () => {
   it('serves a URI by the resource with exactly that URI before any template', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const template = store.defineTemplate({ uriTemplate: 'users://{id}' }, 'user', 'Users.user', target);
     const exact = store.define({ uri: 'users://me' }, 'me', 'Users.me', target);
     expect(store.resolve('users://me')).toEqual({ kind: 'resource', resource: exact });
@@ -55,7 +55,7 @@ describe('ResourceStore.resolve precedence', () => {
   });
 
   it('serves a URI several templates match by the first registered', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const byId = store.defineTemplate({ uriTemplate: 'users://{id}' }, 'byId', 'Users.byId', target);
     const byName = store.defineTemplate({ uriTemplate: 'users://{name}' }, 'byName', 'Users.byName', target);
     const path = store.defineTemplate({ uriTemplate: 'users://{+rest}' }, 'rest', 'Users.rest', target);
@@ -74,7 +74,7 @@ describe('ResourceStore.resolve precedence', () => {
   });
 
   it('falls back to the templates once the exact resource is removed', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const template = store.defineTemplate({ uriTemplate: 'users://{id}' }, 'user', 'Users.user', target);
     store.define({ uri: 'users://me' }, 'me', 'Users.me', target);
     store.resources.remove('users://me');
@@ -82,7 +82,7 @@ describe('ResourceStore.resolve precedence', () => {
   });
 
   it('puts a template added again after its removal last in the order', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     store.defineTemplate({ uriTemplate: 'users://{id}' }, 'byId', 'runtime resource template users://{id}', target);
     store.defineTemplate(
       { uriTemplate: 'users://{name}' },
@@ -100,7 +100,7 @@ describe('ResourceStore: the variables schema', () => {
   const label = '@McpResourceTemplate() on Users.user';
 
   it('accepts a DTO declaring exactly the template variables', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     expect(() =>
       store.defineTemplate({ uriTemplate: 'users://{id}', variables: UserVariables }, 'user', 'Users.user', target),
     ).not.toThrow();
@@ -115,7 +115,7 @@ describe('ResourceStore: the variables schema', () => {
   });
 
   it('refuses a DTO missing a variable, naming it', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     expectDefinitionError(
       () =>
         store.defineTemplate(
@@ -129,7 +129,7 @@ describe('ResourceStore: the variables schema', () => {
   });
 
   it('refuses a DTO with a property the template lacks, naming it', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     expectDefinitionError(
       () =>
         store.defineTemplate(
@@ -143,7 +143,7 @@ describe('ResourceStore: the variables schema', () => {
   });
 
   it('names both the missing and the extra variables', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     expectDefinitionError(
       () =>
         store.defineTemplate({ uriTemplate: 'users://{name}', variables: UserVariables }, 'user', 'Users.user', target),
@@ -153,7 +153,7 @@ describe('ResourceStore: the variables schema', () => {
   });
 
   it('checks a raw JSON Schema the same way', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     expect(() =>
       store.defineTemplate(
         { uriTemplate: 'users://{id}', variables: { type: 'object', properties: { id: { type: 'string' } } } },
@@ -185,7 +185,7 @@ describe('ResourceStore: the variables schema', () => {
     ['an array', [{ type: 'object' }]],
     ['a string', 'UserVariables'],
   ])('refuses %s as variables', (_case, variables) => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     expectDefinitionError(
       () =>
         store.defineTemplate(
@@ -199,7 +199,7 @@ describe('ResourceStore: the variables schema', () => {
   });
 
   it('uses the schemas it is given (one converter per application)', () => {
-    const schemas = new McpSchemas();
+    const schemas = new Schemas();
     const toSchema = jest.spyOn(schemas.converter, 'toSchema');
     const store = new ResourceStore(schemas);
     store.defineTemplate({ uriTemplate: 'users://{id}', variables: UserVariables }, 'user', 'Users.user', target);
@@ -209,7 +209,7 @@ describe('ResourceStore: the variables schema', () => {
 
 describe('ResourceStore: checking the variables', () => {
   it('without a schema, passes the matched variables through as they are', async () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const defined = store.defineTemplate({ uriTemplate: 'files://x{/segs*}' }, 'f', 'Files.f', target);
     const variables = { segs: ['a', 'b'] };
     const check = await defined.checkVariables(variables);
@@ -218,7 +218,7 @@ describe('ResourceStore: checking the variables', () => {
   });
 
   it('with a DTO, converts the strings (@Type(() => Number)) into an instance', async () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const defined = store.defineTemplate(
       { uriTemplate: 'users://{id}', variables: UserVariables },
       'u',
@@ -233,7 +233,7 @@ describe('ResourceStore: checking the variables', () => {
   });
 
   it('with a DTO, lists the problems of invalid variables', async () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const defined = store.defineTemplate(
       { uriTemplate: 'users://{id}', variables: UserVariables },
       'u',
@@ -263,7 +263,7 @@ describe('ResourceStore: checking the variables', () => {
   });
 
   it('with a DTO, leaves an optional variable out and checks an allowed value', async () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const defined = store.defineTemplate(
       { uriTemplate: 'weather://{city}{?units}', variables: ForecastVariables },
       'f',
@@ -282,7 +282,7 @@ describe('ResourceStore: checking the variables', () => {
   });
 
   it('with a raw JSON Schema, validates the strings with Ajv', async () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const defined = store.defineTemplate(
       {
         uriTemplate: 'users://{id}',
@@ -311,7 +311,7 @@ describe('ResourceStore: completers', () => {
   };
 
   it('builds the completers of the complete option, filtered by prefix', async () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const defined = store.defineTemplate(
       { uriTemplate: 'weather://{city}', complete: { city: ['Paris', 'Prague', 'Oslo'] } },
       'f',
@@ -326,7 +326,7 @@ describe('ResourceStore: completers', () => {
   });
 
   it('refuses a complete entry for a variable the template does not have', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     expectDefinitionError(
       () =>
         store.defineTemplate({ uriTemplate: 'weather://{city}', complete: { town: ['x'] } }, 'f', 'Weather.f', target),
@@ -335,7 +335,7 @@ describe('ResourceStore: completers', () => {
   });
 
   it('derives a completer from an enum of the DTO, replaceable by addCompleter', async () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const defined = store.defineTemplate(
       { uriTemplate: 'weather://{city}{?units}', variables: ForecastVariables },
       'f',
@@ -355,14 +355,14 @@ describe('ResourceStore: completers', () => {
   });
 
   it('adds a completer for a variable that has none', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     const defined = store.defineTemplate({ uriTemplate: 'weather://{city}' }, 'f', 'Weather.f', target);
     store.addCompleter('weather://{city}', 'city', handlerCompleter, '@McpCompletion() on C.city');
     expect(defined.completers.get('city')).toBe(handlerCompleter);
   });
 
   it('refuses a completer for an unknown template, an unknown variable, or one with an explicit completer', () => {
-    const store = new ResourceStore(new McpSchemas());
+    const store = new ResourceStore(new Schemas());
     store.defineTemplate(
       { uriTemplate: 'weather://{city}{?units}', complete: { city: () => ['Paris'] } },
       'f',

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { validateCacheHint } from '../catalogue/cache-hints.js';
+import { validateCacheHint } from '../items/cache-hints.js';
 import type { McpCacheHintOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { Observable } from 'rxjs';
-import { ChangeBurst } from '../catalogue/change-burst.js';
-import { Catalogue } from '../catalogue/catalogue.js';
-import { completerTable, isReplaceable, type ItemCompleter } from '../catalogue/completer.js';
-import { definitionLabel } from '../catalogue/definition-checks.js';
+import { ChangeBurst } from '../items/change-burst.js';
+import { ItemStore } from '../items/item-store.js';
+import { completerTable, isReplaceable, type ItemCompleter } from '../items/completer.js';
+import { definitionLabel } from '../items/definition-checks.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 import { argumentsCheckerFor, type ArgumentsChecker } from '../schemas/arguments-checker.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { Schemas } from '../schemas/schemas.js';
 import { isJsonSchemaObject } from '../schemas/schema-source.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.interface.js';
 import { buildResourceDefinition, buildTemplateDefinition } from './resource-definition.factory.js';
@@ -33,7 +33,7 @@ export type ResolvedResource =
 @Injectable()
 export class ResourceStore {
   private readonly burst = new ChangeBurst();
-  readonly resources = new Catalogue<RegisteredResource>(
+  readonly resources = new ItemStore<RegisteredResource>(
     (resource) => resource.definition.uri,
     (existing, added) =>
       new McpDefinitionError(
@@ -41,7 +41,7 @@ export class ResourceStore {
       ),
     this.burst,
   );
-  readonly templates = new Catalogue<RegisteredResourceTemplate>(
+  readonly templates = new ItemStore<RegisteredResourceTemplate>(
     (template) => template.definition.uriTemplate,
     (existing, added) =>
       new McpDefinitionError(
@@ -50,7 +50,7 @@ export class ResourceStore {
     this.burst,
   );
 
-  constructor(private readonly schemas: McpSchemas) {}
+  constructor(private readonly schemas: Schemas) {}
 
   /** Emits once per burst of changes to the served resources or templates. */
   get changes(): Observable<void> {

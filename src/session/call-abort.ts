@@ -1,9 +1,9 @@
-import type { McpCallAbort } from '../interfaces/mcp-caller.interface.js';
+import type { CallAbortHandle } from '../interfaces/caller.interface.js';
 
 const NOTHING_TO_REMOVE = (): void => undefined;
 
 /**
- * An `AbortController` made when first needed (see {@link McpCallAbort}). Every call has one, and
+ * An `AbortController` made when first needed (see {@link CallAbortHandle}). Every call has one, and
  * an `AbortController` with a listener added and removed again cost a tool call about 7 µs (a tenth
  * of what mcp42 spends on it): most calls are never cancelled, and their handlers never read
  * `ctx.signal`. It behaves as the controller it stands for: the signal, once made, is aborted before
@@ -11,7 +11,7 @@ const NOTHING_TO_REMOVE = (): void => undefined;
  * all, and one that throws neither stops the others nor the signal (its error is rethrown
  * asynchronously, as an `EventTarget` does).
  */
-export class CallAbort implements McpCallAbort {
+export class CallAbort implements CallAbortHandle {
   private controller: AbortController | undefined;
   private abortedWith: { readonly reason: unknown } | undefined;
   private listeners: Set<() => void> | undefined;

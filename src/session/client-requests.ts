@@ -1,7 +1,7 @@
 import { ErrorCode } from '../protocol/json-rpc.errors.js';
 import { notificationMessage, requestMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage, JsonRpcParams, JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
-import { McpMethod } from '../protocol/mcp.methods.js';
+import { Method } from '../protocol/methods.js';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 
 /** How one server-to-client request travels and how long it may wait. */
@@ -49,7 +49,7 @@ export class ClientRequests {
       const withdraw = (reason: string): void => {
         if (!this.waiting.has(id)) return;
         settle();
-        trySend(notificationMessage(McpMethod.Cancelled, { requestId: id, reason }));
+        trySend(notificationMessage(Method.Cancelled, { requestId: id, reason }));
       };
       const trySend = (message: JsonRpcMessage): boolean => {
         try {

@@ -5,7 +5,7 @@ import { encodeMessage, notificationMessage } from '../protocol/json-rpc.codec.j
 import { ErrorCode } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcMessage, JsonRpcParams, JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
 import { passesThreshold, type LoggingLevel } from '../protocol/logging-level.js';
-import { McpMethod } from '../protocol/mcp.methods.js';
+import { Method } from '../protocol/methods.js';
 import type { ClientCapabilities, Implementation } from '../protocol/mcp.types.js';
 import { supportsSsePolling, type LegacyProtocolVersion } from '../protocol/protocol-version.js';
 import { ClientRequests, type ClientRequestOptions } from './client-requests.js';
@@ -46,7 +46,7 @@ export interface ClientSessionInit {
 }
 
 /**
- * One client's MCP session (the caller of its requests, `McpCaller` in shape): its negotiated version, what the client declared, the calls in flight,
+ * One client's MCP session (the caller of its requests, `Caller` in shape): its negotiated version, what the client declared, the calls in flight,
  * the requests it was sent and awaits answers to, and its SSE streams.
  *
  * Messages that belong to no call go on the standalone stream (GET). Messages sent while no GET
@@ -217,7 +217,7 @@ export class ClientSession implements McpSessionHandle {
    */
   log(level: LoggingLevel, data: unknown, logger?: string): boolean {
     if (!this.wantsLog(level)) return false;
-    return this.notify(McpMethod.LogMessage, logger === undefined ? { level, data } : { level, logger, data });
+    return this.notify(Method.LogMessage, logger === undefined ? { level, data } : { level, logger, data });
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
-import type { McpSharedState, StoredEventBounds } from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedState, StoredEventBounds } from '../interfaces/mcp-shared-state.interface.js';
 import { encodeMessage } from '../protocol/json-rpc.codec.js';
 import { errorResponse, ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
@@ -30,7 +30,7 @@ export const instanceLost = (): JsonRpcError =>
  * error, stored first, so the client hears an end in bounded time rather than waiting forever.
  */
 export async function replayForeignStream(
-  shared: McpSharedState,
+  shared: SharedState,
   bounds: StoredEventBounds,
   session: ClientSession,
   streamId: string,

@@ -6,7 +6,7 @@ import type { ClientSession } from './client-session.js';
  * inject it (`MCP_SESSION`). Held weakly: an entry goes with its request.
  */
 @Injectable()
-export class McpRequestSessions {
+export class RequestSessions {
   private readonly sessions = new WeakMap<object, ClientSession>();
 
   bind(request: unknown, session: ClientSession): void {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
-import type { McpSharedState, McpState } from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedState, McpState } from '../interfaces/mcp-shared-state.interface.js';
 import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import type { Handshake } from '../protocol/initialize.js';
 import { ClientSession } from './client-session.js';
@@ -125,7 +125,7 @@ describe('SessionStore: maxSessionsPerPrincipal (one process)', () => {
 
 describe('SessionStore: maxSessionsPerPrincipal (shared state)', () => {
   it('hands the principal and both limits to the shared state, and passes its refusal on', async () => {
-    const createSession = jest.fn<McpSharedState['createSession']>(() => Promise.resolve('principal-full'));
+    const createSession = jest.fn<SharedState['createSession']>(() => Promise.resolve('principal-full'));
     const state = { kind: 'mcp42.state', available: true, shared: { createSession } } as unknown as McpState;
     const sessions = makeStore({
       limits: { sessions: 50, sessionsPerPrincipal: 3 },

@@ -5,10 +5,10 @@ import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interfac
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import type { Handshake } from '../protocol/initialize.js';
-import { isLoggingLevel, type LoggingLevel } from '../protocol/logging-level.js';
+import type { LoggingLevel } from '../protocol/logging-level.js';
 import { encodeMessage, notificationMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
-import type { ReplicaMessage, SessionRefusal } from '../interfaces/mcp-shared-state.interface.js';
+import type { InstanceMessage, SessionRefusal } from '../interfaces/mcp-shared-state.interface.js';
 import { ClientSession, type SessionEndReason } from './client-session.js';
 import { PrincipalSessions } from './principal-sessions.js';
 import { SharedSessions } from './shared-sessions.js';
@@ -59,13 +59,8 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
       onUnserializable: this.reportUnserializable,
       onRootsChanged: (session) => this.rootsChangedSubject.next(session),
     });
-    shared.on('all', (m) => {
-      const params = m.p as Record<string, unknown> | undefined;
-      this.notifyHere(m.m as string, params, { connectedOnly: m.co === true });
-    });
-    shared.on('log', (m) => {
-      if (isLoggingLevel(m.l)) this.logHere(m.l, m.d, m.g as string | undefined);
-    });
+    shared.on('notify-connected', (m) => this.notifyHere(m.method, m.params, { connectedOnly: true }));
+    shared.on('log-all', (m) => this.logHere(m.level, m.data, m.logger));
   }
 
   /** Whether sessions are shared with other instances (`options.state.shared`). */
@@ -228,7 +223,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.shared.enabled) {
       if (options?.connectedOnly) {
         // Only streams open now: each instance tells the ones it holds.
-        this.shareOrDeliver({ t: 'all', m: method, p: params, co: true }, () =>
+        this.shareOrDeliver({ kind: 'notify-connected', method, ...(params === undefined ? {} : { params }) }, () =>
           this.notifyHere(method, params, options),
         );
       } else {
@@ -258,7 +253,9 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
    */
   logAll(level: LoggingLevel, data: unknown, logger?: string): number {
     if (this.shared.enabled) {
-      this.shareOrDeliver({ t: 'log', l: level, d: data, g: logger }, () => this.logHere(level, data, logger));
+      this.shareOrDeliver({ kind: 'log-all', level, data, ...(logger === undefined ? {} : { logger }) }, () =>
+        this.logHere(level, data, logger),
+      );
       return 0;
     }
     return this.logHere(level, data, logger);
@@ -271,7 +268,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Broadcast to every instance; while the shared state is down, to this instance's streams at least. */
-  private shareOrDeliver(message: ReplicaMessage, here: () => number): void {
+  private shareOrDeliver(message: InstanceMessage, here: () => number): void {
     this.shared.broadcast(message).catch((error: unknown) => {
       this.logger.warn(`A message for every session reached only this instance's: ${String(error)}`);
       here();

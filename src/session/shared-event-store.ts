@@ -1,5 +1,5 @@
 import type { McpEventStore, McpStoredEvent } from '../interfaces/mcp-event-store.interface.js';
-import type { McpSharedState, StoredEventBounds } from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedState, StoredEventBounds } from '../interfaces/mcp-shared-state.interface.js';
 
 /**
  * The event store of sessions kept in shared state: every instance reads what any instance stored,
@@ -8,7 +8,7 @@ import type { McpSharedState, StoredEventBounds } from '../interfaces/mcp-shared
  */
 export class SharedEventStore implements McpEventStore {
   constructor(
-    private readonly shared: McpSharedState,
+    private readonly shared: SharedState,
     private readonly bounds: StoredEventBounds,
   ) {}
 

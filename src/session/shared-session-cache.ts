@@ -1,5 +1,5 @@
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
-import type { McpSharedState } from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedState } from '../interfaces/mcp-shared-state.interface.js';
 import type { ClientSession } from './client-session.js';
 
 /** A session cached by this instance. */
@@ -20,7 +20,7 @@ export class SharedSessionCache {
   private readonly entries = new Map<string, CacheEntry>();
 
   constructor(
-    private readonly shared: McpSharedState,
+    private readonly shared: SharedState,
     private readonly idleMs: number,
   ) {}
 

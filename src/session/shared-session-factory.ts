@@ -1,4 +1,4 @@
-import type { LoadedSessionRecord, McpSharedState } from '../interfaces/mcp-shared-state.interface.js';
+import type { LoadedSessionRecord, SharedState } from '../interfaces/mcp-shared-state.interface.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { isLoggingLevel, type LoggingLevel } from '../protocol/logging-level.js';
 import { serverError } from '../protocol/json-rpc.errors.js';
@@ -36,7 +36,7 @@ export class SharedSessionFactory {
   private postStreams = 0;
 
   constructor(
-    private readonly shared: McpSharedState,
+    private readonly shared: SharedState,
     private readonly options: ResolvedMcpOptions,
     private readonly store: SharedEventStore,
     private readonly callbacks: SharedSessionHooks,
@@ -88,7 +88,9 @@ export class SharedSessionFactory {
         this.callbacks.guard(shared.sendStandalone(id, data, this.options.limits.outboxMessages)),
       changed: (field, value) => {
         this.callbacks.guard(
-          shared.setSessionField(id, field, value).then(() => shared.broadcast({ t: 'inv', s: id })),
+          shared
+            .setSessionField(id, field, value)
+            .then(() => shared.broadcast({ kind: 'session-changed', sessionId: id })),
         );
       },
       subscribe: async (uri) => {
@@ -100,11 +102,13 @@ export class SharedSessionFactory {
           throw error;
         }
         if (outcome === 'gone') throw serverError('The session ended');
-        if (outcome === 'ok') this.callbacks.guard(shared.broadcast({ t: 'inv', s: id }));
+        if (outcome === 'ok') this.callbacks.guard(shared.broadcast({ kind: 'session-changed', sessionId: id }));
         return outcome === 'ok';
       },
       unsubscribe: (uri) =>
-        this.callbacks.guard(shared.removeSubscription(id, uri).then(() => shared.broadcast({ t: 'inv', s: id }))),
+        this.callbacks.guard(
+          shared.removeSubscription(id, uri).then(() => shared.broadcast({ kind: 'session-changed', sessionId: id })),
+        ),
     };
   }
 

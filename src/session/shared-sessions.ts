@@ -1,7 +1,13 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
-import type { McpSharedState, ReplicaMessage, StoredEventBounds } from '../interfaces/mcp-shared-state.interface.js';
+import type {
+  InstanceMessage,
+  InstanceMessageOf,
+  SharedState,
+  StoredEventBounds,
+} from '../interfaces/mcp-shared-state.interface.js';
+import { instanceMessageOf } from './instance-message.js';
 import type { SessionRefusal } from '../interfaces/mcp-shared-state.interface.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
@@ -34,13 +40,13 @@ export interface SharedSessionCallbacks {
 export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('McpSharedState');
   /** The port; `undefined` without `options.state.shared` (then nothing here is used). */
-  readonly shared: McpSharedState | undefined;
+  readonly shared: SharedState | undefined;
   private cacheOfSessions: SharedSessionCache | undefined;
   private readonly loading = new Map<string, Promise<ClientSession | undefined>>();
   private standaloneHolds: StandaloneHolds | undefined;
   /** Sessions ending here because they ended elsewhere (or are being deleted everywhere now). */
   private readonly endingEverywhere = new Set<string>();
-  private readonly handlers = new Map<string, (message: ReplicaMessage) => void>();
+  private readonly handlers: { [K in InstanceMessage['kind']]?: (message: InstanceMessageOf<K>) => void } = {};
   private readonly writes = new Set<Promise<unknown>>();
   private callbacks: SharedSessionCallbacks | undefined;
   private sessionFactory: SharedSessionFactory | undefined;
@@ -48,14 +54,14 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   private down = false;
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {
-    this.shared = options.state.shared?.shared;
-    this.on('resp', (m) => this.cached(m.s)?.settleClientRequest(m.m as JsonRpcResponse));
-    this.on('cancel', (m) => this.cached(m.s)?.cancelCall(m.id as RequestId, m.why as string | undefined));
-    this.on('end', (m) => this.endHere(m.s));
-    this.on('inv', (m) => this.refresh(m.s));
-    this.on('rel', (m) => this.cached(m.s)?.streams.detachStandalone());
-    this.on('roots', (m) => {
-      const session = this.cached(m.s);
+    this.shared = options.state.shared?.port;
+    this.on('client-response', (m) => this.cached(m.sessionId)?.settleClientRequest(m.response));
+    this.on('cancel-call', (m) => this.cached(m.sessionId)?.cancelCall(m.requestId, m.reason));
+    this.on('session-ended', (m) => this.endHere(m.sessionId));
+    this.on('session-changed', (m) => this.refresh(m.sessionId));
+    this.on('stream-released', (m) => this.cached(m.sessionId)?.streams.detachStandalone());
+    this.on('roots-changed', (m) => {
+      const session = this.cached(m.sessionId);
       if (session) this.callbacks?.onRootsChanged(session);
     });
   }
@@ -80,8 +86,14 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Hears messages of one kind from other instances (and this one's own broadcasts). */
-  on(kind: string, handler: (message: ReplicaMessage) => void): void {
-    this.handlers.set(kind, handler);
+  on<K extends InstanceMessage['kind']>(kind: K, handler: (message: InstanceMessageOf<K>) => void): void {
+    (this.handlers as Record<K, (message: InstanceMessageOf<K>) => void>)[kind] = handler;
+  }
+
+  /** A message from the shared state, checked, to the handler of its kind. */
+  private hear(value: object): void {
+    const message = instanceMessageOf(value);
+    if (message) (this.handlers[message.kind] as ((message: InstanceMessage) => void) | undefined)?.(message);
   }
 
   /** The session store's part: how sessions built here end and report. */
@@ -103,7 +115,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
       guard: (operation) => this.guard(operation),
     });
     await this.shared.start({
-      onMessage: (message) => this.handlers.get(message.t)?.(message),
+      onMessage: (message) => this.hear(message),
       onStandalone: (sessionId, data) => this.deliverStandalone(sessionId, data),
       onAvailability: (up, cause) => this.availability(up, cause),
     });
@@ -167,7 +179,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   async endEverywhere(session: ClientSession): Promise<void> {
     await this.shared!.endSession(session.id);
     this.endHere(session.id, session);
-    this.guard(this.shared!.broadcast({ t: 'end', s: session.id }));
+    this.guard(this.shared!.broadcast({ kind: 'session-ended', sessionId: session.id }));
   }
 
   /** A client's answer that no request here waits for: to the instance whose id it carries. */
@@ -175,18 +187,25 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     const replica =
       typeof response.id === 'string' ? /^mcp42-([0-9a-z]{12})-[0-9]+$/.exec(response.id)?.[1] : undefined;
     if (!replica || replica === this.replicaId) return false;
-    this.guard(this.shared!.send(replica, { t: 'resp', s: session.id, m: response }));
+    this.guard(this.shared!.send(replica, { kind: 'client-response', sessionId: session.id, response }));
     return true;
   }
 
   /** A cancellation of a call that does not run here: every instance tries it. */
   routeCancel(session: ClientSession, requestId: RequestId, reason: string | undefined): void {
-    this.guard(this.shared!.broadcast({ t: 'cancel', s: session.id, id: requestId, why: reason }));
+    this.guard(
+      this.shared!.broadcast({
+        kind: 'cancel-call',
+        sessionId: session.id,
+        requestId,
+        ...(reason === undefined ? {} : { reason }),
+      }),
+    );
   }
 
   /** The client's roots changed: every instance that caches the session hears it. */
   routeRootsChanged(session: ClientSession): void {
-    this.guard(this.shared!.broadcast({ t: 'roots', s: session.id }));
+    this.guard(this.shared!.broadcast({ kind: 'roots-changed', sessionId: session.id }));
   }
 
   /**
@@ -211,7 +230,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Sends a message to every instance (this one included), for what they deliver to their own streams. */
-  broadcast(message: ReplicaMessage): Promise<void> {
+  broadcast(message: InstanceMessage): Promise<void> {
     return this.shared!.broadcast(message);
   }
 
@@ -278,7 +297,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     this.holds.drop(session.id);
     if (reason === 'overflow' && !this.endingEverywhere.has(session.id)) {
       this.guard(this.shared!.endSession(session.id));
-      this.guard(this.shared!.broadcast({ t: 'end', s: session.id }));
+      this.guard(this.shared!.broadcast({ kind: 'session-ended', sessionId: session.id }));
     }
   }
 

@@ -1,4 +1,4 @@
-import type { McpSharedState } from '../interfaces/mcp-shared-state.interface.js';
+import type { SharedState } from '../interfaces/mcp-shared-state.interface.js';
 import type { ClientSession } from './client-session.js';
 
 /** A hold this instance took on a session's standalone stream: its backlog, and the token that releases it. */
@@ -22,7 +22,7 @@ export class StandaloneHolds {
   private generation = 0;
 
   constructor(
-    private readonly shared: McpSharedState,
+    private readonly shared: SharedState,
     private readonly backlogLimit: number,
     /** Runs an operation nobody waits for: its failure is reported, never unhandled. */
     private readonly guard: (operation: Promise<unknown>) => void,
@@ -54,7 +54,7 @@ export class StandaloneHolds {
       const generation = ++this.generation;
       this.held.set(id, generation);
       if (claim.previousHolder !== undefined && claim.previousHolder !== shared.replicaId) {
-        this.guard(shared.send(claim.previousHolder, { t: 'rel', s: id }));
+        this.guard(shared.send(claim.previousHolder, { kind: 'stream-released', sessionId: id }));
       }
       return { backlog: claim.backlog, generation };
     });

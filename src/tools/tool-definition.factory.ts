@@ -6,7 +6,7 @@ import {
   optional,
   optionalMeta,
   optionalText,
-} from '../catalogue/definition-checks.js';
+} from '../items/definition-checks.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { invalidTimeoutMessage, invalidToolNameMessage, missingDescriptionMessage } from '../mcp.messages.js';

@@ -12,34 +12,34 @@ import {
 } from '@nestjs/common';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
-import type { McpExecutionArgs, McpInvocation } from '../execution/mcp-invocation.js';
+import type { ExecutionArgs, Invocation } from '../execution/invocation.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import { resolveMcpOptions } from '../mcp-options.defaults.js';
 import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
-import type { McpCallContext } from '../execution/mcp-call-context.js';
+import type { MessageContext } from '../execution/message-context.js';
 import { ClientSession } from '../session/client-session.js';
 import { JsonSchemaValidatorFactory } from '../schemas/json-schema.validator.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
-import { McpToolCaller } from './tool.caller.js';
+import { Schemas } from '../schemas/schemas.js';
+import { ToolCaller } from './tool.caller.js';
 import { ToolStore } from './tool.store.js';
 import { testSession } from '../../test/internals/client-session.js';
 import { testLifecycle } from '../../test/internals/lifecycle.js';
 
-type Execute = (args: McpExecutionArgs) => Promise<unknown>;
+type Execute = (args: ExecutionArgs) => Promise<unknown>;
 
 /** A pipeline standing in for Nest's: guards and execution are the test's. */
 interface FakeTarget extends PipelineTarget {
-  readonly canActivate: jest.Mock<(args: McpExecutionArgs) => Promise<boolean>>;
+  readonly canActivate: jest.Mock<(args: ExecutionArgs) => Promise<boolean>>;
   readonly execute: jest.Mock<Execute>;
 }
 
 function fakeTarget(execute: Execute, options: { allow?: boolean; reportsErrors?: boolean } = {}): FakeTarget {
   return {
     guarded: true,
-    canActivate: jest.fn((_args: McpExecutionArgs) => Promise.resolve(options.allow ?? true)),
+    canActivate: jest.fn((_args: ExecutionArgs) => Promise.resolve(options.allow ?? true)),
     execute: jest.fn(execute),
     reportsErrors: options.reportsErrors ?? true,
   };
@@ -54,10 +54,10 @@ const FORECAST_OUTPUT = outputs.compile({
 });
 
 interface Fixture {
-  readonly caller: McpToolCaller;
+  readonly caller: ToolCaller;
   readonly store: ToolStore;
   readonly session: ClientSession;
-  readonly call: McpCallContext;
+  readonly call: MessageContext;
   readonly request: { user: { sub: string } };
   /** `Logger.error` calls of the McpTools logger, with their arguments as given. */
   readonly errors: () => unknown[][];
@@ -74,13 +74,13 @@ function setup(): Fixture {
   const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
   jest.spyOn(Logger.prototype, 'debug').mockImplementation(() => undefined);
   const options = resolveMcpOptions({ name: 'pipeline-test', version: '1.0.0' });
-  const schemas = new McpSchemas();
+  const schemas = new Schemas();
   const store = new ToolStore(schemas);
   const { lifecycle } = testLifecycle(options, schemas);
-  const caller = new McpToolCaller(store, lifecycle);
+  const caller = new ToolCaller(store, lifecycle);
   const session = testSession();
   const request = { user: { sub: 'alice' } };
-  const call: McpCallContext = { caller: session, session, httpRequest: request, headers: {} };
+  const call: MessageContext = { caller: session, session, httpRequest: request, headers: {} };
   return {
     caller,
     store,
@@ -107,7 +107,7 @@ function setup(): Fixture {
   };
 }
 
-const invocationOf = (args: McpExecutionArgs): McpInvocation => args[3];
+const invocationOf = (args: ExecutionArgs): Invocation => args[3];
 
 /** The JSON-RPC error a call fails with, failing the test when it answers instead. */
 async function rejection(promise: Promise<CallToolResult>): Promise<JsonRpcError> {
@@ -124,7 +124,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-describe('McpToolCaller: the pipeline', () => {
+describe('ToolCaller: the pipeline', () => {
   describe('guards', () => {
     it('answers a denied call exactly as a call to a tool that does not exist, checking nothing', async () => {
       const f = setup();
@@ -458,6 +458,6 @@ describe('McpToolCaller: the pipeline', () => {
 });
 
 /** A 2025 session's tool call: never an `input_required` round, so its answer is a `CallToolResult`. */
-function callTool(caller: McpToolCaller, ...args: Parameters<McpToolCaller['call']>): Promise<CallToolResult> {
+function callTool(caller: ToolCaller, ...args: Parameters<ToolCaller['call']>): Promise<CallToolResult> {
   return caller.call(...args) as Promise<CallToolResult>;
 }

@@ -10,11 +10,11 @@ import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { CallToolResult } from '../protocol/mcp.types.js';
-import type { McpCallContext } from '../execution/mcp-call-context.js';
+import type { MessageContext } from '../execution/message-context.js';
 import { ClientSession } from '../session/client-session.js';
 import { McpToolRegistry, type McpToolHandler } from '../registries/tool.registry.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
-import { McpToolCaller } from './tool.caller.js';
+import { Schemas } from '../schemas/schemas.js';
+import { ToolCaller } from './tool.caller.js';
 import { ToolStore } from './tool.store.js';
 import { delay, until } from '../../test/utils/wait.js';
 import { testSession } from '../../test/internals/client-session.js';
@@ -36,10 +36,10 @@ function deferred<T = unknown>(): {
 }
 
 interface Fixture {
-  readonly caller: McpToolCaller;
+  readonly caller: ToolCaller;
   readonly registry: McpToolRegistry;
   readonly session: ClientSession;
-  readonly call: McpCallContext;
+  readonly call: MessageContext;
   /** Every `endCall` of the session, with whether its controller is the one `beginCall` gave. */
   readonly ended: Array<{ id: RequestId; own: boolean }>;
   /** The contexts the handlers got, in call order. */
@@ -55,10 +55,10 @@ function setup(): Fixture {
   jest.spyOn(Logger.prototype, 'error').mockImplementation(errors);
   jest.spyOn(Logger.prototype, 'debug').mockImplementation(debugs);
   const options = resolveMcpOptions({ name: 'caller-test', version: '1.0.0' });
-  const schemas = new McpSchemas();
+  const schemas = new Schemas();
   const store = new ToolStore(schemas);
   const registry = new McpToolRegistry(store);
-  const caller = new McpToolCaller(store, testLifecycle(options, schemas).lifecycle);
+  const caller = new ToolCaller(store, testLifecycle(options, schemas).lifecycle);
   const session = testSession({ logLevel: 'debug' });
   const controllers = new Map<RequestId, AbortController>();
   const ended: Array<{ id: RequestId; own: boolean }> = [];
@@ -74,7 +74,7 @@ function setup(): Fixture {
     end(id, controller);
   });
   const contexts: McpContext[] = [];
-  const call: McpCallContext = { caller: session, session, httpRequest: {}, headers: {} };
+  const call: MessageContext = { caller: session, session, httpRequest: {}, headers: {} };
   return {
     caller,
     registry,
@@ -102,7 +102,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-describe('McpToolCaller: outcomes', () => {
+describe('ToolCaller: outcomes', () => {
   it('runs the handler with its context and maps its value', async () => {
     const f = setup();
     const handler = f.add('echo', () => 'hello');
@@ -209,7 +209,7 @@ describe('McpToolCaller: outcomes', () => {
   });
 });
 
-describe('McpToolCaller: cancellation', () => {
+describe('ToolCaller: cancellation', () => {
   it('never starts a handler whose call was cancelled before it started, and answers nothing', async () => {
     const f = setup();
     const handler = f.add('never', () => 'x');
@@ -254,7 +254,7 @@ describe('McpToolCaller: cancellation', () => {
   });
 });
 
-describe('McpToolCaller: timeoutMs and session end', () => {
+describe('ToolCaller: timeoutMs and session end', () => {
   it('answers a call past timeoutMs with a "timed out" error result while a handler that ignores its signal runs on', async () => {
     const f = setup();
     const gate = deferred<string>();
@@ -348,6 +348,6 @@ describe('McpToolCaller: timeoutMs and session end', () => {
 });
 
 /** A 2025 session's tool call: never an `input_required` round, so its answer is a `CallToolResult`. */
-function callTool(caller: McpToolCaller, ...args: Parameters<McpToolCaller['call']>): Promise<CallToolResult> {
+function callTool(caller: ToolCaller, ...args: Parameters<ToolCaller['call']>): Promise<CallToolResult> {
   return caller.call(...args) as Promise<CallToolResult>;
 }

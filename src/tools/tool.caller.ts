@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { McpCallLifecycle } from '../execution/call-lifecycle.js';
+import { CallLifecycle } from '../execution/call-lifecycle.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
-import type { McpCallContext } from '../execution/mcp-call-context.js';
+import type { MessageContext } from '../execution/message-context.js';
 import type { CallCandidate } from '../execution/running-call.js';
 import type { McpEra } from '../protocol/era-classifier.js';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
-import { McpMethod } from '../protocol/mcp.methods.js';
+import { Method } from '../protocol/methods.js';
 import type { CallToolParams, CallToolResult, InputRequiredResult } from '../protocol/mcp.types.js';
 import { readHeader } from '../protocol/header-value.js';
 import { checkParamHeaders } from '../protocol/param-headers.js';
@@ -38,19 +38,19 @@ const UNKNOWN_TOOL: Readonly<Record<McpEra, (name: string) => CallToolResult>> =
  * headers are checked against them once the guards admit the caller (a hidden tool reveals nothing).
  */
 @Injectable()
-export class McpToolCaller {
+export class ToolCaller {
   private readonly logger = kindLoggers().tool;
   private readonly answers = toolAnswers(this.logger);
   private readonly plans = new WeakMap<RegisteredTool, ToolPlan>();
 
   constructor(
     private readonly tools: ToolStore,
-    private readonly lifecycle: McpCallLifecycle,
+    private readonly lifecycle: CallLifecycle,
   ) {}
 
   call(
     params: CallToolParams,
-    call: McpCallContext,
+    call: MessageContext,
     requestId: RequestId,
   ): Promise<CallToolResult | InputRequiredResult> {
     const { name } = params;
@@ -59,7 +59,7 @@ export class McpToolCaller {
       kind: 'tool' as const,
       name,
       meta: params._meta,
-      input: { method: McpMethod.ToolsCall, ...params },
+      input: { method: Method.ToolsCall, ...params },
     };
     return this.lifecycle.run(this.answers, call, requestId, request, async (running) => {
       const tool = this.tools.get(name);

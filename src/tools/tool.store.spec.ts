@@ -7,7 +7,7 @@ import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js
 import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import { PagedList, type Page } from '../protocol/pagination.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { Schemas } from '../schemas/schemas.js';
 import { ToolStore } from './tool.store.js';
 import { thrownBy } from '../../test/utils/thrown.js';
 
@@ -29,7 +29,7 @@ const names = (page: Page<RegisteredTool>): string[] => page.page.map((tool) => 
 
 /** A store holding tools `t0`…`t<count-1>`, defined as discovery does. */
 function registryWith(count: number): ToolStore {
-  const store = new ToolStore(new McpSchemas());
+  const store = new ToolStore(new Schemas());
   for (let index = 0; index < count; index++) {
     store.define({ description: `Tool ${index}` }, `t${index}`, `Tools.t${index}`, targetOf);
   }
@@ -57,7 +57,7 @@ afterEach(() => {
 
 describe('ToolStore.define', () => {
   it('prepares a tool from its options and registers it under its name', async () => {
-    const store = new ToolStore(new McpSchemas());
+    const store = new ToolStore(new Schemas());
     const tool = store.define(
       { name: 'weather.forecast', description: 'Forecast', input: CityArgs, timeoutMs: 500 },
       'forecast',
@@ -86,7 +86,7 @@ describe('ToolStore.define', () => {
   });
 
   it('names the tool after the default name when the options give none', () => {
-    const store = new ToolStore(new McpSchemas());
+    const store = new ToolStore(new Schemas());
     expect(store.define({ description: 'Forecast' }, 'forecast', 'T.forecast', targetOf).definition.name).toBe(
       'forecast',
     );
@@ -94,7 +94,7 @@ describe('ToolStore.define', () => {
   });
 
   it('compiles the checks of raw input and output schemas', async () => {
-    const store = new ToolStore(new McpSchemas());
+    const store = new ToolStore(new Schemas());
     const tool = store.define(
       {
         description: 'Forecast',
@@ -113,7 +113,7 @@ describe('ToolStore.define', () => {
   });
 
   it('checks the output of an output DTO against its converted schema', () => {
-    const store = new ToolStore(new McpSchemas());
+    const store = new ToolStore(new Schemas());
     const tool = store.define({ description: 'Echo', output: CityArgs }, 'echo', 'T.echo', targetOf);
     expect(tool.definition.outputSchema).toMatchObject({ required: ['city'] });
     expect(tool.checkOutput!({ city: 'Bern' })).toEqual({ ok: true });
@@ -127,7 +127,7 @@ describe('ToolStore.define', () => {
     ['a raw output schema that does not compile', { description: 'x', output: { type: 'object', $ref: '#/nowhere' } }],
     ['an input schema of another type', { description: 'x', input: { type: 'string' } as never }],
   ])('refuses %s with a McpDefinitionError and registers nothing', async (_label, options) => {
-    const store = new ToolStore(new McpSchemas());
+    const store = new ToolStore(new Schemas());
     const changes = jest.fn();
     const subscription = store.changes.subscribe(changes);
     expect(() => store.define(options, 'tool', 'T.tool', targetOf)).toThrow(McpDefinitionError);
@@ -138,7 +138,7 @@ describe('ToolStore.define', () => {
   });
 
   it('refuses a name already taken, naming both owners, and keeps the first tool', () => {
-    const store = new ToolStore(new McpSchemas());
+    const store = new ToolStore(new Schemas());
     const first = store.define({ description: 'A' }, 'echo', 'A.echo', targetOf);
     const error = thrownBy(() => store.define({ description: 'B' }, 'echo', 'B.echo', targetOf));
     expect(error).toBeInstanceOf(McpDefinitionError);
@@ -148,7 +148,7 @@ describe('ToolStore.define', () => {
   });
 
   it('announces the new tool once the current burst of changes is over', async () => {
-    const store = new ToolStore(new McpSchemas());
+    const store = new ToolStore(new Schemas());
     const changes = jest.fn();
     const subscription = store.changes.subscribe(changes);
     store.define({ description: 'A' }, 'a', 'T.a', targetOf);

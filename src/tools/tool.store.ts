@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Catalogue } from '../catalogue/catalogue.js';
+import { ItemStore } from '../items/item-store.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { duplicateToolMessage } from '../mcp.messages.js';
 import { paramHeadersOf } from '../protocol/param-headers.js';
 import { argumentsCheckerFor } from '../schemas/arguments-checker.js';
-import { McpSchemas } from '../schemas/mcp-schemas.js';
+import { Schemas } from '../schemas/schemas.js';
 import { outputCheckerFor } from './tool-output.checker.js';
 import { buildToolDefinition } from './tool-definition.factory.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
@@ -16,8 +16,8 @@ import type { RegisteredTool } from './registered-tool.interface.js';
  * the served set emits once on `changes`.
  */
 @Injectable()
-export class ToolStore extends Catalogue<RegisteredTool> {
-  constructor(private readonly schemas: McpSchemas) {
+export class ToolStore extends ItemStore<RegisteredTool> {
+  constructor(private readonly schemas: Schemas) {
     super(
       (tool) => tool.definition.name,
       (existing, added) =>

@@ -121,7 +121,7 @@ describe('server/discover and result fields (e2e)', () => {
       expect(names).toEqual(expect.arrayContaining(['echo', 'regional', 'ask_name', 'order']));
     });
 
-    // Was a bug, fixed (src/server/served-capabilities.ts): capabilities counted the items
+    // Was a bug, fixed (src/dispatch/served-capabilities.ts): capabilities counted the items
     // registered, disabled ones included, so a server whose prompts were all disabled still declared
     // prompts and served an empty prompts/list.
     it('drops the prompts capability and prompts/list while every prompt is disabled, and brings them back with one', async () => {

@@ -340,7 +340,7 @@ describe('2026-07-28 subscriptions/listen limits, counted from arrival (e2e)', (
     heldGuards.runs = 0;
   });
 
-  // Was a bug, fixed (src/server/listen-streams.ts): listens were counted once acknowledged, after
+  // Was a bug, fixed (src/dispatch/listen-streams.ts): listens were counted once acknowledged, after
   // their resource guards; concurrent listens all passed the check, all ran their guards, and the
   // extra ones were then refused with 200 and -32000 instead of 429.
   it('refuses with 429 the listens of a principal past its limit while the guards of the first still decide', async () => {
@@ -376,7 +376,7 @@ describe('2026-07-28 subscriptions/listen limits, counted from arrival (e2e)', (
 describe('2026-07-28 subscriptions/listen limits of anonymous callers (e2e)', () => {
   const app = useModernApp(modernApp({ limits: { listenStreams: 3, listenStreamsPerPrincipal: 1 } }));
 
-  // Was a bug, fixed (src/server/listen-streams.ts): anonymous callers shared one per-principal
+  // Was a bug, fixed (src/dispatch/listen-streams.ts): anonymous callers shared one per-principal
   // count, so one anonymous listen locked every other anonymous caller out.
   it('bounds anonymous listens by maxListenStreams alone, not per principal', async () => {
     for (let opened = 0; opened < 3; opened++) await listen(app.client, { toolsListChanged: true });
@@ -413,7 +413,7 @@ describe('2026-07-28 subscriptions/listen at shutdown (e2e)', () => {
       await running.close().catch(() => undefined);
     }
   });
-  // Was a bug, fixed (src/server/listen-streams.ts): a listen that arrived once the destroy hooks
+  // Was a bug, fixed (src/dispatch/listen-streams.ts): a listen that arrived once the destroy hooks
   // had ended the streams was acknowledged and then kept open, so close() waited for it for ever.
   it('ends at once, with its result, a listen that arrives while the application shuts down; close() does not wait', async () => {
     const running = await startApp(heldApp(), { forceCloseConnections: false });
@@ -437,7 +437,7 @@ describe('2026-07-28 subscriptions/listen at shutdown (e2e)', () => {
     }
   });
 
-  // Was a bug, fixed (src/server/listen-streams.ts): a listen whose resource guards were still
+  // Was a bug, fixed (src/dispatch/listen-streams.ts): a listen whose resource guards were still
   // deciding when the streams were ended became a stream afterwards, never ended.
   it('ends at once, with its result, a listen whose guards decided while the application shut down', async () => {
     const running = await startApp(heldApp(), { forceCloseConnections: false });

@@ -575,7 +575,7 @@ describe('stateSecret rotation (e2e)', () => {
   let oldOnly: ModernClient;
   let rotated: ModernClient;
 
-  // Was not possible before (src/sealing/sealer.ts, src/server/cursor-seal.ts): one secret only.
+  // Was not possible before (src/sealing/sealer.ts, src/dispatch/cursor-seal.ts): one secret only.
   beforeAll(async () => {
     apps = await Promise.all([
       startApp(modernApp({ limits: { pageSize: 2 }, state: { secret: OLD } })),

@@ -354,7 +354,7 @@ describe('2026-07-28 requests (e2e)', () => {
 });
 
 describe('2026-07-28 requests at shutdown (e2e)', () => {
-  // Was a bug, fixed (src/transport/stateless-post.ts, beforeApplicationShutdown): stateless calls
+  // Was a bug, fixed (src/http/eras/stateless-post.ts, beforeApplicationShutdown): stateless calls
   // were not aborted at shutdown; with connections not forced closed, close() waited for a handler
   // that waits on its signal for ever (forced closed, the handler saw 'cancelled').
   it('aborts a running call with reason kind "shutdown", answers it, and close() does not wait for it', async () => {
@@ -400,7 +400,7 @@ describe('2026-07-28 requests whose client left before they were served (e2e)', 
     holding.sockets.length = 0;
   });
 
-  // Was a bug, fixed (src/transport/stateless-post.ts, handle): a request whose client had closed
+  // Was a bug, fixed (src/http/eras/stateless-post.ts, handle): a request whose client had closed
   // the connection was dispatched all the same (its response's 'close' had already been emitted, so
   // nothing aborted it), and its handler ran for nobody.
   it('does not run the handler of a request whose connection closed before it was dispatched', async () => {

@@ -591,7 +591,7 @@ describe('prompts and completion with the official SDK client (e2e)', () => {
     });
 
     // A completer of a template variable gets the template's name as ctx.name, not the URI
-    // template the client referred to (McpCompletionService renames the context once admitted).
+    // template the client referred to (CompletionService renames the context once admitted).
     it.each([
       ['a complete option function', 'named://city/{name}', 'named_city'],
       ['an @McpCompletion() method', 'named://town/{name}', 'named_town'],

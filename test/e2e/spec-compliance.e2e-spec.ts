@@ -360,7 +360,7 @@ describe('resources, templates, prompts and completion against the specification
     // "light" | "dark". The SDK client parses the whole page, so one such item makes resources/list
     // (or prompts/list) fail for every item of the page. src/resources/resource-definition.factory.ts
     // common() and src/prompts/prompt-definition.factory.ts copy title/description/_meta through
-    // optional(), which only drops undefined; checkIcons (src/catalogue/definition-checks.ts) checks
+    // optional(), which only drops undefined; checkIcons (src/items/definition-checks.ts) checks
     // src alone. Annotations, by contrast, are checked exactly for this reason (checkAnnotations).
     test.each(cases)('%s', async (_label, item) => {
       const add = (): void => {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { McpSharedState } from '../../src/interfaces/mcp-shared-state.interface.js';
+import type { SharedState } from '../../src/interfaces/mcp-shared-state.interface.js';
 import { redisState } from '../../src/redis/redis-state.js';
 import { RedisServer } from '../utils/redis-server.js';
 
@@ -9,7 +9,7 @@ const quiet = { onMessage: () => undefined, onStandalone: () => undefined, onAva
 export interface RedisStates {
   readonly server: () => RedisServer;
   /** A state of its own on the server, started (each with its own client), stopped after the file. */
-  start(keyPrefix: string): Promise<McpSharedState>;
+  start(keyPrefix: string): Promise<SharedState>;
 }
 
 /**
@@ -19,7 +19,7 @@ export interface RedisStates {
 export function useRedisStates(): RedisStates {
   let server: RedisServer | undefined;
   const clients: Redis[] = [];
-  const states: McpSharedState[] = [];
+  const states: SharedState[] = [];
   beforeAll(async () => {
     server = await RedisServer.start();
   });
@@ -33,10 +33,10 @@ export function useRedisStates(): RedisStates {
     async start(keyPrefix) {
       const client = new Redis(server!.url, { lazyConnect: true });
       clients.push(client);
-      const { shared } = redisState({ client, keyPrefix, operationTimeoutMs: 500, connectTimeoutMs: 2_000 });
-      await shared.start(quiet);
-      states.push(shared);
-      return shared;
+      const { port } = redisState({ client, keyPrefix, operationTimeoutMs: 500, connectTimeoutMs: 2_000 });
+      await port.start(quiet);
+      states.push(port);
+      return port;
     },
   };
 }

@@ -109,7 +109,7 @@ const PUBLIC_API = [
   'McpRuntimeResourceTemplateOptions',
   'McpRuntimeToolOptions',
   'McpScopes',
-  'McpScopesGuard',
+  'ScopesGuard',
   'McpSession',
   'McpSessionHandle',
   'McpSessionRegistry',

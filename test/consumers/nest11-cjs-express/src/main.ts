@@ -8,7 +8,7 @@ import { McpModule } from 'mcp42';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { EchoTools } from './echo.tools';
+import { EchoTools } from './echo.tools.js';
 
 @Module({
   imports: [McpModule.forRoot({ name: 'nest11-cjs-express', version: '1.0.0', maxBodyBytes: 4096 })],

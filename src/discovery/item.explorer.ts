@@ -1,0 +1,160 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { ItemCompleter } from '../items/completer.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
+import { prepareHandlerParams } from '../execution/handler-params.js';
+import { PipelineFactory } from '../execution/pipeline.factory.js';
+import type { PipelineTarget } from '../execution/pipeline-target.js';
+import type { McpCompletionOptions } from '../interfaces/mcp-completion.interface.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { PromptStore } from '../prompts/prompt.store.js';
+import { ResourceStore } from '../resources/resource.store.js';
+import { ToolStore } from '../tools/tool.store.js';
+import { MetadataAccessor, type MethodMetadata } from './metadata.accessor.js';
+
+// Named through the public DiscoveryService API rather than imported from Nest's internals.
+type InstanceWrapper = ReturnType<DiscoveryService['getProviders']>[number];
+
+type TargetOf = (request: unknown) => PipelineTarget | Promise<PipelineTarget>;
+
+/** An `@McpCompletion()` found during the scan, attached once every prompt and template is known. */
+interface FoundCompletion {
+  readonly options: McpCompletionOptions;
+  readonly completer: ItemCompleter;
+  readonly label: string;
+}
+
+/**
+ * Finds `@McpTool()`, `@McpResource()`, `@McpResourceTemplate()`, `@McpPrompt()` and
+ * `@McpCompletion()` methods on every provider and controller of the application at module init,
+ * and registers them behind their Nest pipeline, schemas computed, before the first request can
+ * arrive. Methods of static providers are bound once; those of request-scoped, durable or
+ * transient providers are resolved per request.
+ */
+@Injectable()
+export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
+  private readonly logger = new Logger('McpModule');
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly metadata: MetadataAccessor,
+    private readonly tools: ToolStore,
+    private readonly resources: ResourceStore,
+    private readonly prompts: PromptStore,
+    private readonly pipelines: PipelineFactory,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  onModuleInit(): void {
+    const completions: FoundCompletion[] = [];
+    let handlers = 0;
+    for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
+      handlers += this.explore(wrapper, completions);
+    }
+    for (const completion of completions) this.attach(completion);
+    if (handlers > 0) this.pipelines.assertNoTransientGlobalEnhancers();
+    this.logger.log(
+      `Serving ${this.tools.size} MCP tool(s), ${this.resources.resources.size} resource(s), ` +
+        `${this.resources.templates.size} resource template(s), ${this.prompts.size} prompt(s)`,
+    );
+  }
+
+  /**
+   * Warns when, every module initialised, the application serves nothing: the usual cause is a
+   * class with decorated methods that is not a provider (or controller) of any module. Checked after
+   * every `onModuleInit`, so items added at run time there count.
+   */
+  onApplicationBootstrap(): void {
+    if (this.tools.size + this.resources.resources.size + this.resources.templates.size + this.prompts.size > 0) return;
+    this.logger.warn(
+      'McpModule serves no tools, resources, resource templates or prompts: no @McpTool(), @McpResource(), ' +
+        '@McpResourceTemplate() or @McpPrompt() method was found. Put them on a class listed in the `providers` ' +
+        '(or `controllers`) of a module of this application, or add items with McpToolRegistry and the other registries.',
+    );
+  }
+
+  /** @returns how many handlers the wrapper's class declares. */
+  private explore(wrapper: InstanceWrapper, completions: FoundCompletion[]): number {
+    if (wrapper.isAlias) return 0;
+    // Take the class from the instance, not the wrapper: factory providers have no metatype to read.
+    const instance: unknown = wrapper.instance;
+    const prototype = instance ? Object.getPrototypeOf(instance) : (wrapper.metatype?.prototype as unknown);
+    if (!prototype || typeof prototype !== 'object') return 0;
+    const classRef = (prototype as { constructor: abstract new (...args: never[]) => unknown }).constructor;
+    const isStatic = wrapper.isDependencyTreeStatic() && !wrapper.isTransient;
+    let handlers = 0;
+
+    for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+      const found = this.metadata.getMethodMetadata((prototype as Record<string, unknown>)[methodName]);
+      if (!found) continue;
+      handlers++;
+      const owner = `${classRef.name}.${methodName}`;
+      const paramsKey = prepareHandlerParams(classRef, methodName, owner, decoratorOf(found));
+      const target: TargetOf =
+        isStatic && instance
+          ? this.pipelines.forStatic(instance as object, methodName, paramsKey, wrapper.id)
+          : this.pipelines.forScoped(
+              wrapper.token,
+              methodName,
+              paramsKey,
+              wrapper.id,
+              wrapper.isDependencyTreeDurable(),
+            );
+      this.checkCacheScope(found, classRef, (prototype as Record<string, unknown>)[methodName], owner);
+      if (found.tool) this.tools.define(found.tool, methodName, owner, target);
+      if (found.resource) this.resources.define(found.resource, methodName, owner, target);
+      if (found.resourceTemplate) this.resources.defineTemplate(found.resourceTemplate, methodName, owner, target);
+      if (found.prompt) this.prompts.define(found.prompt, methodName, owner, target);
+      for (const options of found.completions ?? []) {
+        completions.push({
+          options,
+          completer: { kind: 'handler', handler: { owner, target } },
+          label: `@McpCompletion() on ${owner}`,
+        });
+      }
+    }
+    return handlers;
+  }
+
+  /**
+   * Warns when a list configured `public` (shared caches may serve it to anyone) holds an item whose
+   * guards may hide it from some callers: one caller's list would then reach another.
+   */
+  private checkCacheScope(found: MethodMetadata, classRef: object, method: unknown, owner: string): void {
+    const { cache } = this.options;
+    const lists = [
+      found.tool && cache.tools?.scope === 'public' ? 'tools' : undefined,
+      found.resource && cache.resources?.scope === 'public' ? 'resources' : undefined,
+      found.resourceTemplate && cache.resourceTemplates?.scope === 'public' ? 'resourceTemplates' : undefined,
+      found.prompt && cache.prompts?.scope === 'public' ? 'prompts' : undefined,
+    ].filter((list) => list !== undefined);
+    if (lists.length === 0 || !this.pipelines.declaresGuards(classRef, method)) return;
+    for (const list of lists) {
+      this.logger.warn(
+        `options.cache.${list}.scope is 'public', but ${owner} has guards that may hide it from some callers: ` +
+          `shared caches could serve one caller's list to another. Use scope 'private' (the default) for lists guards filter.`,
+      );
+    }
+  }
+
+  private attach({ options, completer, label }: FoundCompletion): void {
+    const { prompt, resourceTemplate, argument } = options;
+    if (typeof argument !== 'string' || argument === '') throw new McpDefinitionError(`${label}: argument is required`);
+    if ((prompt === undefined) === (resourceTemplate === undefined)) {
+      throw new McpDefinitionError(`${label}: name exactly one of prompt or resourceTemplate`);
+    }
+    if (prompt !== undefined) this.prompts.addCompleter(prompt, argument, completer, label);
+    else this.resources.addCompleter(resourceTemplate!, argument, completer, label);
+  }
+}
+
+/** The decorator to name in errors about the method's parameters. */
+function decoratorOf(found: MethodMetadata): string {
+  if (found.tool) return '@McpTool()';
+  if (found.resource) return '@McpResource()';
+  if (found.resourceTemplate) return '@McpResourceTemplate()';
+  if (found.prompt) return '@McpPrompt()';
+  return '@McpCompletion()';
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { McpCompletionOptions } from '../interfaces/mcp-completion.interface.js';
+import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
+import type { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/mcp-resource-options.interface.js';
+import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import {
+  MCP_COMPLETION_METADATA,
+  MCP_PROMPT_METADATA,
+  MCP_RESOURCE_METADATA,
+  MCP_RESOURCE_TEMPLATE_METADATA,
+  MCP_TOOL_METADATA,
+} from '../mcp.constants.js';
+
+/** What the MCP decorators on one method declare. */
+export interface MethodMetadata {
+  readonly tool?: McpToolOptions;
+  readonly resource?: McpResourceOptions;
+  readonly resourceTemplate?: McpResourceTemplateOptions;
+  readonly prompt?: McpPromptOptions;
+  readonly completions?: readonly McpCompletionOptions[];
+}
+
+/** Every read of decorator metadata the library needs goes through here. */
+@Injectable()
+export class MetadataAccessor {
+  constructor(private readonly reflector: Reflector) {}
+
+  getToolOptions(method: unknown): McpToolOptions | undefined {
+    if (typeof method !== 'function') return undefined;
+    return this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, method);
+  }
+
+  /** What the MCP decorators on `method` declare; `undefined` when it carries none. */
+  getMethodMetadata(method: unknown): MethodMetadata | undefined {
+    if (typeof method !== 'function') return undefined;
+    const read = <T>(key: string): T | undefined => this.reflector.get<T | undefined>(key, method);
+    const metadata: MethodMetadata = {
+      tool: read<McpToolOptions>(MCP_TOOL_METADATA),
+      resource: read<McpResourceOptions>(MCP_RESOURCE_METADATA),
+      resourceTemplate: read<McpResourceTemplateOptions>(MCP_RESOURCE_TEMPLATE_METADATA),
+      prompt: read<McpPromptOptions>(MCP_PROMPT_METADATA),
+      completions: read<McpCompletionOptions[]>(MCP_COMPLETION_METADATA),
+    };
+    return Object.values(metadata).some((value) => value !== undefined) ? metadata : undefined;
+  }
+}

@@ -1,0 +1,187 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { MessageContext } from '../execution/message-context.js';
+import type { ServerChange, ChangeBus } from '../interfaces/change-bus.interface.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_CHANGE_BUS, MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { RequestCancelledError } from '../protocol/dispatcher.js';
+import { notificationMessage } from '../protocol/json-rpc.codec.js';
+import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import type { JsonRpcParams, RequestId } from '../protocol/json-rpc.types.js';
+import { Method } from '../protocol/methods.js';
+import type { SubscriptionFilter } from '../protocol/mcp.types.js';
+import { MetaKey } from '../protocol/request-envelope.js';
+import { ResourceReader } from '../resources/resource.reader.js';
+import { ServedCapabilities } from './served-capabilities.js';
+
+/** One open `subscriptions/listen` stream. */
+interface ListenStream {
+  readonly id: RequestId;
+  readonly filter: SubscriptionFilter;
+  readonly uris: ReadonlySet<string>;
+  readonly call: MessageContext;
+  /** Ends the subscription gracefully: its result goes out, then the stream closes. */
+  readonly finish: () => void;
+}
+
+const LIST_METHOD = {
+  tools: Method.ToolsListChanged,
+  prompts: Method.PromptsListChanged,
+  resources: Method.ResourcesListChanged,
+} as const;
+const LIST_FLAG = {
+  tools: 'toolsListChanged',
+  prompts: 'promptsListChanged',
+  resources: 'resourcesListChanged',
+} as const;
+
+/**
+ * The open `subscriptions/listen` streams (2026-07-28) of the application: the change notifications
+ * on the bus reach each stream that asked for them, tagged with its subscription id. A stream
+ * acknowledges first, with the part of its filter the server honours: list changes of the kinds it
+ * serves, updates of the resources the caller may read. It ends when the client closes it, or
+ * gracefully, with its result, when the application shuts down (a listen that arrives then is ended
+ * at once). Streams are bounded in all and per identified principal, counted from the moment a
+ * listen arrives (its guards may take a while), not from its acknowledgement.
+ */
+@Injectable()
+export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('McpListen');
+  private readonly streams = new Set<ListenStream>();
+  /** Listens arrived and not ended (acknowledged or not), in all and per identified principal. */
+  private held = 0;
+  private readonly heldBy = new Map<string, number>();
+  private unsubscribe: (() => void) | undefined;
+  private closing = false;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_CHANGE_BUS) private readonly bus: ChangeBus,
+    private readonly capabilities: ServedCapabilities,
+    private readonly reader: ResourceReader,
+  ) {}
+
+  /** Open streams. */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  onApplicationBootstrap(): void {
+    this.unsubscribe = this.bus.subscribe((change) => this.deliver(change));
+  }
+
+  /** Ends every stream gracefully: each gets its result before the server closes. */
+  onModuleDestroy(): void {
+    this.closing = true;
+    this.unsubscribe?.();
+    for (const stream of [...this.streams]) stream.finish();
+  }
+
+  /**
+   * Whether `principal` may open another stream now: there is room in all, and for an identified
+   * principal, room of its own (anonymous callers are bounded by the total alone: one of them must
+   * not lock every other out).
+   */
+  hasRoom(principal: string | undefined): boolean {
+    if (this.held >= this.options.limits.listenStreams) return false;
+    return principal === undefined || (this.heldBy.get(principal) ?? 0) < this.options.limits.listenStreamsPerPrincipal;
+  }
+
+  /**
+   * Serves one `subscriptions/listen`: acknowledges, then streams what was asked until it ends.
+   * The transport checks {@link hasRoom} just before, in the same turn.
+   * @returns the result that ends it gracefully.
+   * @throws RequestCancelledError when the client ended it (nothing is answered then);
+   *   JsonRpcError -32000 when there is no room (the transport answers that with 429 first).
+   */
+  async listen(filter: SubscriptionFilter, call: MessageContext, id: RequestId): Promise<Record<string, unknown>> {
+    const { caller, channel } = call;
+    const { principal } = caller;
+    if (!channel) throw new JsonRpcError(ErrorCode.InternalError, 'subscriptions/listen needs a response stream');
+    if (!this.hasRoom(principal)) throw new JsonRpcError(ErrorCode.ServerError, 'Too many open listen streams');
+    const release = this.hold(principal);
+    const controller = caller.beginCall(id);
+    try {
+      const honoured = await this.honoured(filter, call);
+      // The guards of the resources took a while: the client may be gone.
+      if (controller.signal.aborted) throw new RequestCancelledError(id);
+      return await new Promise<Record<string, unknown>>((resolve, reject) => {
+        const stream: ListenStream = {
+          id,
+          filter: honoured,
+          uris: new Set(honoured.resourceSubscriptions),
+          call,
+          finish: () => {
+            if (this.streams.delete(stream)) resolve({ _meta: { [MetaKey.SubscriptionId]: id } });
+          },
+        };
+        const abort = (): void => {
+          if (this.streams.delete(stream)) reject(new RequestCancelledError(id));
+        };
+        controller.signal.addEventListener('abort', abort, { once: true });
+        this.streams.add(stream);
+        const acknowledged = channel.send(
+          notificationMessage(Method.SubscriptionsAcknowledged, this.tagged(id, { notifications: honoured })),
+        );
+        if (!acknowledged) abort();
+        // Nothing would ever come (nothing asked is served), or the application is shutting down:
+        // the subscription ends at once, gracefully.
+        else if (this.closing || isEmpty(honoured)) stream.finish();
+      });
+    } finally {
+      release();
+      caller.endCall(id, controller);
+    }
+  }
+
+  /** Counts a listen from its arrival; the release counts it out, once. */
+  private hold(principal: string | undefined): () => void {
+    this.held++;
+    if (principal !== undefined) this.heldBy.set(principal, (this.heldBy.get(principal) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held--;
+      if (principal === undefined) return;
+      const left = (this.heldBy.get(principal) ?? 1) - 1;
+      if (left > 0) this.heldBy.set(principal, left);
+      else this.heldBy.delete(principal);
+    };
+  }
+
+  /** What the server honours of a filter: lists of kinds it serves, resources the caller may read. */
+  private async honoured(filter: SubscriptionFilter, call: MessageContext): Promise<SubscriptionFilter> {
+    const served = this.capabilities.current;
+    const honoured: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } = {};
+    if (filter.toolsListChanged && served.tools) honoured.toolsListChanged = true;
+    if (filter.promptsListChanged && served.prompts) honoured.promptsListChanged = true;
+    if (filter.resourcesListChanged && served.resources) honoured.resourcesListChanged = true;
+    if (filter.resourceSubscriptions && served.resources) {
+      const readable = await this.reader.readableUris(filter.resourceSubscriptions, call);
+      if (readable.length > 0) honoured.resourceSubscriptions = readable;
+    }
+    return honoured;
+  }
+
+  private deliver(change: ServerChange): number {
+    let sent = 0;
+    for (const stream of this.streams) {
+      const wanted =
+        change.kind === 'list' ? stream.filter[LIST_FLAG[change.list]] === true : stream.uris.has(change.uri);
+      if (!wanted) continue;
+      const method = change.kind === 'list' ? LIST_METHOD[change.list] : Method.ResourceUpdated;
+      const params = change.kind === 'list' ? {} : { uri: change.uri };
+      if (stream.call.channel?.send(notificationMessage(method, this.tagged(stream.id, params)))) sent++;
+      else this.logger.debug(`A listen stream could not take ${method}; it is closing`);
+    }
+    return sent;
+  }
+
+  private tagged(id: RequestId, params: JsonRpcParams): JsonRpcParams {
+    return { ...params, _meta: { [MetaKey.SubscriptionId]: id } };
+  }
+}
+
+function isEmpty(filter: SubscriptionFilter): boolean {
+  return Object.keys(filter).length === 0;
+}

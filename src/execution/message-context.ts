@@ -1,0 +1,26 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Caller } from '../interfaces/caller.interface.js';
+import type { CacheHint } from '../protocol/mcp.types.js';
+import type { ClientSession } from '../session/client-session.js';
+import type { CallChannel } from './call-channel.js';
+
+/**
+ * What the transport knows about one incoming message: the dispatcher passes it through untouched
+ * to the handlers.
+ */
+export interface MessageContext {
+  /** Who sent it: the 2025 session, or the stateless caller of this one 2026-07-28 request. */
+  readonly caller: Caller;
+  /** The 2025 session (the caller itself); absent on a stateless request. */
+  readonly session?: ClientSession;
+  /** The HTTP request as the framework gives it (Express `Request`, Fastify `FastifyRequest`). */
+  readonly httpRequest: unknown;
+  readonly headers: IncomingHttpHeaders;
+  /** Where messages about this POST's requests go; absent for a POST that carried no request. */
+  readonly channel?: CallChannel;
+  /**
+   * The caching hints of the answer, set by what served a cacheable request (a list, a read): the
+   * modern era puts them on the result.
+   */
+  cacheHint?: CacheHint;
+}

@@ -1,0 +1,52 @@
+import { Logger } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResolvedMcpOptions } from '../../interfaces/resolved-mcp-options.interface.js';
+import { applyCors, corsPolicyOf, type CorsPolicy } from './cors-policy.js';
+import { writeTransportError } from '../responses/http-responses.js';
+import { allowedMethods, reachesTransport, refuseMethod } from './method-refusal.js';
+import { OriginPolicy } from './origin-policy.js';
+import { OriginRefusalLog } from './origin-refusal-log.js';
+
+/**
+ * What every request to the endpoint meets before any guard (as a middleware on Express, a Fastify
+ * hook on Fastify): the `Host` and `Origin` check (403, logged once per value), the CORS preflight
+ * (204) and CORS headers, and 405 for a method the endpoint does not serve. A request it lets through
+ * goes on to the endpoint's guards and the transport.
+ */
+export class EndpointDoor {
+  private readonly policy: OriginPolicy;
+  private readonly cors: CorsPolicy | undefined;
+  private readonly allow: string;
+  private readonly refusals = new OriginRefusalLog(new Logger('McpTransport'));
+
+  constructor(options: ResolvedMcpOptions) {
+    this.policy = new OriginPolicy(options.http.allowedOrigins, options.http.allowedHosts);
+    this.cors = corsPolicyOf(options);
+    this.allow = allowedMethods(options);
+  }
+
+  /**
+   * Whether the request goes on; when not, it has been answered. `takeOver` runs first when it is
+   * answered here (Fastify must be told it has no reply to send).
+   */
+  admit(raw: IncomingMessage, res: ServerResponse, takeOver?: () => void): boolean {
+    const refusal = this.policy.refusal(raw.headers);
+    if (refusal !== undefined) {
+      this.refusals.note(refusal);
+      takeOver?.();
+      writeTransportError(res, 403, refusal.message);
+      return false;
+    }
+    const { cors } = this;
+    if (cors?.isPreflight(raw.method, raw.headers)) {
+      takeOver?.();
+      applyCors(cors, raw, res);
+      return false;
+    }
+    if (cors) applyCors(cors, raw, res);
+    if (reachesTransport(raw.method)) return true;
+    takeOver?.();
+    refuseMethod(raw, res, this.allow);
+    return false;
+  }
+}

@@ -1,0 +1,90 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { headerValue } from '../requests/http-request.js';
+
+/** Why a request may not reach the endpoint: its 403's message, and what would admit it. */
+export interface OriginRefusal {
+  readonly message: string;
+  /** The header refused, as sent (absent: `undefined`). */
+  readonly value: string | undefined;
+  /** The option whose list would admit it. */
+  readonly option: 'allowedHosts' | 'allowedOrigins';
+}
+
+/**
+ * Decides which `Origin` and `Host` values may reach the endpoint: the defence against DNS
+ * rebinding, where a web page on an attacker's name resolves to 127.0.0.1 and drives a local server.
+ */
+export class OriginPolicy {
+  private readonly anyOrigin: boolean;
+  private readonly exactOrigins: ReadonlySet<string>;
+  /** `scheme://host` prefixes whose port may be anything. */
+  private readonly anyPortOrigins: ReadonlySet<string>;
+  private readonly anyHost: boolean;
+  private readonly hosts: ReadonlySet<string>;
+
+  constructor(allowedOrigins: readonly string[], allowedHosts: readonly string[]) {
+    this.anyOrigin = allowedOrigins.includes('*');
+    const exact = new Set<string>();
+    const anyPort = new Set<string>();
+    for (const entry of allowedOrigins) {
+      if (entry === '*') continue;
+      if (entry.endsWith(':*')) anyPort.add(entry.slice(0, -2).toLowerCase());
+      else exact.add(normalizeOrigin(entry) ?? entry.toLowerCase());
+    }
+    this.exactOrigins = exact;
+    this.anyPortOrigins = anyPort;
+    this.anyHost = allowedHosts.includes('*');
+    this.hosts = new Set(allowedHosts.map((host) => host.toLowerCase()));
+  }
+
+  /** A request without `Origin` comes from no browser page and is allowed; `null` and junk are not. */
+  allowsOrigin(origin: string | undefined): boolean {
+    if (origin === undefined || this.anyOrigin) return true;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    if (this.exactOrigins.has(url.origin)) return true;
+    return this.anyPortOrigins.has(`${url.protocol}//${url.hostname}`);
+  }
+
+  /**
+   * Why a request with these headers may not reach the endpoint, or `undefined` when it may: the
+   * `Host` first, then the `Origin`.
+   */
+  refusal(headers: IncomingHttpHeaders): OriginRefusal | undefined {
+    const host = headerValue(headers, 'host');
+    if (!this.allowsHost(host)) return { message: 'Forbidden: Host not allowed', value: host, option: 'allowedHosts' };
+    const origin = headerValue(headers, 'origin');
+    if (!this.allowsOrigin(origin)) {
+      return { message: 'Forbidden: Origin not allowed', value: origin, option: 'allowedOrigins' };
+    }
+    return undefined;
+  }
+
+  /** Compares the host name of a `Host` header, port ignored. A missing `Host` is refused. */
+  allowsHost(host: string | undefined): boolean {
+    if (this.anyHost) return true;
+    if (!host) return false;
+    return this.hosts.has(hostName(host).toLowerCase());
+  }
+}
+
+function normalizeOrigin(origin: string): string | undefined {
+  try {
+    return new URL(origin).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function hostName(host: string): string {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end === -1 ? host : host.slice(0, end + 1);
+  }
+  const colon = host.indexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}

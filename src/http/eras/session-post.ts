@@ -1,0 +1,177 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MessageContext } from '../../execution/message-context.js';
+import type { ResolvedMcpOptions } from '../../interfaces/resolved-mcp-options.interface.js';
+import type { SessionRefusal } from '../../interfaces/mcp-shared-state.interface.js';
+import { MCP_RESOLVED_OPTIONS, MCP_SESSION_ID_HEADER } from '../../mcp.constants.js';
+import type { DecodedBody, DecodedMessage } from '../../protocol/json-rpc.codec.js';
+import { errorResponse, invalidRequest } from '../../protocol/json-rpc.errors.js';
+import type { JsonRpcRequest } from '../../protocol/json-rpc.types.js';
+import { Method } from '../../protocol/methods.js';
+import { supportsBatching } from '../../protocol/protocol-version.js';
+import { RequestRouter } from '../../dispatch/request-router.js';
+import type { ClientSession } from '../../session/client-session.js';
+import { RequestSessions } from '../../session/request-sessions.js';
+import { SessionStore } from '../../session/session.store.js';
+import { McpStateUnavailableError } from '../../errors/mcp-state-unavailable.error.js';
+import { writeEmpty, writeJson, writeStateUnavailable, writeTransportError } from '../responses/http-responses.js';
+import { PostResponder, type PostResponderSettings } from '../responses/post-responder.js';
+import { ScopeChallenges } from '../responses/scope-challenges.js';
+import { loggedSerializationReports } from '../responses/serialization-reports.js';
+import { legacyVersionHeaderOk, rejectVersionHeader } from './session-headers.js';
+import { writeSessionRefusal } from './session-refusal.js';
+
+/**
+ * Serves one 2025 POST, as a 2025 server does: `initialize` creates a session; every other message
+ * needs the session it names (and its principal), and is served by the legacy dispatcher, its
+ * answer JSON or, once the call sends messages first, an SSE stream of the session that a client
+ * may resume. Batches only on 2025-03-26 sessions.
+ */
+@Injectable()
+export class SessionPost {
+  private readonly logger = new Logger('McpTransport');
+  private readonly responderSettings: PostResponderSettings;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    private readonly sessions: SessionStore,
+    private readonly server: RequestRouter,
+    private readonly requestSessions: RequestSessions,
+    challenges: ScopeChallenges,
+  ) {
+    this.responderSettings = {
+      keepAliveMs: options.http.keepAliveMs,
+      retryMs: options.http.sseRetryMs,
+      answerOf: (response) => challenges.answerOf(response),
+      ...loggedSerializationReports(this.logger),
+    };
+  }
+
+  /** Serves one 2025 POST: `initialize`, or a message (or batch) of an existing session. */
+  async handle(
+    body: DecodedBody,
+    sessionId: string | undefined,
+    request: unknown,
+    raw: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const { headers } = raw;
+    let session: ClientSession | undefined;
+    if (sessionId !== undefined) {
+      const found = this.sessions.findFor(sessionId, request);
+      try {
+        session = found instanceof Promise ? await found : found;
+      } catch (error) {
+        if (!(error instanceof McpStateUnavailableError)) throw error;
+        return this.unavailable(body, res);
+      }
+      if (!session) return writeTransportError(res, 404, 'Session not found');
+    }
+    if (body.kind === 'error') return writeJson(res, 400, body.error);
+
+    if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === Method.Initialize) {
+      return this.initialize(body.entry.message, session, request, res);
+    }
+    // `initialize` negotiates the version in its body, so the header is judged only for other messages.
+    if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
+    if (!session) return writeTransportError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+    // The session may have ended (DELETE, idle sweep) while the body was arriving.
+    if (session.ended) return writeTransportError(res, 404, 'Session not found');
+    session.lastActivity = Date.now();
+    this.requestSessions.bind(request, session);
+    const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
+    const base = { caller: session, session, httpRequest: request, headers };
+
+    if (body.kind === 'single') {
+      const { entry } = body;
+      if (entry.kind === 'invalid') return writeJson(res, 400, entry.error, sessionHeader);
+      if (entry.kind !== 'request') {
+        this.dispatchOneWay(entry, base);
+        return writeEmpty(res, 202, sessionHeader);
+      }
+      const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings, [
+        entry.message.id,
+      ]);
+      const context: MessageContext = { ...base, channel: responder };
+      responder.respond(await this.server.legacy.handleRequest(entry.message, context));
+      return;
+    }
+
+    if (!supportsBatching(session.protocolVersion)) {
+      return writeJson(
+        res,
+        400,
+        errorResponse(null, invalidRequest(`batches are not supported in protocol version ${session.protocolVersion}`)),
+        sessionHeader,
+      );
+    }
+    return this.handleBatch(body.entries, base, res, sessionHeader);
+  }
+
+  /**
+   * The session could not be read from the shared state: 503, except for a `ping`, which needs no
+   * session to be answered and says nothing about one.
+   */
+  private unavailable(body: DecodedBody, res: ServerResponse): void {
+    if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === Method.Ping) {
+      return writeJson(res, 200, { jsonrpc: '2.0', id: body.entry.message.id, result: {} });
+    }
+    writeStateUnavailable(res);
+  }
+
+  private async initialize(
+    request: JsonRpcRequest,
+    existing: ClientSession | undefined,
+    httpRequest: unknown,
+    res: ServerResponse,
+  ): Promise<void> {
+    if (existing) {
+      return writeJson(res, 400, errorResponse(request.id, invalidRequest('this session is already initialized')), {
+        [MCP_SESSION_ID_HEADER]: existing.id,
+      });
+    }
+    const outcome = this.server.legacy.initialize(request);
+    if (!outcome.handshake) return writeJson(res, 200, outcome.response);
+    let session: ClientSession | SessionRefusal;
+    try {
+      const opened = this.sessions.open(outcome.handshake, httpRequest);
+      session = opened instanceof Promise ? await opened : opened;
+    } catch (error) {
+      if (!(error instanceof McpStateUnavailableError)) throw error;
+      return writeStateUnavailable(res, request.id);
+    }
+    if (session === 'full' || session === 'principal-full') return writeSessionRefusal(res, request.id, session);
+    writeJson(res, 200, outcome.response, { [MCP_SESSION_ID_HEADER]: session.id });
+  }
+
+  private async handleBatch(
+    entries: readonly DecodedMessage[],
+    context: MessageContext,
+    res: ServerResponse,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    const owed = entries.filter((entry) => entry.kind === 'request' || entry.kind === 'invalid').length;
+    if (owed === 0) {
+      for (const entry of entries) this.dispatchOneWay(entry, context);
+      return writeEmpty(res, 202, headers);
+    }
+    const requestIds = entries.flatMap((entry) => (entry.kind === 'request' ? [entry.message.id] : []));
+    const responder = new PostResponder(res, context.session!, owed, true, headers, this.responderSettings, requestIds);
+    const withChannel: MessageContext = { ...context, channel: responder };
+    const dispatcher = this.server.legacy;
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (entry.kind === 'invalid') responder.respond(entry.error);
+        else if (entry.kind === 'request')
+          responder.respond(await dispatcher.handleRequest(entry.message, withChannel));
+        else this.dispatchOneWay(entry, context);
+      }),
+    );
+  }
+
+  /** Notifications and the client's answers to server requests: nothing to respond. */
+  private dispatchOneWay(entry: DecodedMessage, context: MessageContext): void {
+    if (entry.kind === 'notification') this.server.legacy.handleNotification(entry.message, context);
+    else if (entry.kind === 'response') this.server.legacy.handleResponse(entry.message, context);
+  }
+}

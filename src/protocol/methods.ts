@@ -1,0 +1,33 @@
+/** MCP method names the server handles or sends. */
+export const Method = {
+  Initialize: 'initialize',
+  Ping: 'ping',
+  ToolsList: 'tools/list',
+  ToolsCall: 'tools/call',
+  LoggingSetLevel: 'logging/setLevel',
+  ResourcesList: 'resources/list',
+  ResourceTemplatesList: 'resources/templates/list',
+  ResourcesRead: 'resources/read',
+  ResourcesSubscribe: 'resources/subscribe',
+  ResourcesUnsubscribe: 'resources/unsubscribe',
+  PromptsList: 'prompts/list',
+  PromptsGet: 'prompts/get',
+  CompletionComplete: 'completion/complete',
+  /** 2026-07-28: what the server speaks and serves. */
+  ServerDiscover: 'server/discover',
+  /** 2026-07-28: a long-lived stream of the change notifications the client opts in to. */
+  SubscriptionsListen: 'subscriptions/listen',
+  Initialized: 'notifications/initialized',
+  Cancelled: 'notifications/cancelled',
+  Progress: 'notifications/progress',
+  LogMessage: 'notifications/message',
+  ToolsListChanged: 'notifications/tools/list_changed',
+  ResourcesListChanged: 'notifications/resources/list_changed',
+  ResourceUpdated: 'notifications/resources/updated',
+  PromptsListChanged: 'notifications/prompts/list_changed',
+  RootsListChanged: 'notifications/roots/list_changed',
+  SubscriptionsAcknowledged: 'notifications/subscriptions/acknowledged',
+  ElicitationCreate: 'elicitation/create',
+  SamplingCreateMessage: 'sampling/createMessage',
+  RootsList: 'roots/list',
+} as const;
