@@ -415,7 +415,7 @@ async function runApp(name, tarball) {
     // only the refused Host, once, naming the option that would admit it.
     const logged = app.output.split('\n').filter((line) => line !== '' && !line.startsWith('MCP42_CONSUMER '));
     const refusal =
-      /Refused a request for Host "rebound\.example" \(403\): add its host name to the allowedHosts option/;
+      /Refused a request for Host "rebound\.example" \(403\): add its host name to the http\.allowedHosts option/;
     checks.that(
       logged.length === 1 && refusal.test(logged[0]),
       'no warning or error logged but the refused Host',

@@ -13,7 +13,7 @@ import { endpointUrl, HOST } from '../servers/bench-server.js';
 export interface SoakFixtureSettings {
   /** `sessionIdleTimeoutMs` (SOAK_IDLE_MS, default 2000). */
   readonly idleMs: number;
-  /** `outboxLimit` (SOAK_OUTBOX, default mcp42's 1000). */
+  /** `limits.outboxMessages` (SOAK_OUTBOX, default mcp42's 1000). */
   readonly outboxLimit: number | undefined;
 }
 
@@ -96,9 +96,11 @@ export async function startSoakFixture(settings: SoakFixtureSettings): Promise<S
       McpModule.forRoot({
         name: 'mcp42-soak',
         version: '1.0.0',
-        ...(settings.outboxLimit === undefined ? {} : { limits: { outboxMessages: settings.outboxLimit } }),
         sessions: { idleTimeoutMs: settings.idleMs },
-        limits: { sessions: 1_000_000 },
+        limits: {
+          sessions: 1_000_000,
+          ...(settings.outboxLimit === undefined ? {} : { outboxMessages: settings.outboxLimit }),
+        },
       }),
     ],
     providers: [SoakTools],

@@ -126,7 +126,7 @@ describe('SessionStore: maxSessionsPerPrincipal (one process)', () => {
 describe('SessionStore: maxSessionsPerPrincipal (shared state)', () => {
   it('hands the principal and both limits to the shared state, and passes its refusal on', async () => {
     const createSession = jest.fn<SharedState['createSession']>(() => Promise.resolve('principal-full'));
-    const state = { kind: 'mcp42.state', available: true, shared: { createSession } } as unknown as McpState;
+    const state = { kind: 'mcp42.state', available: true, port: { createSession } } as unknown as McpState;
     const sessions = makeStore({
       limits: { sessions: 50, sessionsPerPrincipal: 3 },
       state: { shared: state, secret: 'a shared secret of at least 32 bytes, for the test' },

@@ -124,13 +124,13 @@ describe('warnings at bootstrap', () => {
     expect(await warningsOf({ imports: [First, Third] })).toEqual([]);
   });
 
-  it('says, in production only, that sealed state needs a stateSecret shared by every instance', async () => {
+  it('says, in production only, that sealed state needs a state.secret shared by every instance', async () => {
     const before = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
     try {
       expect(await warningsOf({ imports: [forRoot('prod')], providers: [DecoratedTools] })).toEqual([
         expect.stringMatching(
-          /^No stateSecret is set \(NODE_ENV is production\): a client whose next request .* another instance, .*set the same stateSecret on every instance \| McpModule$/,
+          /^No state\.secret is set \(NODE_ENV is production\): a client whose next request .* another instance, .*set the same state\.secret on every instance \| McpModule$/,
         ),
       ]);
     } finally {

@@ -378,10 +378,10 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
     expectForbidden(await init({ origin: 'https://app.example' }));
     expect(refusals()).toEqual([
       expect.stringMatching(
-        /^Refused a request for Host "mcp\.example\.com" \(403\): add its host name to the allowedHosts option/,
+        /^Refused a request for Host "mcp\.example\.com" \(403\): add its host name to the http\.allowedHosts option/,
       ),
       expect.stringMatching(
-        /^Refused a request from Origin "https:\/\/app\.example" \(403\): add it to the allowedOrigins option/,
+        /^Refused a request from Origin "https:\/\/app\.example" \(403\): add it to the http\.allowedOrigins option/,
       ),
     ]);
 

@@ -1,5 +1,5 @@
 /**
- * `legacySessions: false` on a real Nest app: 2025 clients are served without sessions, as the
+ * `sessions.enabled: false` on a real Nest app: 2025 clients are served without sessions, as the
  * official SDK v2 serves them by default. `initialize` mints no session, every POST stands alone,
  * what needs a session says so (405 for GET and DELETE, 400 for batches, -32601 for subscriptions,
  * an error for asking the client), and stateless 2026-07-28 requests are served as always.
@@ -13,7 +13,7 @@ import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
 
 const VERSION_HEADER = { 'mcp-protocol-version': '2025-11-25' };
 
-describe('legacySessions: false', () => {
+describe('sessions.enabled: false', () => {
   const app = useModernApp(modernApp({ sessions: { enabled: false } }));
 
   async function post(body: object, headers: Record<string, string> = VERSION_HEADER) {
@@ -74,7 +74,7 @@ describe('legacySessions: false', () => {
       await exchange.untilEnd();
       expect(exchange.status).toBe(405);
       expect(exchange.headers.allow).toBe('POST');
-      expect(exchange.messages[0]?.error?.message).toContain('without sessions (legacySessions: false)');
+      expect(exchange.messages[0]?.error?.message).toContain('without sessions (sessions.enabled: false)');
     }
     const batch = await post([
       { jsonrpc: '2.0', id: 5, method: 'ping' },

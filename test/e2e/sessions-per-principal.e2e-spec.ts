@@ -48,7 +48,7 @@ const app = (options: Partial<McpModuleOptions>): Promise<RunningApp> =>
         version: '1.0.0',
         ...options,
         guards: [PrincipalHeaderGuard],
-        limits: { sessionsPerPrincipal: CAP },
+        limits: { sessionsPerPrincipal: CAP, ...options.limits },
       }),
     ],
     providers: [PingTools],
@@ -112,7 +112,7 @@ describe.each<[string, (options: Partial<McpModuleOptions>) => Promise<Deploymen
       const state = (client: Redis) => redisState({ client, keyPrefix: `per-principal-${process.pid}:` });
       const instances: RunningApp[] = [];
       for (const client of clients)
-        instances.push(await app({ ...options, state: { secret: SECRET, shared: state(client) } }));
+        instances.push(await app({ ...options, state: { ...options.state, secret: SECRET, shared: state(client) } }));
       return {
         urls: [instances[0]!.mcpUrl, instances[1]!.mcpUrl],
         close: async () => {

@@ -197,6 +197,8 @@ describe('the packed package from CommonJS and from ES modules', () => {
       'dist/esm/index.js',
       'dist/esm/oauth/index.d.ts',
       'dist/esm/oauth/index.js',
+      'dist/esm/protocol/index.d.ts',
+      'dist/esm/protocol/index.js',
       'dist/esm/redis/index.d.ts',
       'dist/esm/redis/index.js',
     ]);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { EchoTools } from './echo.tools.js';
 
 @Module({
-  imports: [McpModule.forRoot({ name: 'nest11-cjs-express', version: '1.0.0', maxBodyBytes: 4096 })],
+  imports: [McpModule.forRoot({ name: 'nest11-cjs-express', version: '1.0.0', limits: { bodyBytes: 4096 } })],
   providers: [EchoTools],
 })
 class AppModule {}

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { EchoTools } from './echo.tools.js';
 
 @Module({
-  imports: [McpModule.forRoot({ name: 'nest12-esm-express', version: '1.0.0', maxBodyBytes: 4096 })],
+  imports: [McpModule.forRoot({ name: 'nest12-esm-express', version: '1.0.0', limits: { bodyBytes: 4096 } })],
   providers: [EchoTools],
 })
 class AppModule {}
