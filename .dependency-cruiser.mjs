@@ -207,7 +207,7 @@ export default {
   options: {
     doNotFollow: { path: 'node_modules' },
     // Unit specs beside the source test internals by design; they are not part of its architecture.
-    exclude: { path: ['^(dist|coverage|docs-api)/', '^src/.*\\.spec\\.ts$'] },
+    exclude: { path: ['^(dist|coverage)/', '^src/.*\\.spec\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -7,7 +7,9 @@ export default tseslint.config(
     // test/consumers/<app>/dist: the consumer apps' compiled output (scripts/consumers.mjs).
     ignores: [
       'dist/**',
-      'docs-api/**',
+      'site/**',
+      'docs/api/**',
+      'docs/.vitepress/cache/**',
       'coverage/**',
       'node_modules/**',
       'conformance-results/**',

@@ -1,10 +1,12 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { extname, join, sep } from 'node:path';
 
 /** A file a page server answers with. */
 export interface PageFile {
   readonly contentType: string;
-  readonly body: string;
+  readonly body: string | Uint8Array;
 }
 
 /** A static web server on its own loopback port: a browser page's origin. */
@@ -37,4 +39,36 @@ export async function startPageServer(files: Readonly<Record<string, PageFile>>)
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+};
+
+/**
+ * Every file under `dir` (a built static site), by the path a browser asks for it with: `/a/b.html`,
+ * and `/a/` for `/a/index.html`. Read once, so the server answers from memory.
+ */
+export async function directoryFiles(dir: string): Promise<Record<string, PageFile>> {
+  const files: Record<string, PageFile> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name).slice(dir.length).split(sep).join('/');
+    const file = {
+      contentType: CONTENT_TYPES[extname(entry.name)] ?? 'application/octet-stream',
+      body: await readFile(join(entry.parentPath, entry.name)),
+    };
+    files[path] = file;
+    if (entry.name === 'index.html') files[path.slice(0, -'index.html'.length)] = file;
+  }
+  return files;
 }

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { McpTool, McpToolError, text } from 'mcp42';
+import { ForecastArgs } from './forecast.args.js';
+
+const FORECASTS: Record<string, string> = {
+  Lisbon: 'sunny, 24 °C',
+  Oslo: 'light rain, 9 °C',
+};
+
+@Injectable()
+export class WeatherTools {
+  // #region tool
+  @McpTool({ name: 'get_forecast', description: "Today's forecast for a city", input: ForecastArgs })
+  getForecast({ city }: ForecastArgs) {
+    const forecast = FORECASTS[city];
+    // The model reads this message and can try another city.
+    if (!forecast) throw new McpToolError(`No forecast for ${city}; try Lisbon or Oslo.`);
+    return [text(`${city}: ${forecast}`)];
+  }
+  // #endregion tool
+}
