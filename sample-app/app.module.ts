@@ -56,7 +56,7 @@ export class AppModule {
     if (config.adminToken) grants.push({ token: config.adminToken, scopes: ['weather:read', 'weather:admin'] });
     const options: McpModuleOptions = {
       name: 'mcp42-sample',
-      version: '0.3.0',
+      version: '1.0.0',
       title: 'mcp42 sample: echo and weather',
       instructions: 'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
       ...(config.stateSecret === undefined ? {} : { state: { secret: config.stateSecret } }),

@@ -9,6 +9,7 @@
 export { McpModule } from './mcp.module.js';
 export type {
   McpModuleOptions,
+  McpModuleExtras,
   McpHttpOptions,
   McpCorsOptions,
   McpLimitsOptions,

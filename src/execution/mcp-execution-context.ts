@@ -112,4 +112,4 @@ export class McpExecutionContext {
  * `ExecutionContext.getType()` of MCP handlers, for `context.getType<McpContextType>()`.
  * @category Context
  */
-export type McpContextType = typeof MCP_CONTEXT_TYPE;
+export type McpContextType = 'mcp';

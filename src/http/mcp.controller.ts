@@ -1,5 +1,5 @@
 import { All, Controller, Inject, Req, Res, SetMetadata, UseFilters, UseGuards, type Type } from '@nestjs/common';
-import type { McpGuard } from '../interfaces/mcp-module-options.interface.js';
+import type { McpModuleExtras } from '../interfaces/mcp-module-options.interface.js';
 import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_ENDPOINT_CONFIG, MCP_ENDPOINT_METADATA } from '../mcp.constants.js';
 import { EndpointRefusalFilter } from './door/endpoint-refusal.filter.js';
 import { StreamableHttpTransport } from './streamable-http.transport.js';
@@ -15,7 +15,7 @@ import { StreamableHttpTransport } from './streamable-http.transport.js';
  * log names the endpoint once instead of once per method. On Fastify, `FastifyEndpointRoute` makes
  * the route take every method Node parses.
  */
-export function createMcpController(path: string, guards: readonly McpGuard[]): Type<unknown> {
+export function createMcpController(path: string, guards: NonNullable<McpModuleExtras['guards']>): Type<unknown> {
   @Controller(path)
   @SetMetadata(MCP_ENDPOINT_METADATA, path)
   @UseGuards(...guards)

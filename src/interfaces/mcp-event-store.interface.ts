@@ -14,7 +14,7 @@ export interface McpStoredEvent {
 
 /**
  * Keeps the events of every session's SSE streams so that a client reconnecting with
- * `Last-Event-ID` misses nothing. The default ({@link InMemoryEventStore}) keeps a bounded number
+ * `Last-Event-ID` misses nothing. The default (an in-memory store, bounded by `resumability`) keeps a bounded number
  * of recent events per session in memory; implement this to keep them elsewhere or longer.
  *
  * Methods may return promises. `append` is not awaited before the event is written (the hot path

@@ -303,19 +303,13 @@ export interface McpCacheOptions {
 }
 
 /**
- * A guard class or instance, as `@UseGuards()` takes them.
- * @category Options
- */
-export type McpGuard = Type<CanActivate> | CanActivate;
-
-/**
- * CORS settings of the endpoint (see `McpModuleOptions.cors`).
+ * CORS settings of the endpoint (see `http.cors`).
  * @category Options
  */
 export interface McpCorsOptions {
   /**
    * Whether pages may send cookies or HTTP authentication (`Access-Control-Allow-Credentials`).
-   * Refused with `allowedOrigins: ['*']`. Bearer tokens in `Authorization` need no credentials.
+   * Refused with `http.allowedOrigins: ['*']`. Bearer tokens in `Authorization` need no credentials.
    * @default false
    */
   readonly credentials?: boolean;
@@ -341,7 +335,7 @@ export interface McpModuleExtras {
    * Guards run on every request to the endpoint, after global (`APP_GUARD`) guards.
    * @default []
    */
-  guards?: McpGuard[];
+  guards?: (Type<CanActivate> | CanActivate)[];
   /**
    * Register the module's exported services globally.
    * @default false

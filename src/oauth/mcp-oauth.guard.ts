@@ -30,6 +30,7 @@ type GuardedRequest = { headers?: Record<string, unknown>; user?: unknown };
 export class McpOAuthGuard implements CanActivate {
   private readonly logger = new Logger(OAUTH_LOGGER_CONTEXT);
 
+  /** @internal Nest makes the guard; its dependencies are no part of the published declarations. */
   constructor(
     @Inject(MCP_OAUTH_RESOLVED_OPTIONS) private readonly options: ResolvedOAuthOptions,
     private readonly verifier: AccessTokenVerifier,

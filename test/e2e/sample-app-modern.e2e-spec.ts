@@ -50,7 +50,7 @@ import { delay, until } from '../utils/wait.js';
 const READER_TOKEN = 'reader';
 const ADMIN_TOKEN = 'admin';
 const MODERN = '2026-07-28';
-const SERVER_INFO = { name: 'mcp42-sample', title: 'mcp42 sample: echo and weather', version: '0.3.0' };
+const SERVER_INFO = { name: 'mcp42-sample', title: 'mcp42 sample: echo and weather', version: '1.0.0' };
 const CITIES = ['Lisbon', 'Oslo', 'Nairobi', 'Lima', 'Osaka', 'Toronto', 'Cairo', 'Sydney'];
 const CONFIRM_SCHEMA = {
   type: 'object',

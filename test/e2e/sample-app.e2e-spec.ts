@@ -226,7 +226,7 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
       const transport = new StreamableHTTPClientTransport(new URL(sample!.url));
       await client.connect(transport);
       try {
-        expect(client.getServerVersion()).toMatchObject({ name: 'mcp42-sample', version: '0.3.0' });
+        expect(client.getServerVersion()).toMatchObject({ name: 'mcp42-sample', version: '1.0.0' });
         const { tools } = await client.listTools();
         const byName = new Map(tools.map((tool) => [tool.name, tool]));
         // No token, so no weather:admin scope: clear_forecast_cache is hidden.

@@ -59,7 +59,7 @@ describe('official MCP SDK client against the sample app', () => {
 
     expect(client.getServerVersion()).toEqual({
       name: 'mcp42-sample',
-      version: '0.3.0',
+      version: '1.0.0',
       title: 'mcp42 sample: echo and weather',
     });
     expect(client.getServerCapabilities()).toEqual({

@@ -50,6 +50,7 @@ const PUBLIC_API = [
   'McpLimitsOptions',
   'McpLogFunction',
   'McpModule',
+  'McpModuleExtras',
   'McpModuleOptions',
   'McpParamHeader',
   'McpProgress',
