@@ -57,14 +57,16 @@ export default defineConfig({
   title: 'mcp42',
   description: 'Model Context Protocol (Streamable HTTP) servers for NestJS',
   lang: 'en',
-  // The site lands at the repository's root, git-ignored, beside dist/.
+  // The site lands at the repository's root, git-ignored, beside dist/. It is published at
+  // https://mcp42.github.io/mcp42/ (DOCS_BASE=/mcp42/); served locally and crawled by the tests at /.
   outDir: '../site',
+  base: process.env.DOCS_BASE ?? '/',
   // Snippets are compiled sources the pages include, not pages.
   srcExclude: ['snippets/**'],
   // A git call per page for a date nobody needs would slow every build.
   lastUpdated: false,
   // Browsers ask for /favicon.ico otherwise, and get a 404 on every first visit.
-  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: `${process.env.DOCS_BASE ?? '/'}favicon.svg` }]],
   // The local search index of every page is one chunk, larger than Vite's warning threshold by design.
   vite: { build: { chunkSizeWarningLimit: 2048 } },
   markdown: {
