@@ -354,13 +354,17 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
       await Promise.all([...samples.values()].map((sample) => sample.stop()));
     });
 
-    it.each(cases)('%s', async (label, _env, errorLine) => {
-      const sample = samples.get(label)!;
-      const exit = await orTimeout(sample.exited, START_TIMEOUT_MS);
-      expect(exit).toEqual({ code: 1, signal: null });
-      expect(sample.text).toMatch(errorLine);
-      expect(sample.text).not.toMatch(/MCP endpoint/);
-      expect(await tryConnect('127.0.0.1', sample.port)).toBe('ECONNREFUSED');
-    }, START_TIMEOUT_MS + 5000);
+    it.each(cases)(
+      '%s',
+      async (label, _env, errorLine) => {
+        const sample = samples.get(label)!;
+        const exit = await orTimeout(sample.exited, START_TIMEOUT_MS);
+        expect(exit).toEqual({ code: 1, signal: null });
+        expect(sample.text).toMatch(errorLine);
+        expect(sample.text).not.toMatch(/MCP endpoint/);
+        expect(await tryConnect('127.0.0.1', sample.port)).toBe('ECONNREFUSED');
+      },
+      START_TIMEOUT_MS + 5000,
+    );
   });
 });
