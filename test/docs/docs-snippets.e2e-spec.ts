@@ -1,9 +1,10 @@
 /**
  * The code of the documentation site cannot drift from the API: the pages hold no TypeScript of their
  * own (./doc-pages.ts), and every file under docs/snippets/ (what they include) is type-checked
- * against the packed package (../package/packed-package.ts), importing `mcp42`, `mcp42/redis` and
- * `mcp42/oauth` as an ES module Nest app does. A snippet folder with a `run.json` is a whole app: it
- * is compiled, started, and called with the official SDK client.
+ * against the packed package (../package/packed-package.ts), importing `mcp42` and its subpaths as an
+ * ES module Nest app does, with the optional peers (ioredis, jose) and the official SDK clients
+ * installed. A snippet folder with a `run.json` is a whole app: it is compiled, started (with the
+ * `env` of its run.json), and called with the official SDK client (sending its `headers`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -39,6 +40,10 @@ interface RunSpec {
   readonly arguments?: Record<string, unknown>;
   /** Text the tool's answer must contain. */
   readonly expect: string;
+  /** Headers the client sends with every request (a bearer token, say). */
+  readonly headers?: Record<string, string>;
+  /** Environment variables the app is started with (the token it expects, say). */
+  readonly env?: Record<string, string>;
 }
 
 /** The snippet folders that are whole apps: those with a `run.json`. */
@@ -113,7 +118,7 @@ describe('the snippets of the site (docs/snippets/), against the packed package'
 
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'mcp42-docs-'));
-    packed = await packedPackage(workDir);
+    packed = await packedPackage(workDir, { optionalPeers: true });
     snippetsDir = join(packed.appDir, 'snippets');
     await cp(SNIPPETS, snippetsDir, { recursive: true });
     // An ES module app, as Nest 12 (the repository's) requires.
@@ -165,12 +170,12 @@ describe('the snippets of the site (docs/snippets/), against the packed package'
 
       const run = JSON.parse(readFileSync(join(SNIPPETS, app, 'run.json'), 'utf8')) as RunSpec;
       // The child is an app as users start it: without this run's jest flags.
-      const env = { ...process.env, PORT: '0', NODE_OPTIONS: '', NO_COLOR: '1' };
+      const env = { ...process.env, ...run.env, PORT: '0', NODE_OPTIONS: '', NO_COLOR: '1' };
       child = spawn(process.execPath, [join(outDir, 'main.js')], { cwd: packed.appDir, env });
       const url = await printedUrl(child, 30_000);
       expect(new URL(url).hostname).toBe('127.0.0.1');
 
-      const { client } = await clients.connect(url);
+      const { client } = await clients.connect(url, run.headers ? { headers: run.headers } : {});
       const result = await client.callTool({ name: run.tool, arguments: run.arguments ?? {} });
       expect(result.isError).toBeFalsy();
       const texts = (result.content as { type: string; text?: string }[]).map((block) => block.text ?? '');

@@ -21,6 +21,9 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 /** The peers an application installs beside mcp42 (and Nest's platform, for its HTTP server). */
 const APP_PACKAGES = ['@nestjs', 'reflect-metadata', 'rxjs', 'class-validator', 'class-transformer'];
 
+/** What an application may install besides: the optional peers of the subpath exports, the official SDK clients. */
+const OPTIONAL_PACKAGES = ['ioredis', 'jose', '@modelcontextprotocol'];
+
 export interface PackedPackage {
   /** The application folder: `node_modules/mcp42` is the unpacked tarball. */
   readonly appDir: string;
@@ -32,8 +35,14 @@ export interface PackedPackage {
   readonly manifest: Record<string, unknown>;
 }
 
-/** Packs the package in `workDir` (a fresh temporary folder) and unpacks it into `<workDir>/app`. */
-export async function packedPackage(workDir: string): Promise<PackedPackage> {
+/**
+ * Packs the package in `workDir` (a fresh temporary folder) and unpacks it into `<workDir>/app`, beside
+ * the peers an application installs (with `optionalPeers`, also ioredis, jose and the SDK clients).
+ */
+export async function packedPackage(
+  workDir: string,
+  options: { readonly optionalPeers?: boolean } = {},
+): Promise<PackedPackage> {
   const stage = join(workDir, 'stage');
   await mkdir(stage, { recursive: true });
   await run(process.execPath, [join(ROOT, 'scripts', 'build-package.mjs'), '--out-dir', join(stage, 'dist')], {
@@ -54,7 +63,7 @@ export async function packedPackage(workDir: string): Promise<PackedPackage> {
   await mkdir(packageDir, { recursive: true });
   await run('tar', ['-xzf', join(workDir, packed.filename), '-C', packageDir, '--strip-components=1']);
   await symlink(join(ROOT, 'node_modules'), join(packageDir, 'node_modules'), 'dir');
-  for (const name of APP_PACKAGES) {
+  for (const name of options.optionalPeers ? [...APP_PACKAGES, ...OPTIONAL_PACKAGES] : APP_PACKAGES) {
     await symlink(join(ROOT, 'node_modules', name), join(appDir, 'node_modules', name), 'dir');
   }
   const manifest = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
