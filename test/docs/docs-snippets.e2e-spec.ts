@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -33,12 +33,22 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
   typeRoots: [join(ROOT, 'node_modules', '@types')],
 };
 
+/**
+ * What snippets may import beside mcp42 and the peers an app has (../package/packed-package.ts): the
+ * official SDK clients (v1 and v2), the Redis and JOSE libraries of mcp42/redis and mcp42/oauth.
+ */
+const SNIPPET_PACKAGES = ['@modelcontextprotocol', 'ioredis', 'jose'];
+
 /** What `run.json` beside a runnable app's `main.ts` says to call, and what the answer must say. */
 interface RunSpec {
   readonly tool: string;
   readonly arguments?: Record<string, unknown>;
   /** Text the tool's answer must contain. */
   readonly expect: string;
+  /** Headers the client sends with every request (a bearer token the app's guard checks). */
+  readonly headers?: Record<string, string>;
+  /** Environment variables the app is started with (the token it expects). */
+  readonly env?: Record<string, string>;
 }
 
 /** The snippet folders that are whole apps: those with a `run.json`. */
@@ -114,6 +124,9 @@ describe('the snippets of the site (docs/snippets/), against the packed package'
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'mcp42-docs-'));
     packed = await packedPackage(workDir);
+    for (const name of SNIPPET_PACKAGES) {
+      await symlink(join(ROOT, 'node_modules', name), join(packed.appDir, 'node_modules', name), 'dir');
+    }
     snippetsDir = join(packed.appDir, 'snippets');
     await cp(SNIPPETS, snippetsDir, { recursive: true });
     // An ES module app, as Nest 12 (the repository's) requires.
@@ -165,12 +178,12 @@ describe('the snippets of the site (docs/snippets/), against the packed package'
 
       const run = JSON.parse(readFileSync(join(SNIPPETS, app, 'run.json'), 'utf8')) as RunSpec;
       // The child is an app as users start it: without this run's jest flags.
-      const env = { ...process.env, PORT: '0', NODE_OPTIONS: '', NO_COLOR: '1' };
+      const env = { ...process.env, ...run.env, PORT: '0', NODE_OPTIONS: '', NO_COLOR: '1' };
       child = spawn(process.execPath, [join(outDir, 'main.js')], { cwd: packed.appDir, env });
       const url = await printedUrl(child, 30_000);
       expect(new URL(url).hostname).toBe('127.0.0.1');
 
-      const { client } = await clients.connect(url);
+      const { client } = await clients.connect(url, { headers: run.headers });
       const result = await client.callTool({ name: run.tool, arguments: run.arguments ?? {} });
       expect(result.isError).toBeFalsy();
       const texts = (result.content as { type: string; text?: string }[]).map((block) => block.text ?? '');
