@@ -1,13 +1,10 @@
 /**
- * The README's "Resources, prompts and completion" example, compiled and served as written: its
- * block is copied verbatim below (only the `mcp42` import points at the sources, and a small
+ * The resources, prompts and completion example (the README's until 1.0, now the site's "Resources,
+ * templates, prompts, completion" page), compiled and served: its code is below (a small
  * WeatherService and CITIES stand in for `./weather.service.js`), then the official SDK client checks
- * each thing the section says of it. The first test compares the copy with README.md, so a change to
- * the example fails here until the copy, and what is checked of it, follow.
+ * each thing the page says of it. A change to the example on the site is a change here too.
  */
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -52,8 +49,8 @@ class WeatherService {
   }
 }
 
-// Its imports stay in the block, where the README has them: imports are hoisted, so they still come first.
-// ---- README example: begin (verbatim; mcp42 is ../../src, and ./weather.service.js is above) ----
+// Its imports stay in the block, where the example has them: imports are hoisted, so they still come first.
+// ---- The example: begin (mcp42 is ../../src, and ./weather.service.js is above) ----
 import { Injectable } from '@nestjs/common';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
@@ -110,7 +107,7 @@ export class WeatherResources {
     return this.weather.cities().filter((city) => city.toLowerCase().startsWith(value.toLowerCase()));
   }
 }
-// ---- README example: end ----
+// ---- The example: end ----
 
 // ---- The "Subscriptions" snippet (its constructor and method, in a class of their own). ----
 
@@ -176,38 +173,7 @@ const PROMPT_REF = { type: 'ref/prompt', name: 'forecast_summary' } as const;
 const TEMPLATE_REF = { type: 'ref/resource', uri: FORECAST_TEMPLATE } as const;
 const NOT_FOUND = 'MCP error -32002: Resource not found';
 
-/** The text between two marker lines of a file, trimmed. */
-function between(text: string, begin: string, end: string): string {
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end, from);
-  expect(from).toBeGreaterThanOrEqual(0);
-  expect(to).toBeGreaterThan(from);
-  return text.slice(from + begin.length, to).trim();
-}
-
-describe('README: the copy of the example is the current one', () => {
-  it('matches the code block of "Resources, prompts and completion", imports from mcp42 and ./weather.service.js aside', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    const section = readme.slice(readme.indexOf('## Resources, prompts and completion'));
-    const example = between(section, '```ts\n', '\n```').replace(
-      /\nimport \{ CITIES, WeatherService \} from '\.\/weather\.service\.js';[^\n]*\n/,
-      '\n',
-    );
-    const spec = readFileSync(fileURLToPath(import.meta.url), 'utf8');
-    const copy = between(
-      spec,
-      '// ---- README example: begin (verbatim; mcp42 is ../../src, and ./weather.service.js is above) ----',
-      '// ---- README example: end ----',
-    );
-
-    expect(copy).toBe(example.replace("} from 'mcp42';", "} from '../../src/index.js';"));
-    expect(section).toContain(
-      'onRefreshed(city: string): void {\n  this.resources.notifyUpdated(`weather://forecast/${encodeURIComponent(city)}`);\n}',
-    );
-  });
-});
-
-describe('README: the resources, prompts and completion example, served (official SDK client)', () => {
+describe('the resources, prompts and completion example, served (official SDK client)', () => {
   let running: RunningApp;
   let sessions: McpSessionRegistry;
   // Ended, not just left, so that no session stays subscribed into the next test.
@@ -215,7 +181,7 @@ describe('README: the resources, prompts and completion example, served (officia
 
   beforeAll(async () => {
     running = await startApp({
-      imports: [McpModule.forRoot({ name: 'readme-example', version: '1.0.0' })],
+      imports: [McpModule.forRoot({ name: 'example-resources', version: '1.0.0' })],
       providers: [
         WeatherService,
         WeatherResources,
@@ -243,7 +209,7 @@ describe('README: the resources, prompts and completion example, served (officia
 
   async function connect(prepare?: (client: Client) => void): Promise<Client> {
     const { client } = await sdk.connect(running.mcpUrl, {
-      info: { name: 'readme-examples', version: '1.0.0' },
+      info: { name: 'example-resources', version: '1.0.0' },
       prepare,
     });
     return client;
@@ -874,7 +840,7 @@ class TwoCompletersOfATemplate {
   }
 }
 
-describe('README: completion sources for one argument', () => {
+describe('completion sources for one argument', () => {
   let running: RunningApp | undefined;
   let client: Client | undefined;
 
@@ -887,10 +853,10 @@ describe('README: completion sources for one argument', () => {
 
   it('an @McpCompletion method replaces the @IsIn list; a `complete` entry is used instead of it', async () => {
     running = await startApp({
-      imports: [McpModule.forRoot({ name: 'readme-completers', version: '1.0.0' })],
+      imports: [McpModule.forRoot({ name: 'example-completers', version: '1.0.0' })],
       providers: [EnumGivesWay],
     });
-    client = new Client({ name: 'readme-examples', version: '1.0.0' });
+    client = new Client({ name: 'example-resources', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(running.mcpUrl)));
 
     expect(
@@ -919,7 +885,7 @@ describe('README: completion sources for one argument', () => {
     'a `complete` entry and an @McpCompletion method for one argument of %s fail bootstrap',
     async (_label, provider, message) => {
       const failure = await bootstrapFailure({
-        imports: [McpModule.forRoot({ name: 'readme-completers', version: '1.0.0' })],
+        imports: [McpModule.forRoot({ name: 'example-completers', version: '1.0.0' })],
         providers: [provider as new () => object],
       });
 

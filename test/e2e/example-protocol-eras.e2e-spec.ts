@@ -1,18 +1,15 @@
 /**
- * The README's `deleteProject` example ("Two protocol eras on one endpoint"), compiled and served as
- * written: its block is copied verbatim below, with what it names supplied around it (the
- * `ProjectArgs` DTO, the `CONFIRM` form, a `ProjectsService` that counts its calls). The official
- * SDK v2 client, speaking 2026-07-28, then checks what the section says of it: the confirmation is an
- * input_required round its elicitation handler answers, the handler runs once per round while
- * `ctx.once` runs `countFiles` once per request, decline keeps the project and accept deletes it; on
- * a 2025 session (SDK v1 client) the same tool sends a real `elicitation/create` request and `once`
- * just runs. Then the section's caching snippet, served: its hints on the lists and reads, and the
- * v2 client caching by them. The first tests compare the copies with README.md, so a change to the
- * README fails here until the copies, and what is checked of them, follow.
+ * The `deleteProject` example of the two protocol eras (the README's until 1.0, now the site's
+ * "Two protocol eras" page), compiled and served: its code is below, with what it names supplied
+ * around it (the `ProjectArgs` DTO, the `CONFIRM` form, a `ProjectsService` that counts its calls).
+ * The official SDK v2 client, speaking 2026-07-28, then checks what the page says of it: the
+ * confirmation is an input_required round its elicitation handler answers, the handler runs once per
+ * round while `ctx.once` runs `countFiles` once per request, decline keeps the project and accept
+ * deletes it; on a 2025 session (SDK v1 client) the same tool sends a real `elicitation/create`
+ * request and `once` just runs. Then the caching snippet, served: its hints on the lists and reads,
+ * and the v2 client caching by them. A change to the example on the site is a change here too.
  */
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   MissingRequiredClientCapabilityError,
   type Client as ModernClient,
@@ -33,7 +30,7 @@ import { thrown } from '../utils/thrown.js';
 import { onlyText } from '../utils/tool-results.js';
 import { type ElicitationSchema } from '../../src/protocol/index.js';
 
-// ---- Supplied: what the example names and the README leaves to the reader. ----
+// ---- Supplied: what the example names and leaves to the reader. ----
 
 export class ProjectArgs {
   @IsString()
@@ -84,7 +81,7 @@ export class ProjectsService {
   }
 }
 
-// ---- README example: begin (verbatim) ----
+// ---- The example: begin ----
 @Injectable()
 export class ProjectTools {
   constructor(private readonly projects: ProjectsService) {}
@@ -102,9 +99,9 @@ export class ProjectTools {
     return 'Deleted';
   }
 }
-// ---- README example: end ----
+// ---- The example: end ----
 
-// ---- README caching snippet: begin (its lines, in order, in a module and a provider of their own) ----
+// ---- The caching snippet: begin (its lines, in a module and a provider of their own) ----
 const CACHING_MODULE = McpModule.forRoot({
   name: 'weather',
   version: '1.0.0',
@@ -118,7 +115,7 @@ export class WeatherCities {
     return ['Lisbon', 'Oslo'];
   }
 }
-// ---- README caching snippet: end ----
+// ---- The caching snippet: end ----
 
 /** A resource without hints of its own: its reads get the module's `cache.reads`. */
 @Injectable()
@@ -154,59 +151,7 @@ const MODERN_RUN: Run = { name: 'deleteProject', era: 'modern', session: false }
 const LEGACY_RUN: Run = { name: 'deleteProject', era: 'legacy', session: true };
 const ASK_APOLLO = { message: 'Delete apollo and its 42 files?', requestedSchema: CONFIRM };
 
-/** The text between two marker lines of a file, trimmed. */
-function between(text: string, begin: string, end: string): string {
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end, from);
-  expect(from).toBeGreaterThanOrEqual(0);
-  expect(to).toBeGreaterThan(from);
-  return text.slice(from + begin.length, to).trim();
-}
-
-/** The README's code blocks (```ts) under `heading`, before the next heading, in order. */
-function codeBlocksOf(readme: string, heading: string): string[] {
-  const start = readme.indexOf(`\n${heading}\n`);
-  expect(start).toBeGreaterThanOrEqual(0);
-  const body = readme.slice(start + heading.length + 2);
-  const next = body.search(/^#{1,6} /m);
-  const section = next === -1 ? body : body.slice(0, next);
-  return [...section.matchAll(/\n```ts\n([\s\S]*?)\n```/g)].map((match) => match[1]!.trim());
-}
-
-describe('README: the copies of the "Two protocol eras on one endpoint" examples are the current ones', () => {
-  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-  const spec = readFileSync(fileURLToPath(import.meta.url), 'utf8');
-  const [example, caching, ...others] = codeBlocksOf(readme, '## Two protocol eras on one endpoint');
-
-  it('has the deleteProject example and the caching snippet, in that order', () => {
-    expect(example).toContain('async deleteProject(');
-    expect(caching).toContain('cache:');
-    expect(others).toEqual([]);
-  });
-
-  it('copies the deleteProject example verbatim', () => {
-    const copy = between(spec, '// ---- README example: begin (verbatim) ----', '// ---- README example: end ----');
-
-    expect(copy).toBe(example);
-  });
-
-  it('serves every line of the caching snippet, in order', () => {
-    const served = between(
-      spec,
-      '// ---- README caching snippet: begin (its lines, in order, in a module and a provider of their own) ----',
-      '// ---- README caching snippet: end ----',
-    ).split('\n');
-    let at = 0;
-    for (const line of caching!.split('\n').map((text) => text.trim())) {
-      if (line === '') continue;
-      const found = served.findIndex((text, index) => index >= at && text.includes(line));
-      expect({ line, found: found >= 0 }).toEqual({ line, found: true });
-      at = found + 1;
-    }
-  });
-});
-
-describe('README: deleteProject, served', () => {
+describe('the deleteProject example, served', () => {
   let running: RunningApp;
   let projects: ProjectsService;
   const modern = useModernSdkClients();
@@ -214,7 +159,7 @@ describe('README: deleteProject, served', () => {
 
   beforeAll(async () => {
     running = await startApp({
-      imports: [McpModule.forRoot({ name: 'readme-eras', version: '1.0.0' })],
+      imports: [McpModule.forRoot({ name: 'example-eras', version: '1.0.0' })],
       providers: [ProjectsService, ProjectTools, { provide: APP_INTERCEPTOR, useClass: RunRecorder }],
     });
     projects = running.app.get(ProjectsService);
@@ -236,7 +181,7 @@ describe('README: deleteProject, served', () => {
     async function answering(answer: ElicitResult): Promise<ModernSdkConnection & { asked: Asked[] }> {
       const asked: Asked[] = [];
       const connection = await modern.connect(running.mcpUrl, {
-        info: { name: 'readme-eras-v2', version: '2.0.0' },
+        info: { name: 'example-eras-v2', version: '2.0.0' },
         capabilities: { elicitation: { form: {} } },
         prepare: (client: ModernClient) =>
           client.setRequestHandler('elicitation/create', (request, ctx) => {
@@ -338,7 +283,7 @@ describe('README: deleteProject, served', () => {
     async function answering(answer: { action: 'accept' | 'decline'; content?: Record<string, boolean> }) {
       const asked: { method: string; params: LegacyElicitRequest['params'] }[] = [];
       const connection = await legacy.connect(running.mcpUrl, {
-        info: { name: 'readme-eras-v1', version: '1.0.0' },
+        info: { name: 'example-eras-v1', version: '1.0.0' },
         capabilities: { elicitation: {} },
         prepare: (client: Client) =>
           client.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -374,7 +319,7 @@ describe('README: deleteProject, served', () => {
   });
 });
 
-describe('README: the caching snippet, served (SDK v2 client on 2026-07-28)', () => {
+describe('the caching snippet, served (SDK v2 client on 2026-07-28)', () => {
   let running: RunningApp;
   const modern = useModernSdkClients();
 
@@ -390,7 +335,7 @@ describe('README: the caching snippet, served (SDK v2 client on 2026-07-28)', ()
   });
 
   async function connect(): Promise<ModernSdkConnection> {
-    const connection = await modern.connect(running.mcpUrl, { info: { name: 'readme-cache', version: '2.0.0' } });
+    const connection = await modern.connect(running.mcpUrl, { info: { name: 'example-cache', version: '2.0.0' } });
     expect(connection.client.getProtocolEra()).toBe('modern');
     return connection;
   }
