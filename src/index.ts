@@ -102,11 +102,47 @@ export { McpStateUnavailableError } from './errors/mcp-state-unavailable.error.j
 export { McpInsufficientScopeException } from './errors/mcp-insufficient-scope.exception.js';
 export { ErrorCode, JsonRpcError } from './protocol/json-rpc.errors.js';
 
-// The results handlers return (every other wire type is in mcp42/protocol)
+// The wire types the exports above name, and those they name in turn (results handlers return, what
+// the context sends and gets, what the registries list): an application's declarations must be able
+// to name them from here, the module it imports: TypeScript's declaration emit (`declaration: true`,
+// as `nest new` sets it) cannot reach them through another entry (TS2883). Every wire type, these
+// and the rest (the list results, versions, log levels), is in mcp42/protocol.
 export type {
   CallToolResult,
   ContentBlock,
+  TextContent,
+  ImageContent,
+  AudioContent,
+  ResourceLink,
+  EmbeddedResource,
+  TextResourceContents,
+  BlobResourceContents,
+  ContentAnnotations,
+  Role,
+  Meta,
+  Icon,
+  JsonSchemaObject,
+  ToolAnnotations,
+  ToolDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
   ReadResourceResult,
-  GetPromptResult,
+  PromptDefinition,
   PromptMessage,
+  GetPromptResult,
+  CacheScope,
+  Implementation,
+  ClientCapabilities,
+  PromptArgument,
+  ElicitRequestParams,
+  ElicitationSchema,
+  ElicitResult,
+  CreateMessageRequestParams,
+  SamplingMessage,
+  CreateMessageResult,
+  ListRootsResult,
+  Root,
 } from './protocol/mcp.types.js';
+export type { RequestId, JsonRpcParams, JsonRpcErrorObject } from './protocol/json-rpc.types.js';
+export type { LoggingLevel } from './protocol/logging-level.js';
+export type { McpEra, McpEras } from './protocol/era-classifier.js';

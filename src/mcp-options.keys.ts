@@ -132,6 +132,13 @@ export function refuseUnknownOptions(options: McpModuleOptions): void {
       problems.push(`\`${group}\` must be an object of options (${Object.keys(GROUPS[group]).join(', ')})`);
       continue;
     }
+    if (group === 'state' && (value as { kind?: unknown }).kind === 'mcp42.state') {
+      // 0.x took the adapter's state itself as `state`.
+      problems.push(
+        '`state`: did you mean `state: { shared: redisState(...), secret }`? (options are grouped since 1.0)',
+      );
+      continue;
+    }
     for (const key of Object.keys(value)) {
       if (key in GROUPS[group]) continue;
       problems.push(`\`${group}.${key}\`: ${suggestionFor(key, group)}`);

@@ -4,11 +4,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 const EXPRESS_MESSAGE =
   'MCP request bodies are parsed by the application body parser before mcp42 sees them: its size limit ' +
   'and error responses apply instead of limits.bodyBytes and JSON-RPC parse errors. Create the application ' +
-  'with { bodyParser: false } (see the README, "Request bodies").';
+  'with { bodyParser: false } (see https://mcp42.github.io/mcp42/guide/deployment#request-bodies).';
 // On Fastify mcp42 keeps the parsers away from its routes itself: a parsed body means something else did.
 const FASTIFY_MESSAGE =
   'MCP request bodies reach mcp42 parsed on Fastify: a hook or plugin of the application read them first, so ' +
-  'its limits and errors apply instead of limits.bodyBytes and JSON-RPC parse errors (see the README, "Request bodies").';
+  'its limits and errors apply instead of limits.bodyBytes and JSON-RPC parse errors (see https://mcp42.github.io/mcp42/guide/deployment#request-bodies).';
 
 /**
  * Tells the developer, once, that a host body parser reads MCP bodies first, with the fix for their

@@ -176,6 +176,11 @@ describe('options that cannot work fail bootstrap with a TypeError naming the op
       /`maxSessions`: did you mean `limits\.sessions`\? \(options are grouped since 1\.0\)/,
     ],
     ['a field in the wrong group', { http: { pageSize: 10 } }, /`http\.pageSize`: did you mean `limits\.pageSize`\?/],
+    [
+      "0.x's shared state given as the state group",
+      { state: { kind: 'mcp42.state', available: true } },
+      /`state`: did you mean `state: \{ shared: redisState\(\.\.\.\), secret \}`\?/,
+    ],
     ['a group that is not an object', { http: 'open' }, /`http` must be an object of options \(allowedOrigins, /],
     ['something unrelated', { colour: 'blue' }, /`colour`: not an option of McpModuleOptions/],
     ['allowedHosts with a port', { http: { allowedHosts: ['localhost:3000'] } }, /allowedHosts.*localhost:3000/],

@@ -13,13 +13,32 @@ import { packedPackage, ROOT, type PackedPackage } from './packed-package.js';
 
 /** Every name `import { … } from 'mcp42'` offers, sorted. */
 const PUBLIC_API = [
+  'AudioContent',
   'BinaryData',
+  'BlobResourceContents',
+  'CacheScope',
   'CallToolResult',
+  'ClientCapabilities',
+  'ContentAnnotations',
   'ContentBlock',
+  'CreateMessageRequestParams',
+  'CreateMessageResult',
+  'ElicitRequestParams',
+  'ElicitResult',
+  'ElicitationSchema',
+  'EmbeddedResource',
   'EmbeddedResourceOptions',
   'ErrorCode',
   'GetPromptResult',
+  'Icon',
+  'ImageContent',
+  'Implementation',
   'JsonRpcError',
+  'JsonRpcErrorObject',
+  'JsonRpcParams',
+  'JsonSchemaObject',
+  'ListRootsResult',
+  'LoggingLevel',
   'MCP_PUBLIC_METADATA',
   'MCP_SCOPES_METADATA',
   'MCP_SESSION',
@@ -42,6 +61,8 @@ const PUBLIC_API = [
   'McpCorsOptions',
   'McpCtx',
   'McpDefinitionError',
+  'McpEra',
+  'McpEras',
   'McpEventStore',
   'McpExecutionContext',
   'McpHttpOptions',
@@ -87,9 +108,23 @@ const PUBLIC_API = [
   'McpToolOptions',
   'McpToolRegistry',
   'McpUri',
+  'Meta',
+  'PromptArgument',
+  'PromptDefinition',
   'PromptMessage',
   'ReadResourceResult',
+  'RequestId',
+  'ResourceDefinition',
+  'ResourceLink',
   'ResourceLinkInit',
+  'ResourceTemplateDefinition',
+  'Role',
+  'Root',
+  'SamplingMessage',
+  'TextContent',
+  'TextResourceContents',
+  'ToolAnnotations',
+  'ToolDefinition',
   'assistantMessage',
   'audio',
   'defaultPrincipalOf',
@@ -285,6 +320,56 @@ describe('the packed package and its declarations', () => {
       expect(view.problems).toEqual([]);
       // A comment above an export that mentions the internal tag makes stripInternal drop that export.
       expect(view.names).toEqual([...PUBLIC_API].sort());
+    },
+    60_000,
+  );
+
+  /**
+   * What a consumer writes without type annotations, its types inferred from the package's builders,
+   * context and registries: with `declaration: true` (as `nest new` sets it) TypeScript must name each
+   * inferred type in the consumer's declarations, from the one module it imports (TS2883 otherwise).
+   */
+  const INFERRED_CONSUMER = `
+import { McpTool, McpToolRegistry, McpResourceRegistry, McpPromptRegistry, McpSessionRegistry, text, image, audio,
+  resourceLink, embeddedText, embeddedBlob, userMessage, assistantMessage, type McpContext } from 'mcp42';
+export const built = [text('a'), image('AA==', 'image/png'), audio('AA==', 'audio/wav'),
+  resourceLink({ uri: 'a://b', name: 'b' }), embeddedText('a://b', 'x'), embeddedBlob('a://b', 'AA==')];
+export const messages = [userMessage('hi'), assistantMessage('hello')];
+export class Tools {
+  @McpTool({ description: 'Returns what it builds' })
+  build() { return [text('x')]; }
+  ask(ctx: McpContext) { return ctx.elicit({ message: 'm', requestedSchema: { type: 'object', properties: {} } }); }
+  sample(ctx: McpContext) { return ctx.sample({ messages: [], maxTokens: 1 }); }
+  async roots(ctx: McpContext) { return (await ctx.listRoots()).roots; }
+  who(ctx: McpContext) { return [ctx.clientInfo, ctx.clientCapabilities, ctx.meta, ctx.era, ctx.requestId]; }
+}
+export const listed = (tools: McpToolRegistry, resources: McpResourceRegistry, prompts: McpPromptRegistry) =>
+  [tools.list(), resources.list(), prompts.list()] as const;
+export const sessions = (registry: McpSessionRegistry) => registry.list().map((session) => session.clientInfo);
+`;
+
+  it.each(SETTINGS.map((setting) => [setting.name, setting] as const))(
+    'let a consumer compiling with %s and declaration: true infer the types of what it builds',
+    async (_name, setting) => {
+      const file = join(packed.appDir, `inferred-${SETTINGS.indexOf(setting)}${setting.extension}`);
+      await writeFile(file, INFERRED_CONSUMER);
+      const program = ts.createProgram([file], {
+        target: ts.ScriptTarget.ES2023,
+        strict: true,
+        experimentalDecorators: true,
+        declaration: true,
+        emitDeclarationOnly: true,
+        outDir: join(packed.appDir, `inferred-out-${SETTINGS.indexOf(setting)}`),
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
+        ...setting.options,
+      });
+      const source = program.getSourceFile(file)!;
+      const problems = [...program.getSemanticDiagnostics(source), ...program.getDeclarationDiagnostics(source)].map(
+        (diagnostic) => `TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`,
+      );
+      expect(problems).toEqual([]);
     },
     60_000,
   );
