@@ -46,7 +46,7 @@ export function formatRedisResults(results: RedisResults): string {
     '',
     `${pad('load', 44)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}` +
       `${'server µs/req'.padStart(15)}${'proxy µs/req'.padStart(14)}${'Redis µs/req'.padStart(14)}` +
-      `${'Redis cmds/req'.padStart(16)}` +
+      'Redis cmds/req'.padStart(16) +
       `${'requests'.padStart(10)}  errors`,
   ];
   for (const group of ['express', 'fastify'] as const) {
@@ -104,7 +104,7 @@ export function formatRedisResults(results: RedisResults): string {
     `  a session's first ${events.eventsPerRefresh} events (its stream created): MEMORY USAGE of its stream ` +
       `${events.firstEvents.streamBytes} B; per session ${bytes(events.firstEvents.perSession)}`,
     `  per event after that (${events.events} events): MEMORY USAGE of the streams ${signed(events.bytesPerEvent)} B; ` +
-      `${bytes(events.memoryPerEvent)}`,
+      bytes(events.memoryPerEvent),
   );
   return lines.join('\n');
 }

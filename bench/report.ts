@@ -106,8 +106,8 @@ export function formatResults(results: BenchResults): string {
         errors > 0 ? ` (socket ${figures.errors}, non-2xx ${figures.non2xx}, wrong body ${figures.mismatches})` : '';
       lines.push(
         `  ${pad(LOADS[name].label, 44)}${num(figures.reqPerSec, 0, 9)}${num(figures.p50Ms, 2, 8)}${num(figures.p99Ms, 2, 8)}` +
-          `${optional(figures.cpuMicrosPerRequest, 0, 12)}` +
-          `${optional(figures.serverCores === undefined ? undefined : figures.serverCores * 100, 0, 10)}` +
+          optional(figures.cpuMicrosPerRequest, 0, 12) +
+          optional(figures.serverCores === undefined ? undefined : figures.serverCores * 100, 0, 10) +
           `${optional(figures.otherCores, 2, 8)}${String(figures.requests).padStart(10)}  ${errors}${detail}`,
       );
     }
@@ -294,7 +294,7 @@ export interface ItemsResults {
 export function formatItemsResults({ settings, figures }: ItemsResults): string {
   const loadColumns =
     `${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'requests'.padStart(10)}` +
-    `${'CPU µs/req'.padStart(12)}`;
+    'CPU µs/req'.padStart(12);
   const loadCells = (load: ItemLoadFigures): string =>
     `${num(load.reqPerSec, 1, 10)}${num(load.p50Ms, 2, 9)}${num(load.p99Ms, 2, 9)}` +
     `${String(load.requests).padStart(10)}${num(load.cpuMicrosPerRequest, 1, 12)}`;
@@ -338,7 +338,7 @@ export function formatItemsResults({ settings, figures }: ItemsResults): string 
     lines.push(
       `${pad(String(template.count), 10)}${num(template.bootCpuMs / 1000, 2, 11)}${num(template.compileMs, 2, 12)}` +
         `${num(template.registerMs, 2, 13)}${num(template.resolveMicros, 2, 12)}${loadCells(template.load)}` +
-        `${errorCell(template.load)}`,
+        errorCell(template.load),
     );
   }
   const one = templates.find((template) => template.count === 1);

@@ -45,7 +45,9 @@ export function validateMcpOptions(options: ResolvedMcpOptions): void {
   timer('sessions', sessions, ['clientRequestTimeoutMs']);
   timer('state', state, ['requestStateTtlMs']);
   if (!ERAS.has(options.eras)) {
-    throw new TypeError(`McpModule: options.eras must be 'dual', 'modern' or 'legacy', got ${String(options.eras)}`);
+    throw new TypeError(
+      `McpModule: options.eras must be 'dual', 'modern' or 'legacy', got ${String(options.eras as unknown)}`,
+    );
   }
   if (typeof sessions.enabled !== 'boolean') {
     throw new TypeError(`McpModule: options.sessions.enabled must be true or false, got ${String(sessions.enabled)}`);

@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { HttpPlatform } from '../../sample-app/http-platform.js';
-import { endpointUrl, HOST, type BenchServer } from './bench-server.js';
+import { appEndpointUrl, HOST, type BenchServer } from './bench-server.js';
 
 interface EchoCall {
   readonly id: string | number;
@@ -36,7 +36,7 @@ export async function startBareNest(platform: HttpPlatform = 'express'): Promise
       : await NestFactory.create(BareModule, options);
   await app.listen(0, HOST);
   return {
-    url: endpointUrl(app.getHttpServer().address()),
+    url: appEndpointUrl(app),
     sessionCount: () => undefined,
     close: () => app.close(),
   };

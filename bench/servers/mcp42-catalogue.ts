@@ -5,7 +5,7 @@ import { McpModule, McpTool, McpToolRegistry } from '../../src/index.js';
 import type { MessageContext } from '../../src/execution/message-context.js';
 import { RequestRouter } from '../../src/dispatch/request-router.js';
 import { CATALOGUE_TOOLS, catalogueToolName, type CatalogueVariant, type ToolSchemaKind } from '../targets.js';
-import { endpointUrl, HOST } from './bench-server.js';
+import { appEndpointUrl, HOST } from './bench-server.js';
 import { ComplexArgs, SimpleArgs } from './catalogue-dtos.js';
 import { type ListToolsResult } from '../../src/protocol/index.js';
 
@@ -30,6 +30,7 @@ const INPUTS: Record<ToolSchemaKind, Type<object>> = { simple: SimpleArgs, compl
  * global guards apply to them, as they would in an application.
  */
 function catalogueProvider(schema: ToolSchemaKind): Type<object> {
+  @Injectable()
   class ToolCatalogue {}
   const prototype = ToolCatalogue.prototype as Record<string, unknown>;
   for (let index = 0; index < CATALOGUE_TOOLS; index++) {
@@ -44,7 +45,6 @@ function catalogueProvider(schema: ToolSchemaKind): Type<object> {
       input: INPUTS[schema],
     })(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
   }
-  Injectable()(ToolCatalogue);
   return ToolCatalogue;
 }
 
@@ -84,7 +84,7 @@ export async function startCatalogue(variant: CatalogueVariant): Promise<Catalog
   const caller = { era: 'legacy', session, cursorScope: 'bench-session' };
   const context = { caller, session, httpRequest: {}, headers: {} } as unknown as MessageContext;
   return {
-    url: endpointUrl(app.getHttpServer().address()),
+    url: appEndpointUrl(app),
     guardChecks: () => ({ mcp: guard.mcpChecks, http: guard.httpChecks }),
     listPages: async () => {
       const pages: ListToolsResult[] = [];

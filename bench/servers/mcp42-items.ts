@@ -11,7 +11,7 @@ import {
   type McpCompletionRequest,
 } from '../../src/index.js';
 import { ITEM_TOPICS, ITEMS_FIXTURE } from '../targets.js';
-import { endpointUrl, HOST } from './bench-server.js';
+import { appEndpointUrl, HOST } from './bench-server.js';
 import { ItemVariables, SummaryArgs } from './items-dtos.js';
 
 /** One of each kind of item the benchmark reads, gets or completes. */
@@ -62,5 +62,5 @@ export interface ItemsServer {
 export async function startItems(): Promise<ItemsServer> {
   const app = await NestFactory.create(ItemsModule, { bodyParser: false, logger: false, forceCloseConnections: true });
   await app.listen(0, HOST);
-  return { url: endpointUrl(app.getHttpServer().address()), close: () => app.close() };
+  return { url: appEndpointUrl(app), close: () => app.close() };
 }

@@ -5,7 +5,7 @@ import { McpModule, McpResourceTemplate, type McpRuntimeResourceTemplateOptions 
 // The bench measures the store's resolution itself, below the public registries.
 import { ResourceStore } from '../../src/resources/resource.store.js';
 import { benchUriTemplate } from '../targets.js';
-import { endpointUrl, HOST } from './bench-server.js';
+import { appEndpointUrl, HOST } from './bench-server.js';
 import { ItemVariables } from './items-dtos.js';
 
 const templateName = (index: number): string => `template_${String(index).padStart(4, '0')}`;
@@ -29,6 +29,7 @@ export const templateRead = (index: number, { id }: ItemVariables): object => ({
  * tools: what a large application would declare, discovered and registered at bootstrap.
  */
 function templatesProvider(count: number): Type<object> {
+  @Injectable()
   class TemplateCatalogue {}
   const prototype = TemplateCatalogue.prototype as Record<string, unknown>;
   for (let index = 0; index < count; index++) {
@@ -40,7 +41,6 @@ function templatesProvider(count: number): Type<object> {
     });
     McpResourceTemplate(templateOptions(index))(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
   }
-  Injectable()(TemplateCatalogue);
   return TemplateCatalogue;
 }
 
@@ -68,7 +68,7 @@ export async function startTemplates(count: number): Promise<TemplatesServer> {
   const templates = resources.templates.size;
   if (templates !== count) throw new Error(`expected ${count} templates, got ${templates}`);
   return {
-    url: endpointUrl(app.getHttpServer().address()),
+    url: appEndpointUrl(app),
     resources,
     close: () => app.close(),
   };

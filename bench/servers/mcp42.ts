@@ -5,7 +5,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AppModule, type SampleAppConfig } from '../../sample-app/app.module.js';
 import type { HttpPlatform } from '../../sample-app/http-platform.js';
 import { McpSessionRegistry } from '../../src/index.js';
-import { endpointUrl, HOST, type BenchServer } from './bench-server.js';
+import { appEndpointUrl, HOST, type BenchServer } from './bench-server.js';
 
 /** Where the sample keeps its 2025 sessions: in its process, or in Redis (shared with other instances). */
 export type SessionState = 'memory' | 'redis';
@@ -32,7 +32,7 @@ export async function startMcp42(
   // With Redis: the sessions this instance has cached (every session it opened or served).
   const sessions = app.get(McpSessionRegistry);
   return {
-    url: endpointUrl(app.getHttpServer().address()),
+    url: appEndpointUrl(app),
     sessionCount: () => sessions.size,
     close: () => app.close(),
   };

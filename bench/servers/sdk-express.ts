@@ -5,6 +5,17 @@ import { sdkBenchServer } from './sdk-bench-server.js';
 import { SdkSessions } from './sdk-sessions.js';
 
 type ParsedRequest = IncomingMessage & { body?: unknown };
+type Route = (req: ParsedRequest, res: ServerResponse) => Promise<void>;
+
+/**
+ * What is used here of the app `createMcpExpressApp()` makes: express' types are not installed. A route
+ * may return a promise: Express 5 hands its rejection to the error handler.
+ */
+interface ExpressApp {
+  post(path: string, route: Route): void;
+  delete(path: string, route: Route): void;
+  listen(port: number, host: string, callback: (error?: Error) => void): Server;
+}
 
 /**
  * The SDK as its examples serve it: `createMcpExpressApp()` (Express, `express.json()`, localhost
@@ -12,8 +23,8 @@ type ParsedRequest = IncomingMessage & { body?: unknown };
  */
 export async function startSdkExpress(): Promise<BenchServer> {
   const sessions = new SdkSessions();
-  const app = createMcpExpressApp({ host: HOST });
-  const route = (req: ParsedRequest, res: ServerResponse): Promise<void> => sessions.handle(req, res, req.body);
+  const app = createMcpExpressApp({ host: HOST }) as ExpressApp;
+  const route: Route = (req, res) => sessions.handle(req, res, req.body);
   app.post('/mcp', route);
   app.delete('/mcp', route);
   const server = await new Promise<Server>((resolve, reject) => {

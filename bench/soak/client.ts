@@ -38,7 +38,7 @@ export function post(
         resolve({
           status: res.statusCode ?? 0,
           sessionId: typeof sessionId === 'string' ? sessionId : undefined,
-          contentType: String(res.headers['content-type'] ?? ''),
+          contentType: res.headers['content-type'] ?? '',
           body: Buffer.concat(chunks).toString('utf8'),
         });
       });

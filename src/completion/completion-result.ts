@@ -1,4 +1,3 @@
-import type { McpCompletionResult } from '../interfaces/mcp-completion.interface.js';
 import { MAX_COMPLETION_VALUES } from '../protocol/completion-params.js';
 import type { CompleteResult } from '../protocol/mcp.types.js';
 
@@ -8,13 +7,13 @@ export const NO_COMPLETIONS: CompleteResult = Object.freeze({
 });
 
 /**
- * The `completion/complete` result for what a completer returned: at most
+ * The `completion/complete` result for what a completer returned (an `McpCompletionResult`, checked): at most
  * {@link MAX_COMPLETION_VALUES} values. A list is every candidate: `total` counts it and `hasMore`
  * says whether it was cut. A completer that returns `{ values, total?, hasMore? }` (it paged on its
  * side) keeps its own `total` and `hasMore`; a cut sets them too.
  * @throws TypeError when the value is not a list of strings or `{ values }` of strings: a bug of the completer.
  */
-export function toCompleteResult(value: McpCompletionResult | unknown): CompleteResult {
+export function toCompleteResult(value: unknown): CompleteResult {
   const given = Array.isArray(value)
     ? { values: value as unknown[] }
     : (value as { values?: unknown } | null | undefined);

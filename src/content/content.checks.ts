@@ -15,7 +15,8 @@ export function checkAnnotations(annotations: ContentAnnotations): ContentAnnota
   const { audience, priority, lastModified } = annotations;
   const checked: { -readonly [K in keyof ContentAnnotations]: ContentAnnotations[K] } = {};
   if (audience !== undefined) {
-    if (!Array.isArray(audience)) throw new TypeError('annotations.audience must be an array of roles');
+    // `as unknown`: on a readonly array type, Array.isArray would leave `audience` typed `any[]`.
+    if (!Array.isArray(audience as unknown)) throw new TypeError('annotations.audience must be an array of roles');
     for (const role of audience) {
       if (!ROLES.has(role)) {
         throw new RangeError(`annotations.audience holds ${JSON.stringify(role)}: roles are 'user' and 'assistant'`);
@@ -111,7 +112,7 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 export const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
 
 const isOptional =
-  <T>(check: (value: unknown) => value is T) =>
+  (check: (value: unknown) => boolean) =>
   (value: unknown): boolean =>
     value === undefined || check(value);
 const optionalString = isOptional(isString);

@@ -80,7 +80,7 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
     if (wrapper.isAlias) return 0;
     // Take the class from the instance, not the wrapper: factory providers have no metatype to read.
     const instance: unknown = wrapper.instance;
-    const prototype = instance ? Object.getPrototypeOf(instance) : (wrapper.metatype?.prototype as unknown);
+    const prototype: unknown = instance ? Object.getPrototypeOf(instance) : wrapper.metatype?.prototype;
     if (!prototype || typeof prototype !== 'object') return 0;
     const classRef = (prototype as { constructor: abstract new (...args: never[]) => unknown }).constructor;
     const isStatic = wrapper.isDependencyTreeStatic() && !wrapper.isTransient;

@@ -34,13 +34,14 @@ export class MetadataAccessor {
   /** What the MCP decorators on `method` declare; `undefined` when it carries none. */
   getMethodMetadata(method: unknown): MethodMetadata | undefined {
     if (typeof method !== 'function') return undefined;
-    const read = <T>(key: string): T | undefined => this.reflector.get<T | undefined>(key, method);
+    // What each decorator stored under its key (the decorators' own types).
+    const read = (key: string): unknown => this.reflector.get(key, method);
     const metadata: MethodMetadata = {
-      tool: read<McpToolOptions>(MCP_TOOL_METADATA),
-      resource: read<McpResourceOptions>(MCP_RESOURCE_METADATA),
-      resourceTemplate: read<McpResourceTemplateOptions>(MCP_RESOURCE_TEMPLATE_METADATA),
-      prompt: read<McpPromptOptions>(MCP_PROMPT_METADATA),
-      completions: read<McpCompletionOptions[]>(MCP_COMPLETION_METADATA),
+      tool: read(MCP_TOOL_METADATA) as McpToolOptions | undefined,
+      resource: read(MCP_RESOURCE_METADATA) as McpResourceOptions | undefined,
+      resourceTemplate: read(MCP_RESOURCE_TEMPLATE_METADATA) as McpResourceTemplateOptions | undefined,
+      prompt: read(MCP_PROMPT_METADATA) as McpPromptOptions | undefined,
+      completions: read(MCP_COMPLETION_METADATA) as McpCompletionOptions[] | undefined,
     };
     return Object.values(metadata).some((value) => value !== undefined) ? metadata : undefined;
   }

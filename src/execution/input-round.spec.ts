@@ -60,11 +60,16 @@ async function isPending(promise: Promise<unknown>): Promise<boolean> {
   return !settled;
 }
 
-/** An ask whose eventual rejection (at close) is expected and kept. */
-function pendingAsk(round: InputRound, method: string, params: JsonRpcParams, key?: string): Promise<unknown> {
+/** An ask whose eventual rejection (at close) is expected and kept, to look at. */
+function keptAsk(round: InputRound, method: string, params: JsonRpcParams, key?: string): Promise<unknown> {
   const asked = round.ask(method, params, key, wellFormed);
   asked.catch(() => undefined);
   return asked;
+}
+
+/** An ask left pending: only what it does to the round matters (its rejection at close is kept). */
+function pendingAsk(round: InputRound, method: string, params: JsonRpcParams, key?: string): void {
+  void keptAsk(round, method, params, key);
 }
 
 /** The state an interim result carries, opened. */
@@ -119,7 +124,7 @@ describe('InputRound: answers the client gave', () => {
 describe('InputRound: asks without an answer', () => {
   it('records the ask and ends the round at the end of the turn, not before', async () => {
     const { round, ends } = watched();
-    const asked = pendingAsk(round, ELICIT, elicitParams);
+    const asked = keptAsk(round, ELICIT, elicitParams);
     expect(round.needsInput).toBe(true);
     expect(ends).not.toHaveBeenCalled();
     await Promise.resolve();
@@ -233,7 +238,7 @@ describe('InputRound: close', () => {
 
   it('before the turn ends, keeps the round from ending', async () => {
     const { round, ends } = watched();
-    const asked = pendingAsk(round, ELICIT, elicitParams);
+    const asked = keptAsk(round, ELICIT, elicitParams);
     round.close(() => new Error('answered'));
     await nextTurn();
     expect(ends).not.toHaveBeenCalled();
@@ -272,7 +277,7 @@ describe('InputRound: close', () => {
 
   it('happens once: a second close changes nothing', async () => {
     const round = roundOf();
-    const asked = pendingAsk(round, ELICIT, elicitParams);
+    const asked = keptAsk(round, ELICIT, elicitParams);
     const reason = new Error('first');
     round.close(() => reason);
     round.close(() => new Error('second'));

@@ -103,6 +103,7 @@ export class McpExecutionContext {
   }
 
   /** The HTTP request that carried the MCP message (with `user`, as the endpoint's guards set it). */
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- public API, as Nest's getRequest<T>()
   getRequest<T = unknown>(): T {
     return this.invocation.request as T;
   }

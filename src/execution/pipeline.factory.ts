@@ -337,7 +337,7 @@ class HandlerMetadata {
 
   set(instance: object, key: string, value: unknown): void {
     let cached = this.byInstance.get(instance);
-    if (!cached) this.byInstance.set(instance, (cached = new Map()));
+    if (!cached) this.byInstance.set(instance, (cached = new Map<string, unknown>()));
     cached.set(key, value);
   }
 }

@@ -28,7 +28,8 @@ export function checkTimeout(timeoutMs: unknown, label: string): void {
  */
 export function checkIcons(icons: readonly Icon[] | undefined, label: string): readonly Icon[] | undefined {
   if (icons === undefined) return undefined;
-  if (!Array.isArray(icons)) throw new McpDefinitionError(`${label}: icons[0] needs a src URI`);
+  // `as unknown`: on a readonly array type, Array.isArray would leave `icons` typed `any[]`.
+  if (!Array.isArray(icons as unknown)) throw new McpDefinitionError(`${label}: icons[0] needs a src URI`);
   icons.forEach((icon: Partial<Icon> | null | undefined, index) => {
     if (typeof icon?.src !== 'string' || icon.src === '') {
       throw new McpDefinitionError(`${label}: icons[${index}] needs a src URI`);

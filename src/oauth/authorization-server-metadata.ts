@@ -19,13 +19,19 @@ export function metadataUrlsOf(issuer: string): URL[] {
 }
 
 /**
+ * Request options whose headers are a plain object: {@link fetchJson} spreads them after its `accept`,
+ * and a spread `Headers` (or list of pairs) would lose them.
+ */
+type JsonRequestInit = Omit<RequestInit, 'headers'> & { headers?: Record<string, string> };
+
+/**
  * One JSON document from an authorization server. Redirects are not followed: the metadata and keys
  * of an issuer are where the issuer publishes them, and a redirect is a way to point us elsewhere.
  * @returns the parsed body of a 200; `undefined` for a 404 or 410 (try the next URL).
  * @throws AuthorizationServerUnavailable for anything else: network error, timeout, other status,
  *   a body that is not JSON.
  */
-export async function fetchJson(url: URL, timeoutMs: number, init: RequestInit = {}): Promise<unknown> {
+export async function fetchJson(url: URL, timeoutMs: number, init: JsonRequestInit = {}): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, {

@@ -137,29 +137,33 @@ export class Dispatcher<C> {
       [Method.ToolsCall, (params, context, id) => this.port.callTool(readCallToolParams(params), context, id)],
     ]);
     const { port: p } = this;
-    const routes: [string, unknown, RequestHandler<C>][] = [
+    const routes: [string, boolean, RequestHandler<C>][] = [
       [
         Method.LoggingSetLevel,
-        p.setLoggingLevel,
+        p.setLoggingLevel !== undefined,
         (params, context) => {
           p.setLoggingLevel!(readLoggingLevel(params), context);
           return {};
         },
       ],
-      [Method.ResourcesList, p.listResources, (params, context) => p.listResources!(readCursor(params), context)],
+      [
+        Method.ResourcesList,
+        p.listResources !== undefined,
+        (params, context) => p.listResources!(readCursor(params), context),
+      ],
       [
         Method.ResourceTemplatesList,
-        p.listResourceTemplates,
+        p.listResourceTemplates !== undefined,
         (params, context) => p.listResourceTemplates!(readCursor(params), context),
       ],
       [
         Method.ResourcesRead,
-        p.readResource,
+        p.readResource !== undefined,
         (params, context, id) => p.readResource!(readResourceUriParams(params), context, id),
       ],
       [
         Method.ResourcesSubscribe,
-        p.subscribeResource,
+        p.subscribeResource !== undefined,
         async (params, context, id) => {
           await p.subscribeResource!(readResourceUriParams(params), context, id);
           return {};
@@ -167,23 +171,31 @@ export class Dispatcher<C> {
       ],
       [
         Method.ResourcesUnsubscribe,
-        p.unsubscribeResource,
+        p.unsubscribeResource !== undefined,
         async (params, context) => {
           await p.unsubscribeResource!(readResourceUriParams(params), context);
           return {};
         },
       ],
-      [Method.PromptsList, p.listPrompts, (params, context) => p.listPrompts!(readCursor(params), context)],
-      [Method.PromptsGet, p.getPrompt, (params, context, id) => p.getPrompt!(readGetPromptParams(params), context, id)],
+      [
+        Method.PromptsList,
+        p.listPrompts !== undefined,
+        (params, context) => p.listPrompts!(readCursor(params), context),
+      ],
+      [
+        Method.PromptsGet,
+        p.getPrompt !== undefined,
+        (params, context, id) => p.getPrompt!(readGetPromptParams(params), context, id),
+      ],
       [
         Method.CompletionComplete,
-        p.complete,
+        p.complete !== undefined,
         (params, context, id) => p.complete!(readCompleteParams(params), context, id),
       ],
-      [Method.ServerDiscover, p.discover, (_params, context) => p.discover!(context)],
+      [Method.ServerDiscover, p.discover !== undefined, (_params, context) => p.discover!(context)],
       [
         Method.SubscriptionsListen,
-        p.listen,
+        p.listen !== undefined,
         (params, context, id) => p.listen!(readSubscriptionFilter(params), context, id),
       ],
     ];

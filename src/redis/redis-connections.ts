@@ -67,7 +67,7 @@ function duplicate(client: Redis | Cluster, overrides: Partial<RedisOptions>): R
 }
 
 function isCluster(client: Redis | Cluster): client is Cluster {
-  return client.isCluster === true;
+  return client.isCluster;
 }
 
 /**

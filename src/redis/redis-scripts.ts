@@ -106,7 +106,7 @@ export class RedisScripts {
     if (!reply) return undefined;
     const fields: Record<string, string> = {};
     for (let index = 0; index + 1 < reply[0].length; index += 2) fields[reply[0][index]!] = reply[0][index + 1]!;
-    return { fields, uris: reply[1], ttl: Number(reply[2]) };
+    return { fields, uris: reply[1], ttl: reply[2] };
   }
 
   /** Sets a field of a live record, or deletes it (`value` undefined). False: the record is gone. */
@@ -169,7 +169,7 @@ export class RedisScripts {
     const reply = (await this.run('claim', keys, [me, force ? '1' : '0'])) as [number, string?, string[]?];
     if (reply[0] === 0) return { outcome: 'gone' };
     if (reply[0] === 2) return { outcome: 'busy', holder: String(reply[1]) };
-    return { outcome: 'ok', previous: String(reply[1] ?? ''), backlog: reply[2] ?? [] };
+    return { outcome: 'ok', previous: reply[1] ?? '', backlog: reply[2] ?? [] };
   }
 
   async release(record: string, me: string): Promise<void> {

@@ -399,7 +399,7 @@ describe('McpResourceRegistry.notifyUpdated', () => {
   it('matches the URI exactly', () => {
     const items = resourcesWith(sessions);
     const session = sessions.create(handshake);
-    session.subscribe('users://42');
+    expect(session.subscribe('users://42')).toBe(true);
     const spy = notifications(session);
     expect(items.resources.notifyUpdated('users://4')).toBe(0);
     expect(items.resources.notifyUpdated('users://420')).toBe(0);
@@ -411,7 +411,7 @@ describe('McpResourceRegistry.notifyUpdated', () => {
   it('notifies whether or not the URI is still served (the registry does not check it)', () => {
     const items = resourcesWith(sessions);
     const session = sessions.create(handshake);
-    session.subscribe('docs://gone');
+    expect(session.subscribe('docs://gone')).toBe(true);
     expect(items.resources.isEnabled('docs://gone')).toBe(false);
     expect(items.resources.notifyUpdated('docs://gone')).toBe(1);
   });
@@ -419,7 +419,7 @@ describe('McpResourceRegistry.notifyUpdated', () => {
   it('stops notifying after unsubscribe', () => {
     const items = resourcesWith(sessions);
     const session = sessions.create(handshake);
-    session.subscribe('docs://readme');
+    expect(session.subscribe('docs://readme')).toBe(true);
     session.unsubscribe('docs://readme');
     expect(items.resources.notifyUpdated('docs://readme')).toBe(0);
     expect(session.undeliveredMessages).toBe(0);
@@ -429,8 +429,8 @@ describe('McpResourceRegistry.notifyUpdated', () => {
     const items = resourcesWith(sessions);
     const ending = sessions.create(handshake);
     const live = sessions.create(handshake);
-    ending.subscribe('docs://readme');
-    live.subscribe('docs://readme');
+    expect(ending.subscribe('docs://readme')).toBe(true);
+    expect(live.subscribe('docs://readme')).toBe(true);
     ending.end('deleted');
     expect(items.resources.notifyUpdated('docs://readme')).toBe(1);
     expect(live.undeliveredMessages).toBe(1);
@@ -440,8 +440,8 @@ describe('McpResourceRegistry.notifyUpdated', () => {
   it('does not count an ended session even when something still lists it', () => {
     const ended = sessions.create(handshake);
     const live = sessions.create(handshake);
-    ended.subscribe('docs://readme');
-    live.subscribe('docs://readme');
+    expect(ended.subscribe('docs://readme')).toBe(true);
+    expect(live.subscribe('docs://readme')).toBe(true);
     ended.end('deleted');
     const items = resourcesWith({ fanoutTargets: () => [ended, live] } as unknown as SessionStore);
     expect(items.resources.notifyUpdated('docs://readme')).toBe(1);

@@ -90,7 +90,7 @@ export class ResourceReader {
   subscribe(params: ResourceUriParams, call: MessageContext, requestId: RequestId): Promise<void> {
     const { uri } = params;
     const request = { kind: 'resource' as const, name: uri, uri, meta: params._meta };
-    return this.lifecycle.run<void>(this.answers, call, requestId, request, async (running) => {
+    return this.lifecycle.run(this.answers, call, requestId, request, async (running): Promise<void> => {
       if (!(await this.isReadable(uri, running))) throw resourceNotFound(uri);
       // Cancelled while the guards decided: the client heard nothing and must not be subscribed.
       if (running.aborted) return;

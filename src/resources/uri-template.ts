@@ -20,6 +20,13 @@ const KEPT_AS_IS: ReadonlySet<string> = new Set(
 );
 
 /**
+ * The code points of `text`, not its graphemes: what UTF-8 percent-encoding encodes one at a time, and
+ * what RFC 6570 prefix modifiers count.
+ */
+// eslint-disable-next-line @typescript-eslint/no-misused-spread -- code points are meant (see above)
+const codePoints = (text: string): string[] => [...text];
+
+/**
  * `uri` encoded as RFC 6570 expansions are (see {@link encodeLoose}) when that differs from `uri`;
  * `undefined` when it is the same, or cannot be encoded: no second match is worth trying.
  */
@@ -35,7 +42,7 @@ export function strictlyEncoded(uri: string): string | undefined {
  */
 function encodeLoose(uri: string): string | undefined {
   let encoded = '';
-  const chars = [...uri];
+  const chars = codePoints(uri);
   for (let index = 0; index < chars.length; index++) {
     const char = chars[index]!;
     if (char === '%' && isHex(chars[index + 1]) && isHex(chars[index + 2])) {
@@ -62,7 +69,7 @@ function encodeLoose(uri: string): string | undefined {
 function encodeLiterals(template: string): string {
   let encoded = '';
   let inExpression = false;
-  const chars = [...template];
+  const chars = codePoints(template);
   for (let index = 0; index < chars.length; index++) {
     const char = chars[index]!;
     if (char === '{') inExpression = true;
@@ -218,7 +225,7 @@ export class UriTemplate {
   private withinPrefixLengths(variables: UriVariables): boolean {
     for (const [name, maxLength] of this.maxLengths) {
       const value = variables[name];
-      if (typeof value === 'string' && [...value].length > maxLength) return false;
+      if (typeof value === 'string' && codePoints(value).length > maxLength) return false;
     }
     return true;
   }

@@ -129,7 +129,8 @@ const isRegistered = (ajv: AnyAjv, id: string): boolean =>
 function prepare<A extends AnyAjv>(ajv: A): A {
   formatsPlugin.default(ajv);
   // Compiles the meta-schemas now, so that the refs they add are not mistaken for a user schema's in `forget`.
-  ajv.validateSchema({});
+  // The answer is a boolean (only an `$async` schema gets a promise), and the work is all that is wanted.
+  void ajv.validateSchema({});
   return ajv;
 }
 

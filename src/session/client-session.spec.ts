@@ -753,7 +753,7 @@ describe('ClientSession subscriptions: the bounds', () => {
 
   it('gives back the characters of a URI unsubscribed', () => {
     const subject = session();
-    for (let index = 0; index < FITTING; index++) subject.subscribe(uriOf(index, PER_URI));
+    for (let index = 0; index < FITTING; index++) expect(subject.subscribe(uriOf(index, PER_URI))).toBe(true);
     subject.unsubscribe(uriOf(3, PER_URI));
     expect(subject.isSubscribed(uriOf(3, PER_URI))).toBe(false);
     expect(subject.subscribe(uriOf(FITTING, PER_URI))).toBe(true);

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { inspect } from 'node:util';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import type {
   InstanceMessage,
@@ -361,7 +362,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
       this.cache.dropUnused();
       return;
     }
-    const reason = cause instanceof Error ? cause.message : String(cause ?? 'unknown cause');
+    const reason = causeText(cause);
     this.logger.warn(
       `Shared state is unavailable (${reason}); requests that need it are answered 503 until it returns`,
     );
@@ -385,4 +386,11 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
 async function inChunks(ids: readonly string[], task: (batch: readonly string[]) => Promise<unknown>): Promise<void> {
   const BATCH = 500;
   for (let start = 0; start < ids.length; start += BATCH) await task(ids.slice(start, start + BATCH));
+}
+
+/** The cause of an outage, for the log: a SharedState of one's own may give anything, an object too. */
+function causeText(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  if (typeof cause === 'string') return cause;
+  return cause === undefined || cause === null ? 'unknown cause' : inspect(cause);
 }

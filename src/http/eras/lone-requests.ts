@@ -59,7 +59,7 @@ export class LoneRequests implements BeforeApplicationShutdown {
   ): Promise<void> {
     // Gone while its body arrived or was checked: nothing is left to serve. (The request itself is
     // destroyed once its body is read; the response and the socket say whether the client is there.)
-    if (res.destroyed || res.writableEnded || raw.socket?.destroyed === true) return;
+    if (res.destroyed || res.writableEnded || raw.socket?.destroyed) return;
     const responder = new StatelessResponder(res, this.settings);
     abortOnClose(res, responder, caller);
     const context: MessageContext = { caller, httpRequest: request, headers: raw.headers, channel: responder };

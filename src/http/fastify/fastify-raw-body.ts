@@ -48,6 +48,7 @@ export class FastifyRawBody implements OnModuleInit {
           const value = headers[name];
           if (value === undefined) continue;
           kept[name] = value;
+          // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- Node's own headers object, a known name
           delete headers[name];
         }
         request[stash] = kept;
