@@ -2,6 +2,7 @@ import request from 'supertest';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import { McpModule } from '../../src/index.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { openSession } from '../utils/open-session.js';
 import { SessionStore } from '../internals/index.js';
 
 /**
@@ -37,11 +38,11 @@ describe('Streamable HTTP transport: batches (e2e)', () => {
     return sessionId === undefined ? req : req.set('Mcp-Session-Id', sessionId);
   };
 
+  /** A session of `protocolVersion`, not yet acknowledged with `notifications/initialized`. */
   async function initialize(protocolVersion: string): Promise<string> {
-    const res = await post().send(initializeRequest(protocolVersion));
-    expect(res.status).toBe(200);
-    expect(res.body.result.protocolVersion).toBe(protocolVersion);
-    return res.headers['mcp-session-id'] as string;
+    const session = await openSession(running.mcpUrl, { protocolVersion, initialized: false });
+    expect(session.protocolVersion).toBe(protocolVersion);
+    return session.id;
   }
 
   /** The replies of a batch, by id (null ids listed under 'null', in order). */

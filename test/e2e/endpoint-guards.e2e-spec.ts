@@ -21,6 +21,7 @@ import { EchoTools } from '../../sample-app/echo.tools.js';
 import { McpModule, McpTool, type McpContext } from '../../src/index.js';
 import { httpExchange } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, TEST_ADAPTER, type RunningApp } from '../utils/start-app.js';
+import { openSession } from '../utils/open-session.js';
 
 type RequestWithUser = http.IncomingMessage & { user?: unknown };
 
@@ -85,10 +86,9 @@ function client(app: RunningApp, credentials: Record<string, string>) {
   };
   return {
     post,
+    /** A session's id, not acknowledged with `notifications/initialized`. */
     async initialize(): Promise<string> {
-      const res = await post().send(initializeRequest());
-      expect(res.status).toBe(200);
-      return res.headers['mcp-session-id'] as string;
+      return (await openSession(app.mcpUrl, { headers: credentials, initialized: false })).id;
     },
     call(sessionId: string, name: string, args: object = {}) {
       return post(sessionId).send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } });

@@ -31,7 +31,8 @@ import { httpExchange } from '../utils/http-exchange.js';
 import { idInUse, resourceNotFound, unknownPrompt, useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { openSession } from '../utils/open-session.js';
+import { startApp, type RunningApp } from '../utils/start-app.js';
 import { mcpErrorOf } from '../utils/thrown.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
 
@@ -163,20 +164,7 @@ describe('tools a guard hides (e2e)', () => {
   describe('request ids', () => {
     /** A 2025-03-26 session over raw HTTP, for batches. */
     async function batchSession(): Promise<(body: unknown) => Promise<unknown>> {
-      const init = await httpExchange(
-        running.mcpUrl,
-        'POST',
-        { ...MCP_POST_HEADERS },
-        JSON.stringify(initializeRequest('2025-03-26')),
-      );
-      const id = init.headers['mcp-session-id'] as string;
-      const headers = { ...MCP_POST_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' };
-      await httpExchange(
-        running.mcpUrl,
-        'POST',
-        headers,
-        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      );
+      const { headers } = await openSession(running.mcpUrl, { protocolVersion: '2025-03-26' });
       return async (body) => {
         const reply = await httpExchange(running.mcpUrl, 'POST', headers, JSON.stringify(body));
         expect(reply.status).toBe(200);

@@ -39,6 +39,7 @@ import {
 } from '../utils/http-fuzz.js';
 import { base64Sentinel, headerValueOf, Meta, MODERN_VERSION } from '../utils/modern-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
+import { openSession } from '../utils/open-session.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, TEST_ADAPTER, type RunningApp } from '../utils/start-app.js';
 
 const SEED = process.env.FUZZ_SEED === undefined ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED);
@@ -1521,17 +1522,10 @@ describe(`HTTP fuzzing of a live endpoint (e2e, ${TEST_ADAPTER})`, () => {
       body: json(body),
     });
 
+  /** A session for the bursts, opened through the fuzz's own connections. */
   async function initialize(version: string): Promise<AbusedSession> {
-    const init = await post({}, initializeRequest(version));
-    expect(init.status).toBe(200);
-    const id = init.headers['mcp-session-id'];
-    expect(typeof id).toBe('string');
-    const ack = await post(
-      { 'mcp-session-id': id as string, 'mcp-protocol-version': version },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-    );
-    expect(ack.status).toBe(202);
-    return { id: id as string, version };
+    const { id } = await openSession(running.mcpUrl, { protocolVersion: version, send: post });
+    return { id, version };
   }
 
   /** The one message of a JSON answer, or the last `data:` of an SSE one. */

@@ -11,19 +11,12 @@ import { RecordingLogger } from '../utils/recording-logger.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, within } from '../utils/wait.js';
 import { replyOf } from '../utils/http-mcp-client.js';
+import { openSession } from '../utils/open-session.js';
 import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
 
-/** Creates a session; sends `notifications/initialized` unless told not to. */
-async function initialize(app: RunningApp, sendInitialized = true): Promise<string> {
-  const reply = await httpExchange(app.mcpUrl, 'POST', MCP_POST_HEADERS, JSON.stringify(initializeRequest()));
-  expect(reply.status).toBe(200);
-  const sessionId = reply.headers['mcp-session-id'];
-  expect(typeof sessionId).toBe('string');
-  if (sendInitialized) {
-    const ack = await post(app, sessionId as string, { jsonrpc: '2.0', method: 'notifications/initialized' });
-    expect(ack.status).toBe(202);
-  }
-  return sessionId as string;
+/** A 2025-06-18 session's id; acknowledged with `notifications/initialized` unless told not to. */
+async function initialize(app: RunningApp, initialized = true): Promise<string> {
+  return (await openSession(app.mcpUrl, { initialized })).id;
 }
 
 function post(app: RunningApp, sessionId: string, message: unknown): Promise<HttpResult> {

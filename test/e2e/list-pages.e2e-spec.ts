@@ -1,6 +1,7 @@
 import { Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { McpExecutionContext, McpModule, McpTool, McpToolRegistry } from '../../src/index.js';
+import { openSession } from '../utils/open-session.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 
 /**
@@ -95,28 +96,9 @@ describe('list pages kept encoded', () => {
     return { response, json: JSON.parse(text) };
   }
 
-  async function session(role: string, version = '2025-06-18'): Promise<Record<string, string>> {
-    const { response } = await post(
-      { 'x-role': role },
-      {
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'pages', version: '1' } },
-      },
-    );
-    const headers = {
-      'x-role': role,
-      'mcp-session-id': response.headers.get('mcp-session-id')!,
-      'mcp-protocol-version': version,
-    };
-    await fetch(app.mcpUrl, {
-      method: 'POST',
-      headers: { ...JSON_HEADERS, ...headers },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    });
-    return headers;
-  }
+  /** A session of `role`: the headers of its later requests. */
+  const session = async (role: string, protocolVersion = '2025-06-18'): Promise<Record<string, string>> =>
+    (await openSession(app.mcpUrl, { headers: { 'x-role': role }, protocolVersion })).headers;
 
   /** Every page of tools/list, walked by nextCursor: the tool names of each page. */
   async function pages(headers: Record<string, string>): Promise<string[][]> {

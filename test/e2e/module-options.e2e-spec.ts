@@ -13,6 +13,7 @@ import { bootstrapFailure } from '../utils/bootstrap-failure.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { replyOf } from '../utils/http-mcp-client.js';
+import { openSession } from '../utils/open-session.js';
 
 /** Runs `body` against an application built from `metadata`, closing it afterwards. */
 async function withApp(metadata: ModuleMetadata, body: (app: RunningApp) => Promise<void>): Promise<void> {
@@ -26,17 +27,6 @@ async function withApp(metadata: ModuleMetadata, body: (app: RunningApp) => Prom
 
 function initialize(app: RunningApp, headers: Record<string, string> = {}, message = initializeRequest()) {
   return httpExchange(app.mcpUrl, 'POST', { ...MCP_POST_HEADERS, ...headers }, JSON.stringify(message));
-}
-
-/** Creates a session (and acknowledges it) as the caller described by `headers`; returns its id. */
-async function openSession(app: RunningApp, headers: Record<string, string> = {}): Promise<string> {
-  const reply = await initialize(app, headers);
-  expect(reply.status).toBe(200);
-  const sessionId = reply.headers['mcp-session-id'] as string;
-  expect(typeof sessionId).toBe('string');
-  const ack = await post(app, sessionId, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
-  expect(ack.status).toBe(202);
-  return sessionId;
 }
 
 function post(
@@ -148,7 +138,7 @@ describe('isGlobal', () => {
         const census = app.app.get(SessionCensus);
         expect(census.registry).toBe(app.app.get(McpSessionRegistry));
         expect(census.count()).toBe(0);
-        await openSession(app);
+        await openSession(app.mcpUrl);
         expect(census.count()).toBe(1);
       },
     );
@@ -260,7 +250,7 @@ describe('auth.principalOf', () => {
     });
 
     test('binds a session to its creator: another principal gets 404 on POST, GET and DELETE', async () => {
-      const sessionId = await openSession(app, alice);
+      const sessionId = (await openSession(app.mcpUrl, { headers: alice })).id;
       expect(app.app.get(McpSessionRegistry).get(sessionId)?.owner).toBe('alice');
 
       for (const stranger of [bob, {}]) {
@@ -279,7 +269,7 @@ describe('auth.principalOf', () => {
     });
 
     test('an anonymous session (owner undefined) can be used by anyone', async () => {
-      const sessionId = await openSession(app);
+      const sessionId = (await openSession(app.mcpUrl)).id;
       expect(app.app.get(McpSessionRegistry).get(sessionId)?.owner).toBeUndefined();
 
       for (const caller of [alice, bob, {}]) {
@@ -299,7 +289,7 @@ describe('auth.principalOf', () => {
         providers: [ContextProbeTools],
       },
       async (app) => {
-        const sessionId = await openSession(app, alice);
+        const sessionId = (await openSession(app.mcpUrl, { headers: alice })).id;
         expect(app.app.get(McpSessionRegistry).get(sessionId)?.owner).toBeUndefined();
         expect((await ping(app, sessionId, bob)).status).toBe(200);
         expect((await get(app, sessionId, bob)).status).toBe(200);

@@ -36,6 +36,7 @@ import {
 import { bootstrapFailure, initError } from '../utils/bootstrap-failure.js';
 import { bodyOf, HttpMcpClient, type ReplyBody } from '../utils/http-mcp-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
+import { openSession } from '../utils/open-session.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, TEST_ADAPTER, type RunningApp } from '../utils/start-app.js';
 import { within } from '../utils/wait.js';
 
@@ -122,18 +123,12 @@ class RawMcpClient {
     };
   }
 
-  /** Initializes a session (and sends `notifications/initialized`); returns the initialize result. */
-  async initialize(version = '2025-06-18'): Promise<Record<string, unknown>> {
-    const reply = await this.post(initializeRequest(version));
-    expect(reply.status).toBe(200);
-    expect(reply.body?.error).toBeUndefined();
-    this.sessionId = reply.headers.get('mcp-session-id') ?? undefined;
-    expect(this.sessionId).toBeDefined();
-    const result = reply.body!.result!;
-    this.protocolVersion = result.protocolVersion as string;
-    const ack = await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    expect(ack.status).toBe(202);
-    return result;
+  /** Opens a session (acknowledged with `notifications/initialized`); returns the initialize result. */
+  async initialize(protocolVersion = '2025-06-18'): Promise<Record<string, unknown>> {
+    const session = await openSession(this.url, { protocolVersion, headers: this.defaultHeaders });
+    this.sessionId = session.id;
+    this.protocolVersion = session.protocolVersion;
+    return session.result;
   }
 
   request(

@@ -17,6 +17,7 @@ import {
   type RunningApp,
   type StartAppOptions,
 } from '../utils/start-app.js';
+import { openSession } from '../utils/open-session.js';
 
 type Method = 'POST' | 'GET' | 'DELETE';
 const METHODS: Method[] = ['POST', 'GET', 'DELETE'];
@@ -58,15 +59,9 @@ class Prober {
     return new URL(this.app.baseUrl).port;
   }
 
+  /** A session's id, opened from the setup host and not acknowledged with `notifications/initialized`. */
   async newSession(): Promise<string> {
-    const res = await httpExchange(
-      this.app.mcpUrl,
-      'POST',
-      { ...MCP_POST_HEADERS, host: this.setupHost },
-      JSON.stringify(initializeRequest()),
-    );
-    expect(res.status).toBe(200);
-    return res.headers['mcp-session-id'] as string;
+    return (await openSession(this.app.mcpUrl, { headers: { host: this.setupHost }, initialized: false })).id;
   }
 
   async probe(method: Method, test: { origin?: string; host?: string }): Promise<HttpResult> {

@@ -13,6 +13,7 @@ import { RecordingLogger } from '../utils/recording-logger.js';
 import { httpExchange } from '../utils/http-exchange.js';
 import { until } from '../utils/wait.js';
 import { MCP_POST_HEADERS, initializeRequest, startApp, type RunningApp } from '../utils/start-app.js';
+import { openSession } from '../utils/open-session.js';
 
 describe('methods the endpoint does not serve (e2e)', () => {
   let running: RunningApp;
@@ -77,11 +78,11 @@ describe('methods the endpoint does not serve (e2e)', () => {
   });
 
   it('refuses a GET that carries a body, and the session can open its stream afterwards', async () => {
-    const opened = await httpExchange(running.mcpUrl, 'POST', MCP_POST_HEADERS, JSON.stringify(initializeRequest()));
+    const opened = await openSession(running.mcpUrl, { initialized: false });
     const session = {
       accept: 'text/event-stream',
-      'mcp-session-id': String(opened.headers['mcp-session-id']),
-      'mcp-protocol-version': '2025-06-18',
+      'mcp-session-id': opened.id,
+      'mcp-protocol-version': opened.protocolVersion,
     };
     // Larger than the socket buffers: left unread, it would keep the server from seeing the hang-up.
     const body = Buffer.alloc(256 * 1024, 'a');

@@ -49,6 +49,7 @@ import {
 import { initError } from '../utils/bootstrap-failure.js';
 import { bodyOf, HttpMcpClient } from '../utils/http-mcp-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
+import { openSession } from '../utils/open-session.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { thrown } from '../utils/thrown.js';
 import { onlyText } from '../utils/tool-results.js';
@@ -411,40 +412,27 @@ describe('durable and request-scoped tool providers met in one HTTP request (raw
     ContextIdFactory.apply(undefined as never);
   });
 
-  async function post(body: unknown, sessionId?: string): Promise<Response> {
-    return fetch(running.mcpUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'x-tenant': 'alpha',
-        ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-  }
-
   test.each([
     ['durable first', ['tenant_counter', 'tenant_probe']],
     ['request-scoped first', ['tenant_probe', 'tenant_counter']],
   ])('%s: each gets its own REQUEST (the payload, the HTTP request)', async (_order, names) => {
-    const init = await post({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'mixed', version: '1' } },
+    // 2025-03-26, for a batch.
+    const { headers } = await openSession(running.mcpUrl, {
+      protocolVersion: '2025-03-26',
+      headers: { 'x-tenant': 'alpha' },
     });
-    const sessionId = init.headers.get('mcp-session-id')!;
-    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
-    const answer = await post(
-      names.map((name, index) => ({
-        jsonrpc: '2.0',
-        id: index + 1,
-        method: 'tools/call',
-        params: { name, arguments: {} },
-      })),
-      sessionId,
-    );
+    const answer = await fetch(running.mcpUrl, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(
+        names.map((name, index) => ({
+          jsonrpc: '2.0',
+          id: index + 1,
+          method: 'tools/call',
+          params: { name, arguments: {} },
+        })),
+      ),
+    });
     const results = (await answer.json()) as {
       id: number;
       result?: { content: { text: string }[] };

@@ -12,7 +12,8 @@ import { redisState } from '../../src/redis/index.js';
 import { ReplicasModule } from '../fixtures/replicas.module.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { RedisServer } from '../utils/redis-server.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { openSession } from '../utils/open-session.js';
+import { MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { useRedisApp } from '../utils/redis-app.js';
 import { delay, until } from '../utils/wait.js';
 
@@ -66,23 +67,8 @@ class CuttableProxy {
 const V = '2025-11-25';
 const sessionHeaders = (id: string): Record<string, string> => ({ 'mcp-session-id': id, 'mcp-protocol-version': V });
 
-async function initialize(url: string): Promise<string> {
-  const answer = await fetch(url, {
-    method: 'POST',
-    headers: MCP_POST_HEADERS,
-    body: JSON.stringify(initializeRequest(V, 1)),
-  });
-  await answer.text();
-  expect(answer.status).toBe(200);
-  const id = answer.headers.get('mcp-session-id')!;
-  const note = await fetch(url, {
-    method: 'POST',
-    headers: { ...MCP_POST_HEADERS, ...sessionHeaders(id) },
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-  });
-  await note.text();
-  return id;
-}
+/** A session of version V at `url`: its id. */
+const initialize = async (url: string): Promise<string> => (await openSession(url, { protocolVersion: V })).id;
 
 interface OpenGet {
   status: number;

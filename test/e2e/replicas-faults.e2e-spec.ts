@@ -18,6 +18,7 @@ import { useSdkClients } from '../utils/sdk-clients.js';
 import { useRedisApp } from '../utils/redis-app.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { until } from '../utils/wait.js';
+import { openSession } from '../utils/open-session.js';
 
 const LEASE_MS = 1_500;
 
@@ -39,16 +40,9 @@ async function post(
   };
 }
 
-async function initialize(url: string): Promise<string> {
-  const answer = await fetch(url, {
-    method: 'POST',
-    headers: MCP_POST_HEADERS,
-    body: JSON.stringify(initializeRequest('2025-11-25', 1)),
-  });
-  await answer.text();
-  expect(answer.status).toBe(200);
-  return answer.headers.get('mcp-session-id')!;
-}
+/** A 2025-11-25 session's id, not acknowledged with `notifications/initialized`. */
+const initialize = async (url: string): Promise<string> =>
+  (await openSession(url, { protocolVersion: '2025-11-25', id: 1, initialized: false })).id;
 
 describe('an instance killed in the middle of a call (e2e)', () => {
   let redis: RedisServer;

@@ -17,30 +17,15 @@ import {
 import { ScopedDocs } from '../fixtures/scoped-docs.fixture.js';
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { Meta, MODERN_VERSION } from '../utils/modern-client.js';
-import { MCP_POST_HEADERS, initializeRequest, startApp, type RunningApp } from '../utils/start-app.js';
+import { openSession } from '../utils/open-session.js';
+import { MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 
 const READER = { authorization: 'Bearer reader-token' }; // weather:read only
 const WRITER = { authorization: 'Bearer writer-token' }; // weather:read weather:write
 
-/** A 2025 session of `version`, opened and initialized with `auth`: the headers of its later requests. */
-async function session(app: RunningApp, auth: Record<string, string>, version = '2025-06-18') {
-  const opened = await httpExchange(
-    app.mcpUrl,
-    'POST',
-    { ...MCP_POST_HEADERS, ...auth },
-    JSON.stringify(initializeRequest(version)),
-  );
-  expect(opened.status).toBe(200);
-  const headers = {
-    ...MCP_POST_HEADERS,
-    ...auth,
-    'mcp-session-id': String(opened.headers['mcp-session-id']),
-    'mcp-protocol-version': version,
-  };
-  const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
-  expect((await httpExchange(app.mcpUrl, 'POST', headers, JSON.stringify(initialized))).status).toBe(202);
-  return headers;
-}
+/** A 2025 session of `protocolVersion`, opened and initialized with `auth`: the headers of its later requests. */
+const session = async (app: RunningApp, auth: Record<string, string>, protocolVersion = '2025-06-18') =>
+  (await openSession(app.mcpUrl, { headers: auth, protocolVersion })).headers;
 
 const call = (id: number, name: string): object => ({
   jsonrpc: '2.0',

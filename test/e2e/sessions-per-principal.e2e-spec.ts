@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { McpModule, McpTool, type McpModuleOptions } from '../../src/index.js';
 import { redisState } from '../../src/redis/index.js';
 import { RedisServer } from '../utils/redis-server.js';
+import { openSession } from '../utils/open-session.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, until } from '../utils/wait.js';
 
@@ -65,13 +66,10 @@ async function initialize(url: string, sub: string | undefined): Promise<Respons
   });
 }
 
-/** Opens a session, expecting success; returns its id. */
-async function open(url: string, sub: string | undefined): Promise<string> {
-  const answer = await initialize(url, sub);
-  await answer.text();
-  expect(answer.status).toBe(200);
-  return answer.headers.get('mcp-session-id')!;
-}
+/** Opens a session (not acknowledged with `notifications/initialized`), expecting success; returns its id. */
+const open = async (url: string, sub: string | undefined): Promise<string> =>
+  (await openSession(url, { protocolVersion: '2025-11-25', id: 'init', headers: principal(sub), initialized: false }))
+    .id;
 
 /** Expects `initialize` refused for the principal: 429, `Retry-After`, a JSON-RPC error, no session. */
 async function expectRefused(url: string, sub: string): Promise<void> {

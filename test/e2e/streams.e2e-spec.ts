@@ -8,6 +8,7 @@ import { HttpExchange, type Finish } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { delay, within } from '../utils/wait.js';
+import { openSession } from '../utils/open-session.js';
 import { type ClientSession as McpSession, type JsonRpcNotification, SessionStore } from '../internals/index.js';
 
 /**
@@ -98,11 +99,9 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     return running;
   }
 
-  async function initialize(app: RunningApp, protocolVersion = '2025-06-18'): Promise<string> {
-    const res = await request(app.baseUrl).post('/mcp').set(MCP_POST_HEADERS).send(initializeRequest(protocolVersion));
-    expect(res.status).toBe(200);
-    return res.headers['mcp-session-id'] as string;
-  }
+  /** A session's id, not acknowledged with `notifications/initialized`. */
+  const initialize = async (app: RunningApp, protocolVersion = '2025-06-18'): Promise<string> =>
+    (await openSession(app.mcpUrl, { protocolVersion, initialized: false })).id;
 
   async function openStream(app: RunningApp, sessionId: string): Promise<SseStream> {
     const stream = await SseStream.open(app.mcpUrl, { accept: 'text/event-stream', 'mcp-session-id': sessionId });

@@ -13,6 +13,7 @@ import {
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { bodyOf, exchange, HttpMcpClient } from '../utils/http-mcp-client.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
+import { openSession } from '../utils/open-session.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../src/protocol/index.js';
 
 /**
@@ -114,13 +115,9 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     return sessionId === undefined ? req : req.set('Mcp-Session-Id', sessionId);
   };
 
-  async function openSession(protocolVersion = '2025-06-18'): Promise<string> {
-    const res = await post().send(initializeRequest(protocolVersion));
-    expect(res.status).toBe(200);
-    const id = res.headers['mcp-session-id'];
-    expect(typeof id).toBe('string');
-    return id as string;
-  }
+  /** A session's id, not acknowledged with `notifications/initialized` (these tests send exactly what they mean to). */
+  const newSession = async (protocolVersion = '2025-06-18'): Promise<string> =>
+    (await openSession(running.mcpUrl, { protocolVersion, initialized: false })).id;
 
   const supertestResult = (res: request.Response): HttpResult => ({
     status: res.status,
@@ -193,7 +190,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('echoes the session id on later JSON and 202 responses', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const ping = await post(sessionId).send({ jsonrpc: '2.0', id: 1, method: 'ping' });
       expect(ping.status).toBe(200);
       expect(ping.headers['mcp-session-id']).toBe(sessionId);
@@ -204,7 +201,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('accepts the session header in any letter case', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await request(base)
         .post('/mcp')
         .set(MCP_POST_HEADERS)
@@ -237,7 +234,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('DELETE ends the session with 204; the id then answers 404 on POST, GET and DELETE', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const del = await request(base).delete('/mcp').set('Mcp-Session-Id', sessionId);
       expect(del.status).toBe(204);
       expect(del.text).toBe('');
@@ -323,7 +320,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       ['text/*', 200],
       ['*/*', 200],
     ])('Accept %s → %i', async (accept, status) => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const headers: Record<string, string> = { 'mcp-session-id': sessionId };
       if (accept !== undefined) headers.accept = accept;
       const res = await httpExchange(running.mcpUrl, 'GET', headers);
@@ -378,7 +375,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     }
 
     it('accepts a body of exactly maxBodyBytes', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const body = pingOfSize(MAX_BODY_BYTES);
       expect(Buffer.byteLength(body)).toBe(MAX_BODY_BYTES);
       const res = await httpExchange(
@@ -392,7 +389,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('answers a declared Content-Length over the limit with 413', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const body = pingOfSize(MAX_BODY_BYTES + 1);
       const res = await httpExchange(
         running.mcpUrl,
@@ -404,7 +401,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('answers a chunked body (no Content-Length) that passes the limit with 413, without waiting for its end', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await postChunkedUntilAnswered(
         running.mcpUrl,
         { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId, 'transfer-encoding': 'chunked' },
@@ -438,7 +435,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       ['not JSON at all', 'hello'],
       ['an empty body', ''],
     ])('answers %s with 400 and -32700, id null (with a session)', async (_label, body) => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await httpExchange(
         running.mcpUrl,
         'POST',
@@ -471,7 +468,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       ['a number', 42, null],
       ['null', null, null],
     ])('answers an invalid message (%s) with 400 and -32600', async (_label, message, id) => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await httpExchange(
         running.mcpUrl,
         'POST',
@@ -482,7 +479,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('answers a body of one notification with 202 and an empty body', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       for (const method of ['notifications/initialized', 'notifications/something-unknown']) {
         const res = await httpExchange(
           running.mcpUrl,
@@ -499,7 +496,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       ['a result', { jsonrpc: '2.0', id: 'server-1', result: {} }],
       ['an error', { jsonrpc: '2.0', id: 'server-2', error: { code: -32601, message: 'no' } }],
     ])('answers a client JSON-RPC response (%s) with 202 and an empty body', async (_label, message) => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await httpExchange(
         running.mcpUrl,
         'POST',
@@ -514,14 +511,14 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
 
   describe('MCP-Protocol-Version header', () => {
     it('is optional', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await post(sessionId).send({ jsonrpc: '2.0', id: 1, method: 'ping' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     });
 
     it.each([...LEGACY_PROTOCOL_VERSIONS])('accepts the supported version %s', async (version) => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await post(sessionId)
         .set('MCP-Protocol-Version', version)
         .send({ jsonrpc: '2.0', id: 1, method: 'ping' });
@@ -532,7 +529,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     it.each(['2099-01-01', 'garbage', '2025-06-18x'])(
       'answers an unsupported version %s with 400 on POST',
       async (version) => {
-        const sessionId = await openSession();
+        const sessionId = await newSession();
         const res = await post(sessionId)
           .set('MCP-Protocol-Version', version)
           .send({ jsonrpc: '2.0', id: 1, method: 'ping' });
@@ -541,7 +538,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     );
 
     it('answers an unsupported version with 400 on GET and DELETE, and the session survives', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const get = await httpExchange(running.mcpUrl, 'GET', {
         accept: 'text/event-stream',
         'mcp-session-id': sessionId,
@@ -560,7 +557,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
 
   describe('methods', () => {
     it('ping → {} (string and integer ids round-trip)', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const a = await post(sessionId).send({ jsonrpc: '2.0', id: 'ping-α', method: 'ping' });
       expect(a.status).toBe(200);
       expect(a.body).toEqual({ jsonrpc: '2.0', id: 'ping-α', result: {} });
@@ -569,7 +566,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('tools/list lists the sample tools with their schemas', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await post(sessionId).send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
       expect(res.status).toBe(200);
       expect(res.body.id).toBe(1);
@@ -586,7 +583,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('tools/call echo returns exactly the given text', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const text = 'héllo, 世界 🌍';
       const res = await post(sessionId).send({
         jsonrpc: '2.0',
@@ -599,14 +596,14 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
     });
 
     it('an unknown method → -32601 with the request id', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await post(sessionId).send({ jsonrpc: '2.0', id: 'x1', method: 'no/such/method' });
       expect(res.status).toBe(200);
       expectJsonRpcError(supertestResult(res), 200, -32601, 'x1');
     });
 
     it('a tool failing unexpectedly → -32603 "Internal error" that reveals nothing', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const res = await post(sessionId).send({
         jsonrpc: '2.0',
         id: 5,
@@ -623,7 +620,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
 
   describe('error bodies', () => {
     it('every transport error body is a JSON-RPC error without a stack trace', async () => {
-      const sessionId = await openSession();
+      const sessionId = await newSession();
       const json = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
       const cases: [Promise<HttpResult>, number][] = [
         [httpExchange(running.mcpUrl, 'POST', { 'content-type': 'application/json' }, json), 406],
