@@ -15,7 +15,6 @@ import type { CallHandler, CanActivate, ExecutionContext, NestInterceptor } from
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { Observable } from 'rxjs';
 import {
-  McpDefinitionError,
   McpExecutionContext,
   McpModule,
   McpPromptRegistry,
@@ -23,7 +22,7 @@ import {
   McpSessionRegistry,
 } from '../../src/index.js';
 import { McpResourceTemplateRegistry } from '../../src/index.js';
-import { bootstrapFailure } from '../utils/bootstrap-failure.js';
+import { definitionError } from '../utils/bootstrap-failure.js';
 import { startApp, type RunningApp } from '../utils/start-app.js';
 import { rpcError } from '../utils/thrown.js';
 import { useSdkClients } from '../utils/sdk-clients.js';
@@ -918,13 +917,12 @@ describe('README: completion sources for one argument', () => {
   ])(
     'a `complete` entry and an @McpCompletion method for one argument of %s fail bootstrap',
     async (_label, provider, message) => {
-      const failure = await bootstrapFailure({
+      const error = await definitionError({
         imports: [McpModule.forRoot({ name: 'readme-completers', version: '1.0.0' })],
         providers: [provider as new () => object],
       });
 
-      expect(failure.error).toBeInstanceOf(McpDefinitionError);
-      expect(failure.error.message).toBe(message);
+      expect(error.message).toBe(message);
     },
   );
 });

@@ -22,6 +22,7 @@ import { McpModule, McpTool, type McpContext } from '../../src/index.js';
 import { httpExchange } from '../utils/http-exchange.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, TEST_ADAPTER, type RunningApp } from '../utils/start-app.js';
 import { openSession } from '../utils/open-session.js';
+import { expectRefusal, type RefusedReply } from '../utils/refusal.js';
 
 type RequestWithUser = http.IncomingMessage & { user?: unknown };
 
@@ -123,22 +124,10 @@ describe('Guards on the MCP endpoint (e2e)', () => {
 
     const authorized = () => client(running, { authorization: 'Bearer secret-token' });
 
-    function expectUnauthorized(res: {
-      status: number;
-      headers: Record<string, string | string[] | undefined>;
-      text: string;
-    }) {
-      expect(res.status).toBe(401);
-      expect(res.headers['www-authenticate']).toMatch(/^Bearer\b/);
-      expect(res.headers['mcp-session-id']).toBeUndefined();
-      expect(res.headers['content-type']).toMatch(/^application\/json\b/);
-      // A JSON-RPC error MCP clients can show, rather than Nest's {"statusCode":401,...}.
-      expect(JSON.parse(res.text)).toEqual({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32000, message: 'Unauthorized' },
-      });
-    }
+    /** A JSON-RPC error MCP clients can show, rather than Nest's {"statusCode":401,...}, and the Bearer challenge. */
+    const expectUnauthorized = (res: RefusedReply): void => {
+      expectRefusal(res, 401, { message: 'Unauthorized', headers: { 'www-authenticate': /^Bearer\b/ } });
+    };
 
     it('answers initialize without Authorization with 401 and WWW-Authenticate: Bearer', async () => {
       const res = await client(running, {}).post().send(initializeRequest());
@@ -239,9 +228,7 @@ describe('Guards on the MCP endpoint (e2e)', () => {
       for (const credentials of [{}, { 'x-api-key': 'wrong' }] as Record<string, string>[]) {
         const mcp = client(running, credentials);
         const init = await mcp.post().send(initializeRequest());
-        expect(init.status).toBe(403);
-        expect(init.headers['mcp-session-id']).toBeUndefined();
-        expect(init.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden resource' } });
+        expectRefusal(init, 403, { message: 'Forbidden resource' });
         expect((await mcp.post(sessionId).send({ jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(403);
         expect((await mcp.get(sessionId)).status).toBe(403);
         expect((await mcp.delete(sessionId)).status).toBe(403);
@@ -278,8 +265,7 @@ describe('Guards on the MCP endpoint (e2e)', () => {
       const sessionId = await client(running, { 'x-team': 'blue' }).initialize();
       const red = client(running, { 'x-team': 'red' });
       const init = await red.post().send(initializeRequest());
-      expect(init.status).toBe(401);
-      expect(init.headers['mcp-session-id']).toBeUndefined();
+      expectRefusal(init, 401, { message: 'Unauthorized' });
       expect((await red.post(sessionId).send({ jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(401);
       expect((await red.get(sessionId)).status).toBe(401);
       expect((await red.delete(sessionId)).status).toBe(401);
@@ -309,10 +295,8 @@ describe('Guards on the MCP endpoint (e2e)', () => {
       );
       try {
         const res = await client(parsing, { 'x-team': 'red' }).post().send(initializeRequest('2025-06-18', 7));
-        expect(res.status).toBe(401);
         // Express's body parser read the body before the guard ran; on Fastify mcp42 reads it, after.
-        const id = TEST_ADAPTER === 'express' ? 7 : null;
-        expect(res.body).toEqual({ jsonrpc: '2.0', id, error: { code: -32000, message: 'Unauthorized' } });
+        expectRefusal(res, 401, { id: TEST_ADAPTER === 'express' ? 7 : null, message: 'Unauthorized' });
       } finally {
         await parsing.close();
       }
@@ -325,21 +309,14 @@ describe('Guards on the MCP endpoint (e2e)', () => {
         { ...MCP_POST_HEADERS, 'x-team': 'red' },
         JSON.stringify(initializeRequest()),
       );
-      expect(res.status).toBe(401);
-      expect(res.headers.connection).toBe('close');
-      expect(JSON.parse(res.text)).toEqual({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32000, message: 'Unauthorized' },
-      });
+      expectRefusal(res, 401, { message: 'Unauthorized', headers: { connection: 'close' } });
     });
 
     it('still runs the Origin check first', async () => {
       const res = await client(running, { 'x-team': 'blue', origin: 'https://evil.example' })
         .post()
         .send(initializeRequest());
-      expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+      expectRefusal(res, 403);
     });
   });
 

@@ -2,6 +2,7 @@ import { modernApp } from '../fixtures/modern.fixture.js';
 import { useModernApp } from '../utils/modern-app.js';
 import { Meta, MODERN_VERSION } from '../utils/modern-client.js';
 import { expectModernSchema } from '../utils/modern-schema.js';
+import { expectRefusal } from '../utils/refusal.js';
 import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../../src/protocol/index.js';
 
@@ -123,10 +124,7 @@ describe("eras: 'legacy'", () => {
       params,
     });
     await withHeader.untilEnd();
-    expect(withHeader.status).toBe(400);
-    expect(withHeader.messages).toEqual([
-      { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: unsupported MCP-Protocol-Version' } },
-    ]);
+    expectRefusal(withHeader, 400, { message: 'Bad Request: unsupported MCP-Protocol-Version' });
     const bare = await app.legacy.open('POST', MCP_POST_HEADERS, {
       jsonrpc: '2.0',
       id: 2,
@@ -134,10 +132,7 @@ describe("eras: 'legacy'", () => {
       params,
     });
     await bare.untilEnd();
-    expect(bare.status).toBe(400);
-    expect(bare.messages).toEqual([
-      { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' } },
-    ]);
+    expectRefusal(bare, 400, { message: 'Bad Request: Mcp-Session-Id header is required' });
   });
 
   it('does not serve server/discover to a session either', async () => {

@@ -1,6 +1,7 @@
 import { ModernProbe, modernApp } from '../fixtures/modern.fixture.js';
 import { useModernApp } from '../utils/modern-app.js';
 import { expectModernSchema } from '../utils/modern-schema.js';
+import { expectRefusal } from '../utils/refusal.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
 import {
   base64Sentinel,
@@ -245,10 +246,7 @@ describe('2026-07-28 admission (e2e)', () => {
           },
         );
         await exchange.untilEnd();
-        expect(exchange.status).toBe(403);
-        expect(exchange.messages).toEqual([
-          expect.objectContaining({ error: expect.objectContaining({ code: -32000 }) }),
-        ]);
+        expectRefusal(exchange, 403);
         expectTransportRefusalSchema(exchange.messages[0]);
       }
       // A loopback origin is served.
@@ -321,10 +319,7 @@ describe('2026-07-28 admission (e2e)', () => {
     it('leaves GET to the 2025 era: a modern version header gets the 2025 answer, not 405', async () => {
       const get = await app.legacy.open('GET', { accept: 'text/event-stream', 'mcp-protocol-version': MODERN_VERSION });
       await get.untilEnd();
-      expect(get.status).toBe(400);
-      expect(get.messages).toEqual([
-        { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: unsupported MCP-Protocol-Version' } },
-      ]);
+      expectRefusal(get, 400, { message: 'Bad Request: unsupported MCP-Protocol-Version' });
       const session = await app.legacy.initialize();
       const sessionGet = await app.legacy.openGet(session, { 'mcp-protocol-version': MODERN_VERSION });
       await sessionGet.untilEnd();

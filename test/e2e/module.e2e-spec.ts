@@ -17,7 +17,7 @@ import {
 } from '@nestjs/common';
 import { IsString, MinLength } from 'class-validator';
 import { EchoTools as SampleEchoTools } from '../../sample-app/echo.tools.js';
-import { McpDefinitionError, McpModule, McpTool, type McpContext, type McpModuleOptions } from '../../src/index.js';
+import { McpModule, McpTool, type McpContext, type McpModuleOptions } from '../../src/index.js';
 import { AppConfigModule, AppConfigService, McpOptionsFromConfig } from '../fixtures/app-config.module.js';
 import { CatalogModule } from '../fixtures/catalog.module.js';
 import { ContextProbeTools, UserFromHeaderGuard, type ContextSnapshot } from '../fixtures/context-probe.tools.js';
@@ -33,7 +33,7 @@ import {
   TOOL_FAILURE_RESULT,
   UnsendableResultTools,
 } from '../fixtures/result-mapping.tools.js';
-import { bootstrapFailure, initError } from '../utils/bootstrap-failure.js';
+import { bootstrapFailure, definitionError } from '../utils/bootstrap-failure.js';
 import { bodyOf, HttpMcpClient, type ReplyBody } from '../utils/http-mcp-client.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { openSession } from '../utils/open-session.js';
@@ -415,8 +415,7 @@ describe('tool discovery', () => {
     const First = toolClass('WeatherToolsOne', { name: 'forecast', description: 'First forecast' });
     const Second = toolClass('WeatherToolsTwo', { name: 'forecast', description: 'Second forecast' }, 'predict');
 
-    const error = await initError({ imports: [mcpRoot()], providers: [First, Second] });
-    expect(error).toBeInstanceOf(McpDefinitionError);
+    const error = await definitionError({ imports: [mcpRoot()], providers: [First, Second] });
     expect(error.message).toContain('"forecast"');
     expect(error.message).toContain('WeatherToolsOne');
     expect(error.message).toContain('WeatherToolsTwo');
@@ -431,7 +430,11 @@ describe('tool discovery', () => {
         return 'ok';
       }
     }
-    const error = await initError({ imports: [mcpRoot()], providers: [ProviderTools], controllers: [ControllerSide] });
+    const error = await definitionError({
+      imports: [mcpRoot()],
+      providers: [ProviderTools],
+      controllers: [ControllerSide],
+    });
     expect(error.message).toContain('ProviderSide');
     expect(error.message).toContain('ControllerSide');
   });
@@ -445,8 +448,7 @@ describe('tool discovery', () => {
     ['with a slash', 'weather/forecast'],
   ])('an invalid tool name (%s) fails bootstrap', async (_label, name) => {
     const Tools = toolClass('BadlyNamedTools', { name, description: 'Has an invalid name' });
-    const error = await initError({ imports: [mcpRoot()], providers: [Tools] });
-    expect(error).toBeInstanceOf(McpDefinitionError);
+    const error = await definitionError({ imports: [mcpRoot()], providers: [Tools] });
     expect(error.message).toContain('BadlyNamedTools.run');
     expect(error.message).toContain(`"${name}"`);
   });
@@ -475,8 +477,7 @@ describe('tool discovery', () => {
     ['blank', '   '],
   ])('a %s description fails bootstrap', async (_label, description) => {
     const Tools = toolClass('UndescribedTools', { name: 'undescribed', description: description as string });
-    const error = await initError({ imports: [mcpRoot()], providers: [Tools] });
-    expect(error).toBeInstanceOf(McpDefinitionError);
+    const error = await definitionError({ imports: [mcpRoot()], providers: [Tools] });
     expect(error.message).toContain('UndescribedTools.run');
     expect(error.message).toMatch(/description/);
   });

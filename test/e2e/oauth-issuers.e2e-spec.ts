@@ -15,6 +15,7 @@ import { exchange } from '../utils/http-mcp-client.js';
 import type { HttpResult } from '../utils/http-exchange.js';
 import { startOAuthApp, type RunningOAuthApp } from '../utils/oauth-app.js';
 import { OAuthIssuer } from '../utils/oauth-issuer.js';
+import { expectRefusal } from '../utils/refusal.js';
 import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
 import { delay } from '../utils/wait.js';
 
@@ -119,15 +120,13 @@ describe('mcp42/oauth: several issuers, discovery, required scopes', () => {
   it('answers a token without the required scopes 403 insufficient_scope, naming them', async () => {
     const token = await oauthIssuer.sign(oauthIssuer.claims(app.resource, { scope: 'notes:read' }));
     const reply = await initialize(app, token);
-    expect(reply.status).toBe(403);
-    expect(reply.headers['www-authenticate']).toBe(
-      'Bearer error="insufficient_scope", error_description="Missing scope(s): mcp:use", scope="mcp:use", ' +
-        `resource_metadata="${app.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
-    );
-    expect(JSON.parse(reply.text)).toMatchObject({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32000, data: { error: 'insufficient_scope' } },
+    expectRefusal(reply, 403, {
+      data: { error: 'insufficient_scope' },
+      headers: {
+        'www-authenticate':
+          'Bearer error="insufficient_scope", error_description="Missing scope(s): mcp:use", scope="mcp:use", ' +
+          `resource_metadata="${app.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+      },
     });
   });
 
@@ -203,10 +202,8 @@ describe('mcp42/oauth: an authorization server that cannot be reached', () => {
     const token = await issuer.sign(issuer.claims(app.resource));
     issuer.down = true;
     const reply = await initialize(app, token);
-    expect(reply.status).toBe(503);
-    expect(reply.headers['retry-after']).toBe('5');
+    expectRefusal(reply, 503, { headers: { 'retry-after': '5' } });
     expect(reply.headers['www-authenticate']).toBeUndefined();
-    expect(JSON.parse(reply.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
 
     // Back up: the failure is remembered for the cooldown (no hammering), then discovery runs again.
     issuer.down = false;

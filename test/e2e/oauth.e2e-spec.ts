@@ -9,6 +9,7 @@ import type { HttpResult } from '../utils/http-exchange.js';
 import { startOAuthApp, type RunningOAuthApp } from '../utils/oauth-app.js';
 import { OAuthIssuer } from '../utils/oauth-issuer.js';
 import { initializeRequest, MCP_POST_HEADERS } from '../utils/start-app.js';
+import { expectRefusal } from '../utils/refusal.js';
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -46,28 +47,19 @@ describe('mcp42/oauth: the endpoint as a resource server', () => {
 
   /** Expects a 401 invalid_token challenge; returns its error_description. */
   function expectInvalidToken(reply: HttpResult): string {
-    expect(reply.status).toBe(401);
+    expectRefusal(reply, 401, { data: { error: 'invalid_token' }, headers: { 'www-authenticate': /^Bearer / } });
     const challenge = String(reply.headers['www-authenticate']);
-    expect(challenge).toMatch(/^Bearer /);
     expect(challenge).toContain('error="invalid_token"');
     expect(challenge).toContain(`resource_metadata="${metadataUrl}"`);
-    const body = JSON.parse(reply.text) as { jsonrpc: string; id: null; error: { code: number; data: object } };
-    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { error: 'invalid_token' } } });
-    expect(reply.text).not.toMatch(/at .+\.(js|ts):\d+/);
     return /error_description="([^"]*)"/.exec(challenge)![1]!;
   }
 
   describe('the challenge', () => {
     it('answers a request without a token 401, pointing at the metadata and naming the scopes', async () => {
       const reply = await initialize(app);
-      expect(reply.status).toBe(401);
-      expect(reply.headers['www-authenticate']).toBe(
-        `Bearer scope="notes:read notes:write", resource_metadata="${metadataUrl}"`,
-      );
-      expect(JSON.parse(reply.text)).toEqual({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32000, message: 'Unauthorized' },
+      expectRefusal(reply, 401, {
+        message: 'Unauthorized',
+        headers: { 'www-authenticate': `Bearer scope="notes:read notes:write", resource_metadata="${metadataUrl}"` },
       });
     });
 

@@ -18,19 +18,10 @@ import {
   type StartAppOptions,
 } from '../utils/start-app.js';
 import { openSession } from '../utils/open-session.js';
+import { expectRefusal } from '../utils/refusal.js';
 
 type Method = 'POST' | 'GET' | 'DELETE';
 const METHODS: Method[] = ['POST', 'GET', 'DELETE'];
-
-function expectForbidden(res: HttpResult): void {
-  expect({ status: res.status, text: res.text }).toMatchObject({ status: 403 });
-  expect(res.headers['content-type']).toMatch(/^application\/json\b/);
-  const body = JSON.parse(res.text) as Record<string, unknown>;
-  expect(Object.keys(body).sort()).toEqual(['error', 'id', 'jsonrpc']);
-  expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String) } });
-  expect(res.text).not.toMatch(/stack|\n\s+at |\.ts:\d+|node_modules/);
-  expect(res.headers['mcp-session-id']).toBeUndefined();
-}
 
 /** Counts its calls and lets everything through: proves which requests reached the guards. */
 @Injectable()
@@ -96,7 +87,7 @@ class Prober {
   async expectForbidden(method: Method, test: { origin?: string; host?: string }): Promise<void> {
     const registry = this.app.app.get(McpSessionRegistry);
     const before = method === 'POST' ? registry.size : undefined;
-    expectForbidden(await this.probe(method, test));
+    expectRefusal(await this.probe(method, test), 403);
     if (before !== undefined) expect(registry.size).toBe(before);
   }
 }
@@ -320,7 +311,7 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
         const before = CountingGuard.calls;
         const replies = await everyMethod(running, sessionId, make(running));
         expect(replies).toHaveLength(4);
-        for (const reply of replies) expectForbidden(reply);
+        for (const reply of replies) expectRefusal(reply, 403);
         expect(CountingGuard.calls).toBe(before);
         // The refused DELETE ended nothing.
         expect(running.app.get(McpSessionRegistry).get(sessionId)).toBeDefined();
@@ -351,11 +342,11 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
       exchange(running.mcpUrl, { headers: { ...MCP_POST_HEADERS, host }, body: initializeRequest() });
 
     expect((await init(a, 'a.example')).status).toBe(200);
-    expectForbidden(await init(a, 'b.example'));
+    expectRefusal(await init(a, 'b.example'), 403);
     expect((await init(b, 'b.example')).status).toBe(200);
-    expectForbidden(await init(b, 'a.example'));
-    expectForbidden(await init(a, '127.0.0.1'));
-    expectForbidden(await init(b, '127.0.0.1'));
+    expectRefusal(await init(b, 'a.example'), 403);
+    expectRefusal(await init(a, '127.0.0.1'), 403);
+    expectRefusal(await init(b, '127.0.0.1'), 403);
   });
 
   it('logs a refused Host or Origin once per value, naming the option that admits it, and bounded', async () => {
@@ -369,8 +360,8 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
       exchange(running.mcpUrl, { headers: { ...MCP_POST_HEADERS, ...headers }, body: initializeRequest() });
     const refusals = () => logger.at('warn').filter((line) => line.startsWith('Refused a request'));
 
-    for (let i = 0; i < 3; i++) expectForbidden(await init({ host: 'mcp.example.com' }));
-    expectForbidden(await init({ origin: 'https://app.example' }));
+    for (let i = 0; i < 3; i++) expectRefusal(await init({ host: 'mcp.example.com' }), 403);
+    expectRefusal(await init({ origin: 'https://app.example' }), 403);
     expect(refusals()).toEqual([
       expect.stringMatching(
         /^Refused a request for Host "mcp\.example\.com" \(403\): add its host name to the http\.allowedHosts option/,
@@ -381,7 +372,7 @@ describe('the Origin/Host check runs as a middleware before every guard', () => 
     ]);
 
     // A flood of distinct values: every one refused, at most ten lines a minute logged.
-    for (let i = 0; i < 30; i++) expectForbidden(await init({ host: `flood-${i}.example` }));
+    for (let i = 0; i < 30; i++) expectRefusal(await init({ host: `flood-${i}.example` }), 403);
     expect(refusals().length).toBe(10);
   });
 });

@@ -14,6 +14,7 @@ import { httpExchange } from '../utils/http-exchange.js';
 import { until } from '../utils/wait.js';
 import { MCP_POST_HEADERS, initializeRequest, startApp, type RunningApp } from '../utils/start-app.js';
 import { openSession } from '../utils/open-session.js';
+import { expectRefusal } from '../utils/refusal.js';
 
 describe('methods the endpoint does not serve (e2e)', () => {
   let running: RunningApp;
@@ -31,12 +32,9 @@ describe('methods the endpoint does not serve (e2e)', () => {
 
   it.each(OTHER_METHODS)('answers %s with 405, Allow and a JSON-RPC error', async (method) => {
     const answer = await httpExchange(running.mcpUrl, method, { 'content-type': 'application/json' });
-    expect(answer.status).toBe(405);
-    expect(answer.headers.allow).toBe('GET, POST, DELETE');
-    expect(JSON.parse(answer.text)).toEqual({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32000, message: 'Method Not Allowed: the MCP endpoint answers GET, POST, DELETE' },
+    expectRefusal(answer, 405, {
+      message: 'Method Not Allowed: the MCP endpoint answers GET, POST, DELETE',
+      headers: { allow: 'GET, POST, DELETE' },
     });
   });
 

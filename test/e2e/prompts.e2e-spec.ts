@@ -5,16 +5,9 @@
  * argument titles as sent, and the declarations that stop the application from starting.
  */
 import { Injectable, type Type } from '@nestjs/common';
-import {
-  McpCompletion,
-  McpDefinitionError,
-  McpModule,
-  McpPrompt,
-  McpResourceTemplate,
-  type McpPromptOptions,
-} from '../../src/index.js';
+import { McpCompletion, McpModule, McpPrompt, McpResourceTemplate, type McpPromptOptions } from '../../src/index.js';
 import { PromptJournal, promptsApp, PROMPT_SECRET, TripArgs } from '../fixtures/prompts.fixture.js';
-import { initError } from '../utils/bootstrap-failure.js';
+import { definitionError } from '../utils/bootstrap-failure.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { useRawApp, type RawSession } from '../utils/raw-http-client.js';
 import type { RpcMessage } from '../utils/sse-reader.js';
@@ -534,8 +527,6 @@ describe('prompt and completion declarations that stop the application from star
       '@McpPrompt() on CompleteOptionForNoArgument.pick: complete.size names no argument (it has: colour)',
     ],
   ])('%s: McpDefinitionError at init, with a clear message', async (_label, providers, message) => {
-    const failure = await initError({ imports: [mcp()], providers });
-    expect(failure).toBeInstanceOf(McpDefinitionError);
-    expect(failure.message).toBe(message);
+    expect((await definitionError({ imports: [mcp()], providers })).message).toBe(message);
   });
 });

@@ -9,7 +9,9 @@ import { Redis } from 'ioredis';
 import { McpModule, McpTool, type McpModuleOptions } from '../../src/index.js';
 import { redisState } from '../../src/redis/index.js';
 import { RedisServer } from '../utils/redis-server.js';
+import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { openSession } from '../utils/open-session.js';
+import { expectRefusal } from '../utils/refusal.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { delay, until } from '../utils/wait.js';
 
@@ -58,13 +60,13 @@ const app = (options: Partial<McpModuleOptions>): Promise<RunningApp> =>
 const principal = (sub: string | undefined): Record<string, string> =>
   sub === undefined ? {} : { 'x-principal': sub };
 
-async function initialize(url: string, sub: string | undefined): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: { ...MCP_POST_HEADERS, ...principal(sub) },
-    body: JSON.stringify(initializeRequest('2025-11-25', 'init')),
-  });
-}
+const initialize = (url: string, sub: string | undefined): Promise<HttpResult> =>
+  httpExchange(
+    url,
+    'POST',
+    { ...MCP_POST_HEADERS, ...principal(sub) },
+    JSON.stringify(initializeRequest('2025-11-25', 'init')),
+  );
 
 /** Opens a session (not acknowledged with `notifications/initialized`), expecting success; returns its id. */
 const open = async (url: string, sub: string | undefined): Promise<string> =>
@@ -74,15 +76,11 @@ const open = async (url: string, sub: string | undefined): Promise<string> =>
 /** Expects `initialize` refused for the principal: 429, `Retry-After`, a JSON-RPC error, no session. */
 async function expectRefused(url: string, sub: string): Promise<void> {
   const answer = await initialize(url, sub);
-  expect(answer.status).toBe(429);
-  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-  expect(answer.headers.get('mcp-session-id')).toBeNull();
-  expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(await answer.json()).toEqual({
-    jsonrpc: '2.0',
+  expectRefusal(answer, 429, {
     id: 'init',
-    error: { code: -32000, message: 'Too many sessions for this principal; end one (DELETE) or try again later' },
+    message: 'Too many sessions for this principal; end one (DELETE) or try again later',
   });
+  expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
 }
 
 async function remove(url: string, sessionId: string, sub: string): Promise<void> {
@@ -167,9 +165,7 @@ describe.each<[string, (options: Partial<McpModuleOptions>) => Promise<Deploymen
       let status = 0;
       await until(
         async () => {
-          const answer = await initialize(second, 'dave');
-          await answer.text();
-          status = answer.status;
+          status = (await initialize(second, 'dave')).status;
           return status !== 429;
         },
         'the idle session to give its place back',

@@ -9,6 +9,7 @@ import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { delay, within } from '../utils/wait.js';
 import { openSession } from '../utils/open-session.js';
+import { expectRefusal } from '../utils/refusal.js';
 import { type ClientSession as McpSession, type JsonRpcNotification, SessionStore } from '../internals/index.js';
 
 /**
@@ -141,9 +142,8 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     expect(first.status).toBe(200);
 
     const second = await openStream(app, sessionId);
-    expect(second.status).toBe(409);
-    expect(second.headers['content-type']).toMatch(/^application\/json\b/);
-    expect(await second.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    await second.finished;
+    expectRefusal(second, 409);
     // The first stream is untouched by the refused one.
     expect(first.ended).toBe(false);
     sessionOf(app, sessionId).send(note(1));
@@ -275,8 +275,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     expect(await within(stream.finished, 2000, 'the end of the GET stream')).toBe('end');
 
     const after = await ping(app, sessionId);
-    expect(after.status).toBe(404);
-    expect(after.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    expectRefusal(after, 404);
     const again = await openStream(app, sessionId);
     expect(again.status).toBe(404);
     expect(app.app.get(SessionStore).get(sessionId)).toBeUndefined();
@@ -334,8 +333,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     // Far in the future: the idle session goes; the one holding an open stream stays.
     expect(registry.sweep(Date.now() + 10 * 60_000)).toBe(1);
     const gone = await ping(app, idle);
-    expect(gone.status).toBe(404);
-    expect(gone.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    expectRefusal(gone, 404);
     expect((await ping(app, streaming)).status).toBe(200);
     expect(stream.ended).toBe(false);
   });

@@ -14,6 +14,7 @@ import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { bodyOf, exchange, HttpMcpClient } from '../utils/http-mcp-client.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { openSession } from '../utils/open-session.js';
+import { expectNoInternals, expectRefusal } from '../utils/refusal.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../src/protocol/index.js';
 
 /**
@@ -65,33 +66,6 @@ function postChunkedUntilAnswered(url: string, headers: Record<string, string>, 
     };
     writeMore();
   });
-}
-
-/** Asserts a JSON-RPC error body: exact shape, the given code and id, and nothing internal in it. */
-function expectJsonRpcError(
-  res: { status: number; headers: http.IncomingHttpHeaders; text: string },
-  status: number,
-  code: number,
-  id: string | number | null = null,
-): { jsonrpc: string; id: unknown; error: { code: number; message: string } } {
-  expect({ status: res.status, body: res.text }).toMatchObject({ status });
-  expect(res.headers['content-type']).toMatch(/^application\/json\b/);
-  const body = JSON.parse(res.text) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
-  expect(Object.keys(body).sort()).toEqual(['error', 'id', 'jsonrpc']);
-  expect(body.jsonrpc).toBe('2.0');
-  expect(body.id).toBe(id);
-  expect(body.error.code).toBe(code);
-  expect(typeof body.error.message).toBe('string');
-  expect(Object.keys(body.error).every((key) => ['code', 'message', 'data'].includes(key))).toBe(true);
-  expectNoInternals(res.text);
-  return body;
-}
-
-function expectNoInternals(text: string): void {
-  expect(text).not.toMatch(/\bstack\b/i);
-  expect(text).not.toMatch(/\n\s+at /);
-  expect(text).not.toMatch(/\.(ts|js):\d+/);
-  expect(text).not.toMatch(/node_modules|\/srv\/|secret/);
 }
 
 describe('Streamable HTTP transport: header contract (e2e)', () => {
@@ -186,7 +160,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         params: { capabilities: {} },
       });
       expect(res.headers['mcp-session-id']).toBeUndefined();
-      expectJsonRpcError(supertestResult(res), 200, -32602, 'bad-init');
+      expectRefusal(supertestResult(res), 200, { id: 'bad-init', code: -32602 });
     });
 
     it('echoes the session id on later JSON and 202 responses', async () => {
@@ -215,22 +189,22 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
   describe('session header errors', () => {
     it('answers a non-initialize POST without Mcp-Session-Id with 400', async () => {
       const res = await post().send({ jsonrpc: '2.0', id: 1, method: 'ping' });
-      expectJsonRpcError(supertestResult(res), 400, -32000);
+      expectRefusal(supertestResult(res), 400);
     });
 
     it('answers a notification without Mcp-Session-Id with 400', async () => {
       const res = await post().send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      expectJsonRpcError(supertestResult(res), 400, -32000);
+      expectRefusal(supertestResult(res), 400);
     });
 
     it('answers an unknown session id with 404', async () => {
       const res = await post('00000000-0000-4000-8000-000000000000').send({ jsonrpc: '2.0', id: 1, method: 'ping' });
-      expectJsonRpcError(supertestResult(res), 404, -32000);
+      expectRefusal(supertestResult(res), 404);
     });
 
     it('answers an unknown session id with 404 even for initialize', async () => {
       const res = await post('no-such-session').send(initializeRequest());
-      expectJsonRpcError(supertestResult(res), 404, -32000);
+      expectRefusal(supertestResult(res), 404);
     });
 
     it('DELETE ends the session with 204; the id then answers 404 on POST, GET and DELETE', async () => {
@@ -240,34 +214,34 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       expect(del.text).toBe('');
 
       const afterPost = await post(sessionId).send({ jsonrpc: '2.0', id: 2, method: 'ping' });
-      expectJsonRpcError(supertestResult(afterPost), 404, -32000);
+      expectRefusal(supertestResult(afterPost), 404);
       const afterGet = await httpExchange(running.mcpUrl, 'GET', {
         accept: 'text/event-stream',
         'mcp-session-id': sessionId,
       });
-      expectJsonRpcError(afterGet, 404, -32000);
+      expectRefusal(afterGet, 404);
       const afterDelete = await request(base).delete('/mcp').set('Mcp-Session-Id', sessionId);
-      expectJsonRpcError(supertestResult(afterDelete), 404, -32000);
+      expectRefusal(supertestResult(afterDelete), 404);
     });
 
     it('DELETE without Mcp-Session-Id → 400', async () => {
       const res = await request(base).delete('/mcp');
-      expectJsonRpcError(supertestResult(res), 400, -32000);
+      expectRefusal(supertestResult(res), 400);
     });
 
     it('DELETE with an unknown session id → 404', async () => {
       const res = await request(base).delete('/mcp').set('Mcp-Session-Id', 'unknown-session');
-      expectJsonRpcError(supertestResult(res), 404, -32000);
+      expectRefusal(supertestResult(res), 404);
     });
 
     it('GET without Mcp-Session-Id → 400, GET with an unknown one → 404', async () => {
       const missing = await httpExchange(running.mcpUrl, 'GET', { accept: 'text/event-stream' });
-      expectJsonRpcError(missing, 400, -32000);
+      expectRefusal(missing, 400);
       const unknown = await httpExchange(running.mcpUrl, 'GET', {
         accept: 'text/event-stream',
         'mcp-session-id': 'nope',
       });
-      expectJsonRpcError(unknown, 404, -32000);
+      expectRefusal(unknown, 404);
     });
   });
 
@@ -302,8 +276,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
           result: { protocolVersion: '2025-06-18' },
         });
       } else {
-        expectJsonRpcError(res, status, -32000);
-        expect(res.headers['mcp-session-id']).toBeUndefined();
+        expectRefusal(res, status);
       }
     });
   });
@@ -329,7 +302,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         expect(res.headers['content-type']).toMatch(/^text\/event-stream\b/);
         expect(res.headers['mcp-session-id']).toBe(sessionId);
       } else {
-        expectJsonRpcError(res, status, -32000);
+        expectRefusal(res, status);
       }
     });
   });
@@ -356,8 +329,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         expect(JSON.parse(res.text)).toMatchObject({ jsonrpc: '2.0', id: 0, result: {} });
         expect(res.headers['mcp-session-id']).toMatch(UUID);
       } else {
-        expectJsonRpcError(res, status, -32000);
-        expect(res.headers['mcp-session-id']).toBeUndefined();
+        expectRefusal(res, status);
       }
     });
   });
@@ -397,7 +369,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId, 'content-length': String(Buffer.byteLength(body)) },
         body,
       );
-      expectJsonRpcError(res, 413, -32600);
+      expectRefusal(res, 413, { code: -32600 });
     });
 
     it('answers a chunked body (no Content-Length) that passes the limit with 413, without waiting for its end', async () => {
@@ -408,7 +380,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"' + 'x'.repeat(300),
       );
       expect(res.headers['content-length']).toBeDefined();
-      expectJsonRpcError(res, 413, -32600);
+      expectRefusal(res, 413, { code: -32600 });
       // The session is still usable afterwards.
       const ping = await post(sessionId).send({ jsonrpc: '2.0', id: 2, method: 'ping' });
       expect(ping.status).toBe(200);
@@ -424,8 +396,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         },
       });
       const res = await httpExchange(running.mcpUrl, 'POST', { ...MCP_POST_HEADERS }, body);
-      expectJsonRpcError(res, 413, -32600);
-      expect(res.headers['mcp-session-id']).toBeUndefined();
+      expectRefusal(res, 413, { code: -32600 });
     });
   });
 
@@ -442,7 +413,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId },
         body,
       );
-      expectJsonRpcError(res, 400, -32700, null);
+      expectRefusal(res, 400, { code: -32700 });
     });
 
     it('answers invalid JSON without a session with 400 and -32700, and creates no session', async () => {
@@ -452,8 +423,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         { ...MCP_POST_HEADERS },
         '{"jsonrpc":"2.0","method":"initialize"',
       );
-      expectJsonRpcError(res, 400, -32700, null);
-      expect(res.headers['mcp-session-id']).toBeUndefined();
+      expectRefusal(res, 400, { code: -32700 });
     });
 
     it.each<[string, unknown, string | number | null]>([
@@ -475,7 +445,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId },
         JSON.stringify(message),
       );
-      expectJsonRpcError(res, 400, -32600, id);
+      expectRefusal(res, 400, { id, code: -32600, sessionId });
     });
 
     it('answers a body of one notification with 202 and an empty body', async () => {
@@ -533,7 +503,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         const res = await post(sessionId)
           .set('MCP-Protocol-Version', version)
           .send({ jsonrpc: '2.0', id: 1, method: 'ping' });
-        expectJsonRpcError(supertestResult(res), 400, -32000);
+        expectRefusal(supertestResult(res), 400);
       },
     );
 
@@ -544,12 +514,12 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         'mcp-session-id': sessionId,
         'mcp-protocol-version': '1.0',
       });
-      expectJsonRpcError(get, 400, -32000);
+      expectRefusal(get, 400);
       const del = await request(base)
         .delete('/mcp')
         .set('Mcp-Session-Id', sessionId)
         .set('MCP-Protocol-Version', '1.0');
-      expectJsonRpcError(supertestResult(del), 400, -32000);
+      expectRefusal(supertestResult(del), 400);
       const ping = await post(sessionId).send({ jsonrpc: '2.0', id: 1, method: 'ping' });
       expect(ping.status).toBe(200);
     });
@@ -599,7 +569,7 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
       const sessionId = await newSession();
       const res = await post(sessionId).send({ jsonrpc: '2.0', id: 'x1', method: 'no/such/method' });
       expect(res.status).toBe(200);
-      expectJsonRpcError(supertestResult(res), 200, -32601, 'x1');
+      expectRefusal(supertestResult(res), 200, { id: 'x1', code: -32601, sessionId });
     });
 
     it('a tool failing unexpectedly → -32603 "Internal error" that reveals nothing', async () => {
@@ -610,8 +580,8 @@ describe('Streamable HTTP transport: header contract (e2e)', () => {
         method: 'tools/call',
         params: { name: 'explode', arguments: {} },
       });
-      const body = expectJsonRpcError(supertestResult(res), 200, -32603, 5);
-      expect(body.error).toEqual({ code: -32603, message: 'Internal error' });
+      const error = expectRefusal(supertestResult(res), 200, { id: 5, code: -32603, sessionId });
+      expect(error).toEqual({ code: -32603, message: 'Internal error' });
       // The server keeps serving.
       const ping = await post(sessionId).send({ jsonrpc: '2.0', id: 6, method: 'ping' });
       expect(ping.body).toEqual({ jsonrpc: '2.0', id: 6, result: {} });
