@@ -1676,6 +1676,7 @@ describe(`HTTP fuzzing of a live endpoint (e2e, ${TEST_ADAPTER})`, () => {
         requests += sent.length;
         const outcomes = await Promise.all(
           sent.map(async ({ action, request }) => {
+            // The burst's generated timing (part of what is fuzzed), not a wait for anything.
             await new Promise((resolve) => setTimeout(resolve, action.delayMs));
             return send(request);
           }),

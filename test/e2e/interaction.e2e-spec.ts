@@ -373,7 +373,8 @@ describe('server → client interaction over raw HTTP (e2e)', () => {
         const id = 100 + round;
         const pending = call(session, id, 'hold', { key, quiet: true });
         await probe.whenStarted({ tool: 'hold', requestId: id });
-        // The release and the cancellation race; the offsets move which one the server sees first.
+        // The release and the cancellation race; the offsets (fixed on purpose: 0 to 3 ms) move which
+        // one the server sees first.
         const cancelling = cancel(session, id, 'crossing');
         await delay(round % 4);
         probe.release(key);

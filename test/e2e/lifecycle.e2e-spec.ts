@@ -9,7 +9,7 @@ import { LifecycleProbeTools, type CallTrace } from '../fixtures/lifecycle-probe
 import { httpExchange, type HttpResult } from '../utils/http-exchange.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
-import { delay, within } from '../utils/wait.js';
+import { delay, until, within } from '../utils/wait.js';
 import { replyOf } from '../utils/http-mcp-client.js';
 import { openSession } from '../utils/open-session.js';
 import { type ClientSession as McpSession, SessionStore } from '../internals/index.js';
@@ -106,6 +106,7 @@ describe('session lifecycle (e2e)', () => {
       expect(await response).toBeInstanceOf(Error);
       // The server has seen the connection go before the signal is judged.
       await within(serverSawClose, 3000, 'the server noticing the disconnection');
+      // A fixed wait on purpose: the signal must NOT be aborted, and 50 ms is time enough for it to be.
       await delay(50);
       expect(trace.context.signal.aborted).toBe(false);
 
@@ -161,6 +162,7 @@ describe('session lifecycle (e2e)', () => {
       expect(refused.status).toBe(503);
       expect(refused.headers['mcp-session-id']).toBeUndefined();
 
+      // A fixed wait on purpose: the idle timeout running out is what is tested.
       await delay(idle + 150);
       const accepted = await httpExchange(app.mcpUrl, 'POST', MCP_POST_HEADERS, JSON.stringify(initializeRequest()));
       expect(accepted.status).toBe(200);
@@ -277,8 +279,7 @@ describe('a session ended while its GET stream is stalled (client not reading)',
       `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n` +
         `Mcp-Session-Id: ${sessionId}\r\nMCP-Protocol-Version: 2025-06-18\r\n\r\n`,
     );
-    for (let i = 0; i < 200 && !session.hasStream; i++) await delay(10);
-    expect(session.hasStream).toBe(true);
+    await until(() => session.hasStream, 'the GET stream attached', 2000);
     const server = accepted.find((candidate) => candidate.remotePort === client.localPort);
     expect(server).toBeDefined();
     const closed = new Promise<number>((resolve) => server!.once('close', () => resolve(Date.now())));
@@ -297,9 +298,11 @@ describe('a session ended while its GET stream is stalled (client not reading)',
   async function fillSocket(stream: StalledStream): Promise<void> {
     for (let n = 0; n < 400; n++) {
       send(stream.session, n);
+      // Fixed waits on purpose: what tells a full socket is bytes that do NOT leave. 20 ms lets the
+      // socket hand the message to the kernel...
       await delay(20);
       if (stream.server.writableLength > 0) {
-        // Still there a moment later: the client's buffers are full, not merely slow.
+        // ...and still there 100 ms later, they wait for the client's buffers, full, not merely slow.
         await delay(100);
         if (stream.server.writableLength > 0) return;
       }

@@ -556,6 +556,7 @@ describe('2026-07-28 requestState expiry (e2e)', () => {
   it('refuses a state past its requestStateTtlMs with -32602', async () => {
     const r1 = await app.client.result('tools/call', { name: 'ask_name' });
     const answers = { name: 'ask_name', inputResponses: { user_name: accept({ name: 'Alice' }) } };
+    // A fixed wait on purpose: the state's time to live (250 ms) running out is what is tested.
     await delay(300);
     expect((await app.client.error(200, 'tools/call', { ...answers, requestState: r1.requestState })).code).toBe(
       -32602,

@@ -63,7 +63,8 @@ describe('mcp42/oauth: key rotation', () => {
     expect((await initialize(app, await issuer.sign(claims(), { key: rotated }))).status).toBe(401);
     expect(issuer.jwksFetches).toBe(1);
 
-    // ...after it, the unknown kid makes one refetch, and the new key is good.
+    // ...after it, the unknown kid makes one refetch, and the new key is good. (A fixed wait on
+    // purpose: the cooldown's length is what is tested.)
     await delay(COOLDOWN_MS + 100);
     expect((await initialize(app, await issuer.sign(claims(), { key: rotated }))).status).toBe(200);
     expect(issuer.jwksFetches).toBe(2);
@@ -208,6 +209,7 @@ describe('mcp42/oauth: an authorization server that cannot be reached', () => {
     // Back up: the failure is remembered for the cooldown (no hammering), then discovery runs again.
     issuer.down = false;
     expect((await initialize(app, token)).status).toBe(503);
+    // A fixed wait on purpose: the cooldown's length is what is tested.
     await delay(COOLDOWN_MS + 100);
     expect((await initialize(app, token)).status).toBe(200);
   }, 20_000);

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { McpModule } from '../../src/index.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
 import { httpExchange } from '../utils/http-exchange.js';
-import { until } from '../utils/wait.js';
+import { delay, until } from '../utils/wait.js';
 import { MCP_POST_HEADERS, initializeRequest, startApp, type RunningApp } from '../utils/start-app.js';
 import { openSession } from '../utils/open-session.js';
 import { expectRefusal } from '../utils/refusal.js';
@@ -106,9 +106,11 @@ describe('methods the endpoint does not serve (e2e)', () => {
         `${method} /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json, text/event-stream\r\n` +
           'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc":',
       );
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Fixed waits on purpose: the hang-up must come while the server reads the body (nothing
+      // outside tells when it started to), and then nothing may be logged.
+      await delay(100);
       socket.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await delay(200);
       expect(logger.entries.slice(before).filter((entry) => entry.level === 'error')).toEqual([]);
     },
   );

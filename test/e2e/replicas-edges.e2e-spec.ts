@@ -144,10 +144,12 @@ describe('a GET closed while Redis is unreachable from its holder', () => {
     proxy.cut();
     await until(() => !stateA.available, 'A sees Redis unavailable', 5_000);
     first.req.destroy(); // the client's GET on A ends while A cannot reach Redis
+    // A fixed wait on purpose: the outage lasts on a while after the close (the scenario reviewed).
     await delay(200);
     proxy.restore();
     await until(() => stateA.available, 'A reconnected', 10_000);
-    await delay(500);
+    // A's release, refused during the outage, lands once Redis is back: Redis names no holder.
+    await until(async () => (await redis.value('HGET', `${prefix}s:{${sid}}`, 'gr')) === null, 'A letting go', 5_000);
     return sid;
   }
 
@@ -164,12 +166,16 @@ describe('a GET closed while Redis is unreachable from its holder', () => {
     // A notification for every session, issued on B while no GET is open anywhere: it should wait in
     // the session's backlog for the next GET.
     b.app.get(McpSessionRegistry).notifyAll('notifications/review', { n: 1 });
-    await delay(300);
-    const backlog = await redis.value('LLEN', `${prefix}s:{${sid}}:b`);
+    const backlogged = async () => Number(await redis.value('LLEN', `${prefix}s:{${sid}}:b`));
+    await until(async () => (await backlogged()) > 0, "the notification in the session's backlog", 5_000);
+    const backlog = await backlogged();
 
     const second = await openGet(b.mcpUrl, sid);
-    await delay(300);
-    second.req.destroy();
+    await until(
+      () => second.status !== 200 || second.body.includes('notifications/review'),
+      'the GET on B answered, and the backlog on it',
+      5_000,
+    ).finally(() => second.req.destroy());
     expect({ getOnB: second.status, backlogged: backlog, heard: second.body.includes('notifications/review') }).toEqual(
       {
         getOnB: 200,
@@ -189,10 +195,13 @@ describe('notifyAll with more sessions than maxPendingOperations', () => {
     const { app, redis } = running;
     for (let index = 0; index < 20; index++) ids.push(await initialize(app.mcpUrl));
     app.app.get(McpSessionRegistry).notifyAll('notifications/review');
-    await delay(500);
-    let queued = 0;
-    for (const id of ids) queued += Number(await redis.value('LLEN', `${prefix}s:{${id}}:b`));
-    expect(queued).toBe(20);
+    const queued = async (): Promise<number> => {
+      let count = 0;
+      for (const id of ids) count += Number(await redis.value('LLEN', `${prefix}s:{${id}}:b`));
+      return count;
+    };
+    await until(async () => (await queued()) >= 20, 'the notification queued for every session', 5_000);
+    expect(await queued()).toBe(20);
   }, 30_000);
 });
 
@@ -222,7 +231,16 @@ describe('Redis unreachable while a cached session streams', () => {
 });
 
 describe('resuming a finished POST stream on its producer while Redis is slow', () => {
-  const running = useRedisApp({ prefix: `review4-${process.pid}:`, state: { operationTimeoutMs: 300 } });
+  const prefix = `review4-${process.pid}:`;
+  const running = useRedisApp({ prefix, state: { operationTimeoutMs: 300 } });
+
+  /** Waits until the dropped call ended and its result is stored (what a resume replays). */
+  const untilStored = (sid: string): Promise<void> =>
+    until(
+      async () => (await running.redis.command('XRANGE', `${prefix}s:{${sid}}:e`, '-', '+')).includes('"result"'),
+      "the call's result in the session's stored events",
+      5_000,
+    );
 
   /** Starts a streaming call, reads its first event id, then drops the connection (the call goes on). */
   async function droppedCall(sid: string): Promise<string> {
@@ -259,10 +277,13 @@ describe('resuming a finished POST stream on its producer while Redis is slow', 
   it('control: with Redis answering, the resume replays what the client missed', async () => {
     const sid = await initialize(running.app.mcpUrl);
     const firstId = await droppedCall(sid);
-    await delay(800); // the call finishes meanwhile
+    await untilStored(sid);
     const resumed = await openGet(running.app.mcpUrl, sid, firstId);
-    await delay(300);
-    resumed.req.destroy();
+    await until(
+      () => resumed.status !== 200 || resumed.body.includes('"result"'),
+      'the resumed stream answered, and the result replayed on it',
+      5_000,
+    ).finally(() => resumed.req.destroy());
     expect(resumed.status).toBe(200);
     expect(resumed.body).toContain('"result"');
   }, 30_000);
@@ -270,10 +291,12 @@ describe('resuming a finished POST stream on its producer while Redis is slow', 
   it('does not answer 204 ("nothing to come back for") when it could not read the stored events', async () => {
     const sid = await initialize(running.app.mcpUrl);
     const firstId = await droppedCall(sid);
-    await delay(800);
+    await untilStored(sid);
     running.redis.pause();
     try {
       const resumed = await openGet(running.app.mcpUrl, sid, firstId);
+      // A fixed wait on purpose: Redis stays paused past operationTimeoutMs (300 ms) while the resumed
+      // stream is open, so that the server meets the outage rather than a Redis back already.
       await delay(1_000);
       resumed.req.destroy();
       expect(resumed.status).not.toBe(204);

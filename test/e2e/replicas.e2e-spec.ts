@@ -6,6 +6,7 @@
  * seen by all), and an SDK v2 client's `listen()` on one instance hears an update issued on another.
  */
 import { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ElicitRequestSchema,
@@ -98,10 +99,12 @@ describe('several instances sharing state through Redis (e2e)', () => {
     await client.subscribeResource({ uri: URI });
     const holder = holderOf(sessionId)!;
     const other = replicas.find((replica) => replica !== holder)!;
-    // Let the subscription's news reach every instance's cache first.
-    await delay(100);
+    // The subscription recorded in Redis first (the set of its URI's subscribers, which an update reads).
+    const subscribers = `${prefix}u:${createHash('sha256').update(URI).digest('base64url')}`;
+    await until(async () => (await redis.value('SISMEMBER', subscribers, sessionId)) === 1, 'the subscription', 5_000);
     other.app.get(McpResourceRegistry).notifyUpdated(URI);
     await until(() => updated.length === 1, 'the update issued on another instance', 5_000);
+    // A fixed wait on purpose: the update must come once, and 300 ms is time enough for a repeat.
     await delay(300);
     expect(updated).toEqual([URI]);
 
@@ -150,6 +153,7 @@ describe('several instances sharing state through Redis (e2e)', () => {
     await until(() => updated.length >= 2, 'the update after the takeover', 10_000);
     replicas[1]!.app.get(McpResourceRegistry).notifyUpdated(URI);
     await until(() => updated.length >= 3, 'an update to the new holder', 5_000);
+    // A fixed wait on purpose: no repeat may follow.
     await delay(300);
     expect(updated).toEqual([URI, URI, URI]);
 
@@ -193,6 +197,7 @@ describe('several instances sharing state through Redis (e2e)', () => {
     await client.listen({ resourceSubscriptions: [URI] });
     c.app.get(McpResourceRegistry).notifyUpdated(URI);
     await until(() => heard.length === 1, 'the update from the other instance', 5_000);
+    // A fixed wait on purpose: the update must come once, and 300 ms is time enough for a repeat.
     await delay(300);
     expect(heard).toEqual([URI]);
   });

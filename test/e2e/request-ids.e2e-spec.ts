@@ -75,7 +75,8 @@ describe('request ids in flight (e2e)', () => {
     };
     const reply = old.post([call, call]);
     await tools.gate.whenWaiting(1);
-    await delay(50); // time enough for a second call to start too
+    // A fixed wait on purpose: the second call must NOT start, and 50 ms is time enough for it to.
+    await delay(50);
     const runningCalls = tools.gate.waiting;
     tools.gate.releaseAll();
     const replies = JSON.parse((await reply).text) as ReplyBody[];

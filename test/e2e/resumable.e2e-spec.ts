@@ -393,6 +393,7 @@ describe('Resumable SSE streams (e2e)', () => {
         await resumed.waitForMessages(3);
         note(session, 'm7');
         await resumed.waitForMessages(4);
+        // A fixed wait on purpose: nothing more (a repeat) may arrive.
         await delay(30);
 
         expect(labelsUpTo(first, lastSeen)).toEqual(['m1', 'm2', 'm3']);
@@ -424,6 +425,7 @@ describe('Resumable SSE streams (e2e)', () => {
       expect(await first.waitForEnd()).toBe('end');
       note(session, 'm2');
       await resumed.waitForMessages(1);
+      // A fixed wait on purpose: nothing more (a repeat) may arrive, on either stream.
       await delay(30);
       expect(labels(first)).toEqual(['m1']);
       expect(labels(resumed)).toEqual(['m2']);

@@ -438,6 +438,7 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
         tools.remove('listen_probe');
       }
       await weather.refresh('Oslo', 0, new AbortController().signal);
+      // A fixed wait on purpose: the closed subscription must hear NOTHING.
       await delay(200);
       expect(heard).toEqual([]);
     });
@@ -524,6 +525,7 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
       const interrupted = refresh.mock.results[started - 1]!.value as Promise<void>;
       await expect(interrupted).rejects.toBeInstanceOf(McpCallAbortedError);
       await expect(interrupted).rejects.toHaveProperty('kind', 'cancelled');
+      // A fixed wait on purpose: nothing may run after the interrupted refresh.
       await delay(300);
       // Nothing ran after the interrupted refresh: the loop stopped there.
       expect(refresh).toHaveBeenCalledTimes(started);

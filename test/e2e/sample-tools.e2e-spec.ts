@@ -185,6 +185,7 @@ describe('the sample tools through the official MCP SDK client (e2e)', () => {
       const interrupted = refresh.mock.results[started - 1]!.value;
       await expect(interrupted).rejects.toBeInstanceOf(McpCallAbortedError);
       await expect(interrupted).rejects.toHaveProperty('kind', 'cancelled');
+      // A fixed wait on purpose (one timer turn): no further refresh may start.
       await delay(0);
       expect(refresh).toHaveBeenCalledTimes(started);
       // Normally 2 (Lisbon and Oslo); more only if the cancellation was slower than a city's refresh.

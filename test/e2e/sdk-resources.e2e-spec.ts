@@ -400,6 +400,7 @@ describe('resources with the official SDK client (e2e)', () => {
         expect(subscriber.updated).toEqual(['weather://readme']);
 
         await sync(bystander, 1);
+        // A fixed wait on purpose: the bystander must hear NOTHING, and 300 ms is time enough to.
         await delay(300);
         expect(bystander.updated).toEqual([]);
       });
@@ -415,6 +416,7 @@ describe('resources with the official SDK client (e2e)', () => {
         // The positive control travels after the update that must not exist, on the same stream.
         expect(registry.notifyUpdated('weather://stations')).toBe(1);
         await until(() => updated.length > 0, 'the update of weather://stations');
+        // A fixed wait on purpose: no update of weather://readme may follow.
         await delay(300);
         expect(updated).toEqual(['weather://stations']);
       });

@@ -161,6 +161,7 @@ describe.each<[string, (options: Partial<McpModuleOptions>) => Promise<Deploymen
       const [first, second] = deployment.urls;
       await open(first, 'dave');
       await expectRefused(second, 'dave');
+      // A fixed wait on purpose: the idle timeout running out is what is tested.
       await delay(idleMs);
       let status = 0;
       await until(

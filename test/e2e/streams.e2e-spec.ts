@@ -7,7 +7,7 @@ import { HttpMcpClient } from '../utils/http-mcp-client.js';
 import { HttpExchange, type Finish } from '../utils/sse-reader.js';
 import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp } from '../utils/start-app.js';
 import { RecordingLogger } from '../utils/recording-logger.js';
-import { delay, within } from '../utils/wait.js';
+import { delay, until, untilFound, within } from '../utils/wait.js';
 import { openSession } from '../utils/open-session.js';
 import { expectRefusal } from '../utils/refusal.js';
 import { type ClientSession as McpSession, type JsonRpcNotification, SessionStore } from '../internals/index.js';
@@ -62,7 +62,13 @@ class SseStream extends HttpExchange<Finish> {
 @Injectable()
 class SlowGetGuard implements CanActivate {
   static readonly delayMs = 300;
+  private static startListeners: (() => void)[] = [];
   private static finishListeners: (() => void)[] = [];
+
+  /** Resolves when the next slow (GET) check has begun. */
+  static nextStart(): Promise<void> {
+    return new Promise((resolve) => SlowGetGuard.startListeners.push(resolve));
+  }
 
   /** Resolves when the next slow (GET) check has let its request through. */
   static nextFinish(): Promise<void> {
@@ -72,6 +78,8 @@ class SlowGetGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<http.IncomingMessage>();
     if (request.method !== 'GET') return true;
+    for (const listener of SlowGetGuard.startListeners.splice(0)) listener();
+    // A fixed wait on purpose: a slow guard is the scenario.
     await delay(SlowGetGuard.delayMs);
     for (const listener of SlowGetGuard.finishListeners.splice(0)) listener();
     return true;
@@ -151,19 +159,15 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
 
     first.close();
     await first.finished;
-    // The server notices the closed connection asynchronously: retry briefly, refusing anything but 409/200.
-    let third: SseStream | undefined;
-    for (let attempt = 0; attempt < 50; attempt++) {
+    // The server notices the closed connection asynchronously: try again until a GET is not refused.
+    const third = await untilFound(async () => {
       const candidate = await openStream(app, sessionId);
-      if (candidate.status !== 409) {
-        third = candidate;
-        break;
-      }
+      if (candidate.status !== 409) return candidate;
       await candidate.finished;
-      await delay(20);
-    }
-    expect(third?.status).toBe(200);
-    expect(third?.headers['mcp-session-id']).toBe(sessionId);
+      return undefined;
+    }, 'a GET not refused with 409 once the first stream closed');
+    expect(third.status).toBe(200);
+    expect(third.headers['mcp-session-id']).toBe(sessionId);
   });
 
   it('another session may hold its own stream at the same time', async () => {
@@ -189,7 +193,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
 
     for (let n = 1; n <= 5; n++) expect(session.send(note(n))).toBe(true);
     await stream.waitFor((s) => s.messages().length >= 5);
-    // Give duplicates, if any, a chance to show up.
+    // A fixed wait on purpose: duplicates, if any, must have a chance to show up.
     await delay(50);
 
     expect(stream.text).toContain(`event: message\ndata: ${JSON.stringify(note(1))}\n\n`);
@@ -212,6 +216,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     session.send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 1n } });
     session.send(note(2));
     await stream.waitFor((s) => s.messages().length >= 1);
+    // A fixed wait on purpose: the dropped message must NOT come after all.
     await delay(50);
     expect(stream.messages()).toEqual([note(2)]);
     expect(logger.at('error').some((line) => line.includes(sessionId) && /cannot be serialised/.test(line))).toBe(true);
@@ -228,6 +233,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     await stream.waitFor((s) => s.messages().length >= 2);
     session.send(note(3));
     await stream.waitFor((s) => s.messages().length >= 3);
+    // A fixed wait on purpose: no message may come twice.
     await delay(50);
     expect(stream.messages()).toEqual([note(1), note(2), note(3)]);
   });
@@ -241,14 +247,13 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     await first.waitFor((s) => s.messages().length === 1);
     first.close();
     await first.finished;
-    // Wait until the server has detached the first stream.
-    for (let i = 0; i < 100 && session.hasStream; i++) await delay(10);
-    expect(session.hasStream).toBe(false);
+    await until(() => !session.hasStream, 'the server detaching the first stream');
 
     session.send(note(2));
     const second = await openStream(app, sessionId);
     expect(second.status).toBe(200);
     await second.waitFor((s) => s.messages().length >= 1);
+    // A fixed wait on purpose: no delivered message may come again.
     await delay(50);
     expect(first.messages()).toEqual([note(1)]);
     expect(second.messages()).toEqual([note(2)]);
@@ -342,12 +347,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     // The registry sweeps every max(timeout / 4, 1 s): a 100 ms timeout is swept within about a second.
     const app = await start({ sessions: { idleTimeoutMs: 100 } });
     const sessionId = await initialize(app);
-    let status = 200;
-    for (let i = 0; i < 30 && status === 200; i++) {
-      await delay(100);
-      status = app.app.get(SessionStore).get(sessionId) ? 200 : 404;
-    }
-    expect(status).toBe(404);
+    await until(() => app.app.get(SessionStore).get(sessionId) === undefined, 'the idle session swept', 3000);
     expect((await ping(app, sessionId)).status).toBe(404);
   });
 
@@ -377,6 +377,7 @@ describe('Streamable HTTP transport: GET streams and session lifecycle (e2e)', (
     const app = await start({ limits: { sessions: 2 }, sessions: { idleTimeoutMs: 100 } });
     const first = await initialize(app);
     const second = await initialize(app);
+    // A fixed wait on purpose: the idle timeout running out is what is tested.
     await delay(150);
     // Both are idle past the timeout (the 1 s timer may or may not have run yet): there is room again.
     const third = await request(app.baseUrl).post('/mcp').set(MCP_POST_HEADERS).send(initializeRequest());
@@ -424,8 +425,9 @@ describe('a GET abandoned while an async guard runs', () => {
     await running?.close();
   });
 
-  /** Opens a GET and aborts it after 50 ms; resolves once the guard has let it through (too late). */
+  /** Opens a GET and aborts it while the guard runs; resolves once the guard has let it through (too late). */
   async function abandonedGet(sessionId: string): Promise<void> {
+    const started = SlowGetGuard.nextStart();
     const finished = SlowGetGuard.nextFinish();
     const req = http.request(running.mcpUrl, {
       method: 'GET',
@@ -434,10 +436,11 @@ describe('a GET abandoned while an async guard runs', () => {
     });
     req.on('error', () => undefined);
     req.end();
-    await delay(50);
+    await within(started, 3000, 'the guard judging the GET');
     req.destroy();
     await finished;
-    await delay(30); // the handler runs right after the guard
+    // A fixed wait on purpose: the handler runs right after the guard, and must attach NO stream.
+    await delay(30);
   }
 
   it('leaves no stream attached: a new GET on the session gets 200, not 409', async () => {
