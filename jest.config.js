@@ -28,7 +28,8 @@ export default {
       ...shared,
       displayName: 'fastify',
       roots: ['<rootDir>/test'],
-      // The README's examples serve apps; the site's specs (test/docs/docs-*, options-page) serve none of ours.
+      // Every spec under test/e2e/ (in its folder by concern, test/e2e/README.md). The README's examples
+      // serve apps; the site's specs (test/docs/docs-*, options-page) serve none of ours.
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts', '<rootDir>/test/docs/readme-*.spec.ts'],
       setupFiles: ['<rootDir>/test/setup/fastify.ts'],
     },
