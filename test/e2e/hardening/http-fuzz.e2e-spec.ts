@@ -597,7 +597,7 @@ const junkBody: fc.Arbitrary<Buffer> = fc.oneof(
           );
         case 'id':
           return utf8(`{"jsonrpc":"2.0","id":${deep},"method":"ping"}`);
-        default:
+        case 'batch':
           return utf8(`[${deep},${validText('ping', {})}]`);
       }
     }),
@@ -622,7 +622,7 @@ const junkBody: fc.Arbitrary<Buffer> = fc.oneof(
           );
         case 'version':
           return utf8(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"${Meta.ProtocolVersion}":${n}}}}`);
-        default:
+        case 'body':
           return utf8(n);
       }
     }),
