@@ -109,6 +109,24 @@ export default tseslint.config(
     rules: asyncRules(ASYNC_RULES_IN_TEST ? 'warn' : 'off'),
   },
   {
+    // The consumer apps' sources, written from test/consumers/template/ (scripts/consumer-apps.mjs),
+    // which is linted in their place.
+    ignores: ['test/consumers/*/src/**'],
+  },
+  {
+    // Type-aware rules for the tests: a promise nobody awaits lets a test pass before its assertions
+    // ran, or fail in the next one.
+    files: ['test/**/*.ts'],
+    // The consumer apps and their template are projects of their own (tsconfig.json excludes them).
+    ignores: ['test/consumers/**'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly' } },
   },

@@ -28,7 +28,8 @@ export default {
       ...shared,
       displayName: 'fastify',
       roots: ['<rootDir>/test'],
-      // The site's specs (test/docs/) serve none of ours: their apps run as users start them.
+      // Every spec under test/e2e/, in its folder by concern (test/e2e/README.md). The site's specs
+      // (test/docs/) serve none of ours: their apps run as users start them.
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       setupFiles: ['<rootDir>/test/setup/fastify.ts'],
     },

@@ -1,8 +1,10 @@
 // The consumer matrix (`npm run test:consumers`, the last step of `npm test`): mcp42 as users get it.
 // Packs the package once (`npm pack`, whose prepack makes the published build), then for each app of
-// test/consumers/ (Nest 11 and 12, CommonJS and ES modules, Express and Fastify; each app's
-// package.json says which versions it pins):
+// test/consumers/ (Nest 11 and 12, CommonJS and ES modules, Express and Fastify: the variants of
+// test/consumers/template/variants.mjs; each app's committed package.json pins its exact versions):
 //
+//   0. its sources: src/ and tsconfig.json written from the one template (scripts/consumer-apps.mjs),
+//      once its package.json was checked to say what its variant says;
 //   1. its dependencies: `npm ci` from its committed package-lock.json, only when node_modules is
 //      missing or was installed from another package.json/package-lock.json/Node major (a stamp file,
 //      node_modules/.mcp42-consumers-stamp, remembers which); node_modules is git-ignored and reused;
@@ -31,7 +33,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -39,10 +41,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CONSUMERS, VARIANTS, variantOf, writeApp } from './consumer-apps.mjs';
 import { signalGroup } from './process-group.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CONSUMERS = join(ROOT, 'test', 'consumers');
 const STAMP = '.mcp42-consumers-stamp';
 const TOTAL_TIMEOUT_MS = Number(process.env.CONSUMERS_TIMEOUT_MS ?? 10 * 60_000);
 const CONCURRENCY = Math.max(1, Number(process.env.CONSUMERS_CONCURRENCY ?? Math.min(4, availableParallelism())));
@@ -117,16 +119,11 @@ async function pack(destination) {
   return { tarball: join(destination, packed.filename), files: files.length, size: packed.size };
 }
 
-/** The apps: every folder of test/consumers with a package.json, or those CONSUMERS_APPS names. */
+/** The apps: every variant of the template, or those CONSUMERS_APPS names. */
 function apps() {
-  const all = readdirSync(CONSUMERS, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(CONSUMERS, entry.name, 'package.json')))
-    .map((entry) => entry.name)
-    .sort();
   const wanted = process.env.CONSUMERS_APPS?.split(',').filter(Boolean);
-  if (!wanted) return all;
-  const unknown = wanted.filter((name) => !all.includes(name));
-  if (unknown.length > 0) throw new Error(`no such consumer app: ${unknown.join(', ')}`);
+  if (!wanted) return VARIANTS.map((variant) => variant.name);
+  for (const name of wanted) variantOf(name);
   return wanted;
 }
 
@@ -257,19 +254,16 @@ function modernRequest(url, id, method, params, name) {
 
 /** Everything the app is asked, against its report and its endpoint. */
 async function exercise(name, app, checks) {
-  const expected = /^nest(\d+)-(cjs|esm)-(express|fastify)$/.exec(name);
+  const { nest, moduleSystem, platform } = variantOf(name);
   const report = await reportLine(app, (line) => 'port' in line, TIMEOUTS.start, 'report line (MCP42_CONSUMER {...})');
-  if (expected) {
-    const [, major, system, adapter] = expected;
-    checks.that(report.nest.split('.')[0] === major, `Nest ${major}`, report.nest);
-    checks.that(report.adapter === adapter, `the ${adapter} adapter`, report.adapter);
-    const commonjs = system === 'cjs';
-    checks.that(report.moduleSystem === (commonjs ? 'commonjs' : 'esm'), `a ${system} app`, report.moduleSystem);
-    const entry = commonjs
-      ? /\/node_modules\/mcp42\/dist\/cjs\/index\.js$/
-      : /\/node_modules\/mcp42\/dist\/esm\/index\.js$/;
-    checks.that(entry.test(report.mcp42), `mcp42 resolved to ${entry.source.replaceAll('\\', '')}`, report.mcp42);
-  }
+  checks.that(report.nest.split('.')[0] === String(nest), `Nest ${nest}`, report.nest);
+  checks.that(report.adapter === platform, `the ${platform} adapter`, report.adapter);
+  const commonjs = moduleSystem === 'cjs';
+  checks.that(report.moduleSystem === (commonjs ? 'commonjs' : 'esm'), `a ${moduleSystem} app`, report.moduleSystem);
+  const entry = commonjs
+    ? /\/node_modules\/mcp42\/dist\/cjs\/index\.js$/
+    : /\/node_modules\/mcp42\/dist\/esm\/index\.js$/;
+  checks.that(entry.test(report.mcp42), `mcp42 resolved to ${entry.source.replaceAll('\\', '')}`, report.mcp42);
   checks.that(
     report.registry === true,
     'McpToolRegistry injected into the app (one copy) and holding echo',
@@ -379,9 +373,11 @@ async function runApp(name, tarball) {
     }
   };
   const checks = new Checks();
-  let step = 'dependencies';
+  let step = 'sources';
   let app;
   try {
+    writeApp(variantOf(name));
+    step = 'dependencies';
     const installed = await timed('deps', () => dependencies(dir));
     step = 'tarball install';
     const install = await timed('install', () =>

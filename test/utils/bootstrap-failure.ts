@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { ModuleMetadata } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { McpDefinitionError } from '../../src/index.js';
 
 /** Where an application failed to start: building its module graph, or `app.init()`. */
 export interface BootstrapFailure {
@@ -37,4 +38,14 @@ export async function initError(metadata: ModuleMetadata): Promise<Error> {
   const failure = await bootstrapFailure(metadata);
   expect(failure.stage).toBe('init');
   return failure.error;
+}
+
+/**
+ * The McpDefinitionError of an application whose decorated items are defined wrong: it fails in
+ * `app.init()`, where they are discovered, with that class of error.
+ */
+export async function definitionError(metadata: ModuleMetadata): Promise<McpDefinitionError> {
+  const error = await initError(metadata);
+  expect(error).toBeInstanceOf(McpDefinitionError);
+  return error as McpDefinitionError;
 }

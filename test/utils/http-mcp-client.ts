@@ -1,5 +1,6 @@
 import { httpExchange, type HttpResult } from './http-exchange.js';
-import { initializeRequest, MCP_POST_HEADERS } from './start-app.js';
+import { openSession } from './open-session.js';
+import { MCP_POST_HEADERS } from './start-app.js';
 
 /** A JSON-RPC answer as these tests read it. */
 export interface ReplyBody {
@@ -63,13 +64,20 @@ export class HttpMcpClient {
     });
   }
 
+  /**
+   * Opens a session and holds its id; sends no `notifications/initialized` (nor any other request):
+   * these tests send exactly what they mean to.
+   */
   async initialize(protocolVersion = '2025-06-18'): Promise<string> {
-    const reply = await this.post(initializeRequest(protocolVersion));
-    expect(reply.status).toBe(200);
-    expect(json(reply).error).toBeUndefined();
-    this.sessionId = reply.headers['mcp-session-id'] as string;
-    expect(this.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    return this.sessionId;
+    const { id } = await openSession(this.url, {
+      protocolVersion,
+      headers: this.extraHeaders,
+      initialized: false,
+      send: (headers, body) => exchange(this.url, { headers, body }),
+    });
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    this.sessionId = id;
+    return id;
   }
 
   call(name: string, args: unknown = {}, id: string | number = 1): Promise<HttpResult> {

@@ -1,6 +1,6 @@
 /**
  * The authorization endpoints of the loopback issuer refuse what a real authorization server refuses,
- * so that a client's flow passing through them (test/e2e/oauth-sdk-flow.e2e-spec.ts) shows the
+ * so that a client's flow passing through them (test/e2e/auth/oauth-sdk-flow.e2e-spec.ts) shows the
  * client did its part: PKCE, the redirect URI, the resource, the scopes, codes used once.
  */
 import { createHash, randomBytes } from 'node:crypto';

@@ -1,6 +1,7 @@
 import { Logger, type ModuleMetadata, type Type } from '@nestjs/common';
 import { HttpStream, type RpcMessage } from './sse-reader.js';
-import { initializeRequest, MCP_POST_HEADERS, startApp, type RunningApp, type StartAppOptions } from './start-app.js';
+import { openSession } from './open-session.js';
+import { MCP_POST_HEADERS, startApp, type RunningApp, type StartAppOptions } from './start-app.js';
 import { SessionStore } from '../internals/index.js';
 
 /** A session a {@link RawHttpClient} opened. */
@@ -54,24 +55,20 @@ export class RawHttpClient {
     };
   }
 
-  /** Initializes a session and acknowledges it with `notifications/initialized`. */
+  /** Initializes a session and acknowledges it with `notifications/initialized`, each an {@link HttpStream} of this client. */
   async initialize(options: RawInitializeOptions = {}): Promise<RawSession> {
-    const { protocolVersion = '2025-06-18', headers = {} } = options;
-    const body = initializeRequest(protocolVersion) as { params: Record<string, unknown> };
-    if (options.capabilities !== undefined) body.params.capabilities = options.capabilities;
-    const init = await this.open('POST', { ...MCP_POST_HEADERS, ...headers }, body);
-    await init.untilEnd();
-    expect(init.status).toBe(200);
-    expect(init.messages).toHaveLength(1);
-    const session: RawSession = {
-      id: init.headers['mcp-session-id'] as string,
+    const { protocolVersion = '2025-06-18', headers = {}, capabilities } = options;
+    const opened = await openSession(this.mcpUrl(), {
       protocolVersion,
+      capabilities,
       headers,
-      initializeResult: init.messages[0]!.result!,
-    };
-    const ack = await this.send(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
-    expect(ack.status).toBe(202);
-    return session;
+      send: async (sent, body) => {
+        const stream = await this.open('POST', sent, body);
+        await stream.untilEnd();
+        return stream;
+      },
+    });
+    return { id: opened.id, protocolVersion, headers, initializeResult: opened.result };
   }
 
   /** POSTs a message (or batch) on `session`; resolves when the answer starts (a JSON answer: once complete). */

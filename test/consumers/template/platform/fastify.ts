@@ -1,0 +1,9 @@
+// Fastify, through @nestjs/platform-fastify.
+import type { Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+
+/** The app of `module` on Fastify, logging warnings and errors only. */
+export function createApp(module: Type<unknown>): Promise<NestFastifyApplication> {
+  return NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), { logger: ['error', 'warn'] });
+}
