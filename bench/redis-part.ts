@@ -37,7 +37,7 @@ export interface RedisPartInput {
  * in the instance) and stored events. Undefined, with a line saying so, without `redis-server` on the PATH.
  */
 export async function runRedisPart(input: RedisPartInput): Promise<RedisResults | undefined> {
-  if (!redisServerPath()) {
+  if (!(await redisServerPath())) {
     input.log('redis: skipped, redis-server not found');
     return undefined;
   }

@@ -60,7 +60,10 @@ export class AppModule {
       title: 'mcp42 sample: echo and weather',
       instructions: 'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',
       ...(config.stateSecret === undefined ? {} : { state: { secret: config.stateSecret } }),
+      // With OAuth, clients can step up: clear_forecast_cache is listed for everyone, and a call without
+      // weather:admin gets a 403 challenge naming it. The static tokens cannot grow, so they hide it.
       ...(config.oauthIssuer === undefined ? {} : { auth: { scopeDenial: 'challenge' as const } }),
+      // Browser pages of the allowed origins (loopback, any port, by default) may call it directly.
       http: { cors: true },
     };
     const oauth =

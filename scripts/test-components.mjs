@@ -6,9 +6,9 @@
 // For each component, in order:
 //   1. the variable (`REDIS_SERVER`, `CHROMIUM_PATH`): an executable file, used as it is (a path that
 //      is not one is an error, never silently replaced by another binary);
-//   2. the PATH: `redis-server`; `chromium`, then `chromium-browser`;
-//   3. Debian or Ubuntu, as root or with password-less sudo (`sudo -n`): `apt-get install` of the
-//      missing packages, once for all of them;
+//   2. the PATH: `redis-server`; `chromium`, then `chromium-browser` (not Ubuntu's snap wrapper);
+//   3. Debian or Ubuntu, as root or with password-less sudo (`sudo -n`): `apt-get install` of each
+//      missing package (Ubuntu has no Chromium deb: there it says to install Google Chrome);
 //   4. otherwise: exit code 1 and one line naming the command for this system (apt-get, dnf, brew,
 //      pacman, apk) and the variables that point at binaries already installed elsewhere.
 //
@@ -30,9 +30,13 @@ export const COMPONENTS = [
   {
     label: 'chromium',
     variable: 'CHROMIUM_PATH',
-    commands: ['chromium', 'chromium-browser'],
+    commands: ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'],
     packages: { apt: 'chromium', dnf: 'chromium', brew: 'chromium', pacman: 'chromium', apk: 'chromium' },
     brewCask: true,
+    // Ubuntu's `chromium` and `chromium-browser` debs are wrappers that install a snap: no use in
+    // containers, CI images or WSL, where snap does not run.
+    notOnUbuntu: true,
+    usable: (path) => !isSnapWrapper(path),
   },
 ];
 
@@ -66,13 +70,23 @@ function isExecutableFile(path) {
   }
 }
 
-/** The first of `commands` on the PATH, as an absolute path; undefined when none is. */
-export function onPath(commands, pathVariable = process.env.PATH ?? '') {
+/** Ubuntu's snap wrapper (`/usr/bin/chromium-browser`): a shell script that runs the snap, or asks for it. */
+function isSnapWrapper(path) {
+  try {
+    const head = readFileSync(path, { encoding: 'latin1' }).slice(0, 4096);
+    return head.startsWith('#!') && head.includes('snap');
+  } catch {
+    return false;
+  }
+}
+
+/** The first of `commands` on the PATH that `usable` takes, as an absolute path; undefined when none is. */
+export function onPath(commands, pathVariable = process.env.PATH ?? '', usable = () => true) {
   const folders = pathVariable.split(delimiter).filter(Boolean);
   for (const command of commands) {
     for (const folder of folders) {
       const candidate = resolve(folder, command);
-      if (isExecutableFile(candidate)) return candidate;
+      if (isExecutableFile(candidate) && usable(candidate)) return candidate;
     }
   }
   return undefined;
@@ -89,7 +103,7 @@ export function locate(component, env = process.env) {
       ? { path: configured }
       : { problem: `${component.variable}=${configured} is not an executable file` };
   }
-  const path = onPath(component.commands, env.PATH ?? '');
+  const path = onPath(component.commands, env.PATH ?? '', component.usable);
   return path ? { path } : {};
 }
 
@@ -103,6 +117,11 @@ export function packageManager(platform = process.platform, osRelease = readOsRe
   if (ids.some((id) => id === 'arch')) return 'pacman';
   if (ids.includes('alpine')) return 'apk';
   return undefined;
+}
+
+/** Whether the system is Ubuntu or one built on it. */
+export function isUbuntu(osRelease = readOsRelease()) {
+  return `${osRelease.ID ?? ''} ${osRelease.ID_LIKE ?? ''}`.split(/\s+/).includes('ubuntu');
 }
 
 function readOsRelease() {
@@ -119,13 +138,22 @@ function readOsRelease() {
 }
 
 /** The one line that says what to run, for `missing` components on this system. */
-export function installAdvice(missing, manager) {
+export function installAdvice(missing, manager, ubuntu = false) {
   const variables = missing.map((component) => `${component.variable}=/path/to/${component.commands[0]}`).join(' ');
   const names = missing.map((component) => component.label).join(' and ');
-  const install = manager
-    ? `run \`${installCommand(manager, missing)}\``
-    : `install ${missing.length > 1 ? 'them' : 'it'} with your system's package manager`;
-  return `npm test needs ${names}: ${install}, or set ${variables} for binaries you already have, then run npm test again`;
+  const packaged = ubuntu ? missing.filter((component) => !component.notOnUbuntu) : missing;
+  const parts = [];
+  if (packaged.length > 0) {
+    parts.push(
+      manager
+        ? `run \`${installCommand(manager, packaged)}\``
+        : `install ${packaged.length > 1 ? 'them' : 'it'} with your system's package manager`,
+    );
+  }
+  if (packaged.length < missing.length) {
+    parts.push('install Google Chrome (or a Chromium that is not the snap wrapper), since Ubuntu has no Chromium deb');
+  }
+  return `npm test needs ${names}: ${parts.join(', and ')}; or set ${variables} for binaries you already have, then run npm test again`;
 }
 
 /** `['sudo', '-n']` when sudo works without asking, `[]` as root, undefined when neither. */
@@ -144,16 +172,19 @@ function run(command, args, log) {
   return result.status === 0;
 }
 
-/** Installs `missing` with apt-get when that can be done without a question; true when it ran. */
-function aptInstall(missing, log) {
-  const prefix = privilege();
-  if (!prefix) return false;
+/**
+ * Installs `missing` with apt-get when that can be done without a question, each package on its own
+ * (one that fails leaves the others installed).
+ */
+function aptInstall(missing, ubuntu, log) {
+  const installable = ubuntu ? missing.filter((component) => !component.notOnUbuntu) : missing;
+  const prefix = installable.length > 0 ? privilege() : undefined;
+  if (!prefix) return;
   const [command, ...args] = [...prefix, 'apt-get'];
-  const packages = missing.map((component) => component.packages.apt);
-  return (
-    run(command, [...args, 'update', '-qq'], log) &&
-    run(command, [...args, 'install', '-y', '-qq', '--no-install-recommends', ...packages], log)
-  );
+  if (!run(command, [...args, 'update', '-qq'], log)) return;
+  for (const component of installable) {
+    run(command, [...args, 'install', '-y', '-qq', '--no-install-recommends', component.packages.apt], log);
+  }
 }
 
 /** Finds, or installs, every component; returns the exit code and writes what happened. */
@@ -171,9 +202,10 @@ export function ensureComponents({ quiet = false } = {}) {
   let missing = found.filter((entry) => !entry.path).map((entry) => entry.component);
   if (missing.length > 0) {
     const manager = packageManager();
-    if (manager !== 'apt' || !aptInstall(missing, log)) return fail(installAdvice(missing, manager));
+    const ubuntu = manager === 'apt' && isUbuntu();
+    if (manager === 'apt') aptInstall(missing, ubuntu, log);
     missing = missing.filter((component) => !locate(component).path);
-    if (missing.length > 0) return fail(installAdvice(missing, manager));
+    if (missing.length > 0) return fail(installAdvice(missing, manager, ubuntu));
   }
   for (const component of COMPONENTS) log(`test-components: ${component.label} ${locate(component).path}`);
   return 0;

@@ -1,6 +1,7 @@
 import type {
   McpAuthOptions,
   McpCacheOptions,
+  McpCorsOptions,
   McpHttpOptions,
   McpLimitsOptions,
   McpModuleExtras,
@@ -73,6 +74,9 @@ const GROUPS = {
 
 type Group = keyof typeof GROUPS;
 
+/** The fields of `http.cors` when it is an object. */
+const CORS: Keys<McpCorsOptions> = { credentials: true, maxAgeSeconds: true };
+
 /** The options of 0.x, flat, and where each is in 1.0. */
 const MOVED_IN_1_0: Readonly<Record<string, string>> = {
   allowedOrigins: 'http.allowedOrigins',
@@ -122,7 +126,7 @@ const ALL_PATHS: readonly string[] = [
 export function refuseUnknownOptions(options: McpModuleOptions): void {
   const problems: string[] = [];
   for (const key of Object.keys(options)) {
-    if (key in TOP_LEVEL) continue;
+    if (Object.hasOwn(TOP_LEVEL, key)) continue;
     problems.push(`\`${key}\`: ${suggestionFor(key, undefined)}`);
   }
   for (const group of Object.keys(GROUPS) as Group[]) {
@@ -140,8 +144,18 @@ export function refuseUnknownOptions(options: McpModuleOptions): void {
       continue;
     }
     for (const key of Object.keys(value)) {
-      if (key in GROUPS[group]) continue;
+      if (Object.hasOwn(GROUPS[group], key)) continue;
       problems.push(`\`${group}.${key}\`: ${suggestionFor(key, group)}`);
+    }
+  }
+  const cors: unknown = options.http?.cors;
+  if (typeof cors === 'object' && cors !== null) {
+    for (const key of Object.keys(cors)) {
+      if (Object.hasOwn(CORS, key)) continue;
+      const near = nearest(key, Object.keys(CORS));
+      problems.push(
+        `\`http.cors.${key}\`: ${near === undefined ? 'not a CORS option (credentials, maxAgeSeconds)' : `did you mean \`http.cors.${near}\`?`}`,
+      );
     }
   }
   if (problems.length > 0) {
@@ -150,12 +164,12 @@ export function refuseUnknownOptions(options: McpModuleOptions): void {
 }
 
 function suggestionFor(key: string, group: Group | undefined): string {
-  const moved = MOVED_IN_1_0[key];
+  const moved = Object.hasOwn(MOVED_IN_1_0, key) ? MOVED_IN_1_0[key] : undefined;
   if (moved !== undefined) return `did you mean \`${moved}\`? (options are grouped since 1.0)`;
-  if (group === undefined && key in EXTRAS) {
+  if (group === undefined && Object.hasOwn(EXTRAS, key)) {
     return `it shapes the module: give it to forRootAsync({ ${key}, useFactory }) beside the factory, not in its result`;
   }
-  const owner = (Object.keys(GROUPS) as Group[]).find((candidate) => key in GROUPS[candidate]);
+  const owner = (Object.keys(GROUPS) as Group[]).find((candidate) => Object.hasOwn(GROUPS[candidate], key));
   if (owner !== undefined && owner !== group) return `did you mean \`${owner}.${key}\`?`;
   const nearest = nearestPath(group === undefined ? key : `${group}.${key}`);
   return nearest === undefined ? 'not an option of McpModuleOptions' : `did you mean \`${nearest}\`?`;
@@ -163,16 +177,21 @@ function suggestionFor(key: string, group: Group | undefined): string {
 
 /** The known option whose path is nearest to `path` (case ignored), if it is near enough to be a typo. */
 function nearestPath(path: string): string | undefined {
+  return nearest(path, ALL_PATHS);
+}
+
+/** The candidate nearest to `name` (case ignored), if it is near enough to be a typo of it. */
+function nearest(name: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
-  for (const candidate of ALL_PATHS) {
-    const distance = editDistance(path.toLowerCase(), candidate.toLowerCase());
+  for (const candidate of candidates) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  return bestDistance <= Math.max(2, Math.floor(path.length / 4)) ? best : undefined;
+  return bestDistance <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions. */

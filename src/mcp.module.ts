@@ -171,7 +171,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
   /** @internal Nest makes the module; its dependencies are no part of the published declarations. */
   constructor(
     @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>,
-    private readonly fastifyOriginCheck: FastifyEndpointDoor,
+    private readonly fastifyEndpointDoor: FastifyEndpointDoor,
     private readonly fastifyEndpointRoute: FastifyEndpointRoute,
   ) {
     super();
@@ -183,7 +183,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
    */
   configure(consumer: MiddlewareConsumer): void {
     this.fastifyEndpointRoute.install();
-    if (this.fastifyOriginCheck.install()) return;
+    if (this.fastifyEndpointDoor.install()) return;
     consumer.apply(EndpointDoorMiddleware).forRoutes(this.endpoint);
   }
 }

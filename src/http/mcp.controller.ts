@@ -5,10 +5,10 @@ import { EndpointRefusalFilter } from './door/endpoint-refusal.filter.js';
 import { StreamableHttpTransport } from './streamable-http.transport.js';
 
 /**
- * Creates the endpoint controller for one `McpModule.forRoot()` call (the Origin/Host check runs
- * before it: a middleware, see `EndpointDoorMiddleware`, or on Fastify a hook, see `FastifyEndpointDoor`). A class per call, because
- * Nest reads a controller's path and guards from its class metadata: sharing one class would let
- * two applications (or two endpoints) overwrite each other's.
+ * Creates the endpoint controller for one `McpModule.forRoot()` call. The endpoint's door runs
+ * before it: a middleware (`EndpointDoorMiddleware`), or on Fastify a hook (`FastifyEndpointDoor`).
+ * A class per call, because Nest reads a controller's path and guards from its class metadata:
+ * sharing one class would let two applications (or two endpoints) overwrite each other's.
  *
  * One route for every method: the transport serves POST, GET and DELETE and answers any other method
  * 405 with `Allow` (TRACE, PROPFIND… included, rather than the platform's 404 page), and Nest's route

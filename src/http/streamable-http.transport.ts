@@ -19,6 +19,7 @@ import { readMcpBody, type BodyResult } from './requests/body.reader.js';
 import { carriesBody, headerValue, rawRequest, rawResponse } from './requests/http-request.js';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import { writeEmpty, writeJson, writeStateUnavailable, writeTransportError } from './responses/http-responses.js';
+import { wasAdmitted } from './door/endpoint-door.js';
 import { allowedMethods, refuseMethod, servesSessions } from './door/method-refusal.js';
 import { SharedGet } from './eras/shared-get.js';
 import { refuseLegacyPost, refuseSessionMethod } from './eras/legacy-refusal.js';
@@ -40,6 +41,7 @@ import { StatelessPost } from './eras/stateless-post.js';
 export class StreamableHttpTransport {
   private readonly logger = new Logger('McpTransport');
   private readonly mediaTypes = new MediaTypeVerdicts();
+  private warnedUnchecked = false;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -72,7 +74,9 @@ export class StreamableHttpTransport {
    * get 405.
    */
   handle(request: unknown, response: unknown): Promise<void> | void {
-    switch (rawRequest(request).method) {
+    const raw = rawRequest(request);
+    if (!wasAdmitted(raw)) return this.refuseUnchecked(response);
+    switch (raw.method) {
       case 'POST':
         return this.handlePost(request, response);
       case 'GET':
@@ -82,6 +86,22 @@ export class StreamableHttpTransport {
       default:
         return this.handleOtherMethod(request, response);
     }
+  }
+
+  /**
+   * A request that reached the endpoint without meeting its door (Origin/Host, CORS, methods): the
+   * door failed to install. Refused (500) rather than served unchecked, and said once in the log.
+   */
+  private refuseUnchecked(response: unknown): void {
+    if (!this.warnedUnchecked) {
+      this.warnedUnchecked = true;
+      this.logger.error(
+        'A request reached the MCP endpoint without its Origin/Host check: the check did not install ' +
+          '(an onRoute hook of the application replacing route configs, or an unsupported platform); ' +
+          'every request is refused with 500 until it does',
+      );
+    }
+    writeTransportError(rawResponse(response), 500, 'Internal Server Error: the endpoint is not configured');
   }
 
   /**

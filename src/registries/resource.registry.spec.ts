@@ -503,12 +503,15 @@ describe('McpResourceRegistry and McpResourceTemplateRegistry: the shared verbs'
 });
 
 describe('McpResourceRegistry: resources only', () => {
-  it('disable and enable take resource URIs: a URI template is no resource of it (1.0)', () => {
+  it("disable and enable take resource URIs: a template's URI template is refused, naming the registry to use", () => {
     const items = registryWithoutSessions();
     items.templates.add({ uriTemplate: 'docs://t/{id}', name: 't' }, () => 't');
-    expect(items.resources.disable('docs://t/{id}')).toBe(false);
+    expect(() => items.resources.disable('docs://t/{id}')).toThrow(
+      'McpResourceRegistry.disable(docs://t/{id}) names a resource template: use McpResourceTemplateRegistry.disable()',
+    );
     expect(items.templates.isEnabled('docs://t/{id}')).toBe(true);
-    expect(items.resources.enable('docs://t/{id}')).toBe(false);
+    expect(() => items.resources.enable('docs://t/{id}')).toThrow(/use McpResourceTemplateRegistry\.enable\(\)/);
+    expect(items.resources.disable('docs://none')).toBe(false);
   });
 
   it('cannot be made by hand: it says where a registry comes from', () => {

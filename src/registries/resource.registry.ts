@@ -58,6 +58,28 @@ export class McpResourceRegistry extends McpItemRegistry<ResourceDefinition> {
   }
 
   /**
+   * Hides a resource from `resources/list` and answers its reads as for an unknown one (-32002),
+   * until {@link enable}.
+   * @returns whether it exists.
+   * @throws TypeError given the URI template of a template (0.3 took those): failing quietly would
+   *   leave the template served that its caller meant to hide.
+   */
+  override disable(uri: string): boolean {
+    this.refuseTemplateKey(uri, 'disable');
+    return super.disable(uri);
+  }
+
+  /**
+   * Serves a disabled resource again.
+   * @returns whether it exists.
+   * @throws TypeError given the URI template of a template.
+   */
+  override enable(uri: string): boolean {
+    this.refuseTemplateKey(uri, 'enable');
+    return super.enable(uri);
+  }
+
+  /**
    * Tells every client subscribed to `uri` that the resource changed
    * (`notifications/resources/updated`): 2025 sessions subscribed with `resources/subscribe` (on
    * their GET stream; while none is open it waits there, bounded by `limits.outboxMessages`), and 2026-07-28
@@ -67,5 +89,12 @@ export class McpResourceRegistry extends McpItemRegistry<ResourceDefinition> {
    */
   notifyUpdated(uri: string): number {
     return this.bus.publish({ kind: 'updated', uri });
+  }
+
+  private refuseTemplateKey(key: string, verb: 'disable' | 'enable'): void {
+    if (this.has(key) || !this.store.templates.has(key)) return;
+    throw new TypeError(
+      `McpResourceRegistry.${verb}(${key}) names a resource template: use McpResourceTemplateRegistry.${verb}()`,
+    );
   }
 }

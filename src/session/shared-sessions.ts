@@ -53,6 +53,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   private sessionFactory: SharedSessionFactory | undefined;
   private tickTimer: NodeJS.Timeout | undefined;
   private down = false;
+  private warnedUnknownMessage = false;
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {
     this.shared = options.state.shared?.port;
@@ -91,10 +92,23 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     (this.handlers as Record<K, (message: InstanceMessageOf<K>) => void>)[kind] = handler;
   }
 
-  /** A message from the shared state, checked, to the handler of its kind. */
+  /**
+   * A message from the shared state, checked, to the handler of its kind. One this version does not
+   * know is said once: another version of mcp42 on the same key prefix (0.x beside 1.0) loses
+   * answers, cancellations and session ends between the two, which would otherwise go unnoticed.
+   */
   private hear(value: object): void {
     const message = instanceMessageOf(value);
-    if (message) (this.handlers[message.kind] as ((message: InstanceMessage) => void) | undefined)?.(message);
+    if (message) {
+      (this.handlers[message.kind] as ((message: InstanceMessage) => void) | undefined)?.(message);
+      return;
+    }
+    if (this.warnedUnknownMessage) return;
+    this.warnedUnknownMessage = true;
+    this.logger.warn(
+      'An instance sent a message this one does not understand: is another version of mcp42 using the same ' +
+        'Redis key prefix? Its answers, cancellations and session ends are lost here; give each version its own keyPrefix',
+    );
   }
 
   /** The session store's part: how sessions built here end and report. */

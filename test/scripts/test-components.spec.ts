@@ -61,7 +61,7 @@ describe('npm test first step: the real components', () => {
     expect(status).toBe(1);
     expect(stderr).toEqual([
       expect.stringMatching(
-        /^test-components: npm test needs redis-server and chromium: (run `.+`|install them with .+), or set REDIS_SERVER=\/path\/to\/redis-server CHROMIUM_PATH=\/path\/to\/chromium for binaries you already have, then run npm test again$/,
+        /^test-components: npm test needs redis-server and chromium: (run `.+`|install them with .+); or set REDIS_SERVER=\/path\/to\/redis-server CHROMIUM_PATH=\/path\/to\/chromium for binaries you already have, then run npm test again$/,
       ),
     ]);
   });

@@ -7,7 +7,7 @@ import { chromiumPath, MISSING_BINARY_ADVICE } from './system-binaries.js';
  * the network: without them it keeps calling Google's services.
  */
 export async function launchChromium(): Promise<Browser> {
-  const executablePath = chromiumPath();
+  const executablePath = await chromiumPath();
   if (!executablePath) throw new Error(`No Chromium found for the browser tests: ${MISSING_BINARY_ADVICE}`);
   return chromium.launch({
     executablePath,

@@ -22,6 +22,7 @@ export class RedisServer {
 
   private constructor(
     readonly port: number,
+    private readonly binary: string,
     private child: ChildProcess,
     private dir: string,
   ) {}
@@ -36,12 +37,14 @@ export class RedisServer {
    * @throws Error naming what to install when there is no `redis-server` on the PATH.
    */
   static async start(): Promise<RedisServer> {
+    const binary = await redisServerPath();
+    if (binary === undefined) throw new Error(`No redis-server found for the Redis tests: ${MISSING_BINARY_ADVICE}`);
     let lastError: unknown;
     // A free port is only free until someone takes it: try again on another one.
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();
-      const { child, dir } = spawnServer(port);
-      const server = new RedisServer(port, child, dir);
+      const { child, dir } = spawnServer(binary, port);
+      const server = new RedisServer(port, binary, child, dir);
       try {
         await server.ready();
         return server;
@@ -117,7 +120,7 @@ export class RedisServer {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       throw new Error('RedisServer.restart(): stop it first');
     }
-    ({ child: this.child, dir: this.dir } = spawnServer(this.port));
+    ({ child: this.child, dir: this.dir } = spawnServer(this.binary, this.port));
     try {
       await this.ready();
     } catch (error) {
@@ -165,10 +168,10 @@ export class RedisServer {
 }
 
 /** Spawns `redis-server` on `port`: loopback only, no persistence, a fresh temporary directory. */
-function spawnServer(port: number): { child: ChildProcess; dir: string } {
+function spawnServer(binary: string, port: number): { child: ChildProcess; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp42-redis-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const child = spawn(redisServerPath() ?? 'redis-server', [...args, '--dir', dir, '--loglevel', 'warning'], {
+  const child = spawn(binary, [...args, '--dir', dir, '--loglevel', 'warning'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   return { child, dir };

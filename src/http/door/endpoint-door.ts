@@ -7,6 +7,18 @@ import { allowedMethods, reachesTransport, refuseMethod } from './method-refusal
 import { OriginPolicy } from './origin-policy.js';
 import { OriginRefusalLog } from './origin-refusal-log.js';
 
+/** Set on a request the door let through: the transport serves no other (see {@link wasAdmitted}). */
+const ADMITTED = Symbol('mcp42:admitted');
+
+/**
+ * Whether the endpoint's door let this request through. The transport refuses a request that did
+ * not meet the door, so a door that failed to install (a lost Fastify route marker, a platform
+ * change) fails closed rather than serving without the Origin/Host check.
+ */
+export function wasAdmitted(raw: IncomingMessage): boolean {
+  return (raw as IncomingMessage & { [ADMITTED]?: true })[ADMITTED] === true;
+}
+
 /**
  * What every request to the endpoint meets before any guard (as a middleware on Express, a Fastify
  * hook on Fastify): the `Host` and `Origin` check (403, logged once per value), the CORS preflight
@@ -44,7 +56,10 @@ export class EndpointDoor {
       return false;
     }
     if (cors) applyCors(cors, raw, res);
-    if (reachesTransport(raw.method)) return true;
+    if (reachesTransport(raw.method)) {
+      (raw as IncomingMessage & { [ADMITTED]?: true })[ADMITTED] = true;
+      return true;
+    }
     takeOver?.();
     refuseMethod(raw, res, this.allow);
     return false;

@@ -13,7 +13,9 @@ import { carriesBody, rawRequest } from '../requests/http-request.js';
  * returned an error response". A body that is already JSON-RPC (the OAuth guard's) is sent as it is.
  *
  * Written through Nest's HTTP adapter, so that headers set on a Fastify reply go out with it. A body
- * left unread (never read for a refused request) closes the connection after the answer.
+ * left unread (never read for a refused request) closes the connection after the answer. Scoped to
+ * the endpoint's controller, it answers these exceptions before any filter of the application
+ * (`APP_FILTER`): one that reports refusals should listen to the guards instead.
  */
 @Catch(HttpException)
 export class EndpointRefusalFilter implements ExceptionFilter<HttpException> {
@@ -24,6 +26,9 @@ export class EndpointRefusalFilter implements ExceptionFilter<HttpException> {
     const request = http.getRequest<unknown>();
     const response = http.getResponse<unknown>();
     const adapter = this.adapterHost.httpAdapter;
+    // Thrown after the answer began (an interceptor's timeout during an SSE answer): nothing can be
+    // said any more, only the response ended, as Nest's own filter does.
+    if (adapter.isHeadersSent(response)) return void adapter.end(response);
     const raw = rawRequest(request);
     if (carriesBody(raw) && !raw.readableEnded) adapter.setHeader(response, 'connection', 'close');
     adapter.reply(response, jsonRpcBody(exception, request), exception.getStatus());

@@ -7,9 +7,10 @@ import { EndpointDoor } from '../door/endpoint-door.js';
 
 /**
  * On Fastify, the endpoint's door ({@link EndpointDoor}: Origin/Host, CORS, methods it does not
- * serve) as a Fastify `onRequest` hook rather than a Nest middleware. Nest runs middleware on Fastify through `@fastify/middie`, whose engine then matches
- * every request against the middleware's routes: about 7 µs of a tool call's 116 µs (6%, CPU profile
- * of the sample app), where this hook reads one route config value. It runs where middie does, in
+ * serve) as a Fastify `onRequest` hook rather than a Nest middleware. Nest runs middleware on
+ * Fastify through `@fastify/middie`, whose engine then matches every request against the
+ * middleware's routes: about 7 µs of a tool call's 116 µs (6%, CPU profile of the sample app), where
+ * this hook reads one route config value. It runs where middie does, in
  * the `onRequest` phase, so before every guard, global ones included, as the middleware does; only
  * the application's own Nest middleware (all of it in middie's earlier hook) now runs first.
  */

@@ -167,6 +167,12 @@ describe('options that cannot work fail bootstrap with a TypeError naming the op
     ],
     ['a field in the wrong group', { http: { pageSize: 10 } }, /`http\.pageSize`: did you mean `limits\.pageSize`\?/],
     [
+      'a typo in the CORS options',
+      { http: { cors: { credential: true } } },
+      /`http\.cors\.credential`: did you mean `http\.cors\.credentials`\?/,
+    ],
+    ['a key of the prototype', { http: { constructor: 1 } }, /`http\.constructor`: not an option of McpModuleOptions/],
+    [
       "0.x's shared state given as the state group",
       { state: { kind: 'mcp42.state', available: true } },
       /`state`: did you mean `state: \{ shared: redisState\(\.\.\.\), secret \}`\?/,
