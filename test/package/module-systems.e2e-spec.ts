@@ -138,6 +138,26 @@ import('mcp42/redis').then((esm) => {
 });
 `;
 
+/**
+ * `mcp42`, then `mcp42/testing`, from both systems: the root must not load the official SDK (an
+ * optional peer of the testing kit alone); the kit loads it, as one copy from both systems.
+ */
+const TESTING_SUBPATH_APP = `
+const sdkLoaded = () => Object.keys(require.cache).some((file) => file.includes('/@modelcontextprotocol/'));
+require('mcp42');
+const sdkLoadedByRoot = sdkLoaded();
+const cjs = require('mcp42/testing');
+import('mcp42/testing').then((esm) => {
+  console.log(JSON.stringify({
+    resolved: require.resolve('mcp42/testing'),
+    same: cjs.createMcpTestClient === esm.createMcpTestClient && cjs.McpHttpError === esm.McpHttpError,
+    names: Object.keys(cjs).sort(),
+    sdkLoadedByRoot,
+    sdkLoadedByKit: sdkLoaded(),
+  }));
+});
+`;
+
 interface Outcome {
   resolved: Record<string, string>;
   sameModule: boolean;
@@ -158,6 +178,7 @@ describe('the packed package from CommonJS and from ES modules', () => {
     await writeFile(join(packed.appDir, 'main.cjs'), COMMONJS_APP);
     await writeFile(join(packed.appDir, 'main.mjs'), ESM_APP);
     await writeFile(join(packed.appDir, 'redis.cjs'), REDIS_SUBPATH_APP);
+    await writeFile(join(packed.appDir, 'testing.cjs'), TESTING_SUBPATH_APP);
   }, 180_000);
 
   afterAll(async () => {
@@ -201,6 +222,8 @@ describe('the packed package from CommonJS and from ES modules', () => {
       'dist/esm/protocol/index.js',
       'dist/esm/redis/index.d.ts',
       'dist/esm/redis/index.js',
+      'dist/esm/testing/index.d.ts',
+      'dist/esm/testing/index.js',
     ]);
     expect(packed.files).toEqual(
       expect.arrayContaining(['dist/cjs/package.json', 'dist/cjs/index.js', 'dist/cjs/index.d.ts']),
@@ -233,6 +256,17 @@ describe('the packed package from CommonJS and from ES modules', () => {
       names: ['redisState'],
       ioredis: 'absent',
       ioredisLoaded: false,
+    });
+  }, 30_000);
+
+  it('serves mcp42/testing from both systems as one copy, and the root never loads the SDK (its optional peer)', async () => {
+    const { stdout } = await run(process.execPath, [join(packed.appDir, 'testing.cjs')], { timeout: 30_000 });
+    expect(JSON.parse(stdout)).toEqual({
+      resolved: join(packed.packageDir, 'dist', 'cjs', 'testing', 'index.js'),
+      same: true,
+      names: ['McpHttpError', 'createMcpTestClient'],
+      sdkLoadedByRoot: false,
+      sdkLoadedByKit: true,
     });
   }, 30_000);
 });
