@@ -5,8 +5,9 @@
  * ask the user; progress arrives while a call runs; several clients share one app; `close()` ends
  * the session.
  */
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, ModuleMetadata } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { Server } from 'node:http';
 import { Test } from '@nestjs/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
@@ -17,13 +18,16 @@ import {
   type McpTestClientOptions,
   type McpTestEra,
 } from '../../../src/testing/index.js';
-import { AUTHORIZED, KIT_CHALLENGE, kitApp, KitProbe } from '../../fixtures/kit.fixture.js';
+import { AUTHORIZED, BANNED_ROLE, KIT_CHALLENGE, kitApp, KitProbe, kitServersApp } from '../../fixtures/kit.fixture.js';
 import { TEST_ADAPTER } from '../../utils/start-app.js';
 import { until } from '../../utils/wait.js';
 
 /** The kit's app, initialised and not listening, on the platform of the run. */
-async function initialisedApp(options: Partial<McpModuleOptions> = {}): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule(kitApp(options)).compile();
+async function initialisedApp(
+  options: Partial<McpModuleOptions> = {},
+  metadata: ModuleMetadata = kitApp(options),
+): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule(metadata).compile();
   const app =
     TEST_ADAPTER === 'fastify'
       ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
@@ -66,12 +70,18 @@ describe.each<McpTestEra>(['2025-11-25', '2026-07-28'])('the testing kit, era %s
     // A session in the 2025 era; none in the stateless one.
     expect(sessions.size).toBe(era === '2025-11-25' ? before + 1 : before);
 
-    expect(app.getHttpServer().listening).toBe(false);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['greet', 'ask_name', 'count_slowly']));
     expect(textOf(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada');
     expect(await client.readResource({ uri: 'kit://readme' })).toMatchObject({
       contents: [{ uri: 'kit://readme', text: 'read me' }],
+    });
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['kit://readme']);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: 'kit://notes/{id}', name: 'note' }),
+    ]);
+    expect(await client.readResource({ uri: 'kit://notes/7' })).toMatchObject({
+      contents: [{ uri: 'kit://notes/7', text: 'note 7' }],
     });
     expect(await client.getPrompt({ name: 'plan_trip', arguments: { city: 'Lisbon' } })).toMatchObject({
       messages: [{ role: 'user', content: { type: 'text', text: 'Plan a trip to Lisbon' } }],
@@ -83,6 +93,10 @@ describe.each<McpTestEra>(['2025-11-25', '2026-07-28'])('the testing kit, era %s
     expect(completion.values).toEqual(['Lisbon', 'London', 'Lyon']);
     await expect(client.ping()).resolves.toEqual({});
     expect(client.getServerVersion()).toMatchObject({ name: 'kit-app', version: '1.0.0' });
+    // All of it in process: the app's server never listened, on any port.
+    const server = app.getHttpServer() as Server;
+    expect(server.listening).toBe(false);
+    expect(server.address()).toBeNull();
   });
 
   it("refuses a client without the endpoint guard's token: 401, the challenge, the guard's message", async () => {
@@ -94,6 +108,15 @@ describe.each<McpTestEra>(['2025-11-25', '2026-07-28'])('the testing kit, era %s
       challenge: KIT_CHALLENGE,
       rpcError: { message: 'A valid bearer token is required' },
     });
+  });
+
+  it("refuses a client the endpoint guard forbids: 403 and the guard's message", async () => {
+    const refusal = await createMcpTestClient(app, { era, headers: { ...AUTHORIZED, 'x-role': BANNED_ROLE } }).catch(
+      (error: unknown) => error,
+    );
+
+    expect(refusal).toBeInstanceOf(McpHttpError);
+    expect(refusal).toMatchObject({ status: 403, rpcError: { message: 'This role may not use the server' } });
   });
 
   it('shows the guard what the options send, and the guard decides per request', async () => {
@@ -204,6 +227,40 @@ describe.each<McpTestEra>(['2025-11-25', '2026-07-28'])('the testing kit, era %s
     const [visitorTools, adminTools] = await Promise.all([visitor.listTools(), admin.listTools()]);
     expect(visitorTools.tools.some((tool) => tool.name === 'admin_report')).toBe(false);
     expect(adminTools.tools.some((tool) => tool.name === 'admin_report')).toBe(true);
+  });
+});
+
+describe.each<McpTestEra>(['2025-11-25', '2026-07-28'])('the testing kit and several servers, era %s (e2e)', (era) => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    app = await initialisedApp({}, kitServersApp());
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('picks a server by its path: the public one without a token, the main one with it', async () => {
+    const visitor = await createMcpTestClient(app, { era, path: '/public/mcp' });
+    const member = await createMcpTestClient(app, { era, headers: AUTHORIZED });
+    try {
+      expect(visitor.getServerVersion()).toMatchObject({ name: 'kit-public' });
+      expect((await visitor.listTools()).tools.map((tool) => tool.name)).toEqual(['greet']);
+      expect(textOf(await visitor.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada');
+      expect(member.getServerVersion()).toMatchObject({ name: 'kit-app' });
+      expect((await member.listTools()).tools.map((tool) => tool.name)).toContain('ask_name');
+    } finally {
+      await Promise.all([visitor.close(), member.close()]);
+    }
+    // The main server keeps its guard.
+    await expect(createMcpTestClient(app, { era })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('takes a path without its leading slash, and answers a path with no server with 404', async () => {
+    const visitor = await createMcpTestClient(app, { era, path: 'public/mcp' });
+    await visitor.close();
+    await expect(createMcpTestClient(app, { era, path: '/nowhere' })).rejects.toMatchObject({ status: 404 });
   });
 });
 
