@@ -264,6 +264,25 @@ describe.each<McpTestEra>(['2025-11-25', '2026-07-28'])('the testing kit and sev
   });
 });
 
+describe('the testing kit and a global prefix (e2e)', () => {
+  it.each<McpTestEra>(['2025-11-25', '2026-07-28'])('reaches the endpoint under the prefix (%s)', async (era) => {
+    const moduleRef = await Test.createTestingModule(kitApp()).compile();
+    const app =
+      TEST_ADAPTER === 'fastify'
+        ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+        : moduleRef.createNestApplication({ logger: false });
+    app.setGlobalPrefix('api');
+    await app.init();
+    try {
+      const client = await createMcpTestClient(app, { era, path: '/api/mcp', headers: AUTHORIZED });
+      expect(textOf(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada');
+      await client.close();
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('the testing kit, 2025-11-25 sessions (e2e)', () => {
   let app: INestApplication;
 
