@@ -10,6 +10,7 @@ import {
   type INestApplication,
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { McpModule } from 'mcp42';
 import { createMcpTestClient, McpHttpError, type McpTestEra } from 'mcp42/testing';
 import type { IncomingMessage, Server } from 'node:http';
@@ -64,6 +65,15 @@ for (const era of ['2025-11-25', '2026-07-28'] as McpTestEra[]) {
       const server = app.getHttpServer() as Server;
       expect(server.listening).toBe(false);
       expect(server.address()).toBeNull();
+    });
+
+    it('rejects a JSON-RPC error with the McpError of the SDK copy this file imports', async () => {
+      const client = await createMcpTestClient(app, { era, headers: { authorization: `Bearer ${TOKEN}` } });
+      try {
+        await expect(client.getPrompt({ name: 'no_such_prompt' })).rejects.toBeInstanceOf(McpError);
+      } finally {
+        await client.close();
+      }
     });
 
     it('is refused without the token: 401 and the challenge', async () => {
