@@ -48,6 +48,8 @@ const GROUPS = {
     listenStreams: true,
     listenStreamsPerPrincipal: true,
     outboxMessages: true,
+    outboxChars: true,
+    bufferedChars: true,
     pageSize: true,
   } satisfies Keys<McpLimitsOptions>,
   sessions: {
