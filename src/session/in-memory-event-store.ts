@@ -39,7 +39,7 @@ interface Kept {
 export class InMemoryEventStore implements McpEventStore {
   private readonly sessions = new Map<string, Kept>();
   private readonly now: () => number;
-  private metered: ((sessionId: string, deltaChars: number) => void) | undefined;
+  private readonly meters = new Set<(sessionId: string, deltaChars: number) => void>();
 
   constructor(private readonly options: InMemoryEventStoreOptions) {
     this.now = options.now ?? Date.now;
@@ -59,11 +59,17 @@ export class InMemoryEventStore implements McpEventStore {
 
   /**
    * Tells `listener` how many characters of data each session's kept events gain or lose: the
-   * server's buffer budget counts them.
+   * server's buffer budget counts them (its own sessions', should the store serve several servers).
+   * @returns stops telling it.
    * @internal
    */
-  meter(listener: (sessionId: string, deltaChars: number) => void): void {
-    this.metered = listener;
+  meter(listener: (sessionId: string, deltaChars: number) => void): () => void {
+    this.meters.add(listener);
+    return () => this.meters.delete(listener);
+  }
+
+  private metered(sessionId: string, deltaChars: number): void {
+    if (deltaChars !== 0) for (const listener of this.meters) listener(sessionId, deltaChars);
   }
 
   append(sessionId: string, event: McpStoredEvent): void {
@@ -76,14 +82,14 @@ export class InMemoryEventStore implements McpEventStore {
     kept.events.push({ streamId: event.streamId, seq: event.seq, data: event.data, at: now });
     kept.chars += event.data.length;
     const dropped = this.prune(kept, now);
-    this.metered?.(sessionId, event.data.length - dropped);
+    this.metered(sessionId, event.data.length - dropped);
   }
 
   replay(sessionId: string, streamId: string, afterSeq: number): readonly McpStoredEvent[] {
     const kept = this.sessions.get(sessionId);
     if (!kept) return [];
     const dropped = this.prune(kept, this.now());
-    if (dropped > 0) this.metered?.(sessionId, -dropped);
+    if (dropped > 0) this.metered(sessionId, -dropped);
     const replayed: McpStoredEvent[] = [];
     for (let index = kept.head; index < kept.events.length; index++) {
       const { streamId: stream, seq, data } = kept.events[index]!;
@@ -98,7 +104,7 @@ export class InMemoryEventStore implements McpEventStore {
     const events = kept.events.slice(kept.head).filter((event): event is Entry => event!.streamId !== streamId);
     if (events.length === 0) return this.deleteSession(sessionId);
     const chars = events.reduce((sum, event) => sum + event.data.length, 0);
-    this.metered?.(sessionId, chars - kept.chars);
+    this.metered(sessionId, chars - kept.chars);
     this.sessions.set(sessionId, { events, head: 0, chars });
   }
 
@@ -106,7 +112,7 @@ export class InMemoryEventStore implements McpEventStore {
     const kept = this.sessions.get(sessionId);
     if (!kept) return;
     this.sessions.delete(sessionId);
-    this.metered?.(sessionId, -kept.chars);
+    this.metered(sessionId, -kept.chars);
   }
 
   /** Drops what the bounds no longer allow, oldest first. @returns the characters dropped. */

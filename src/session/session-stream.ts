@@ -200,6 +200,11 @@ export class SessionStream {
     this.releaseConnection?.(retryMs);
   }
 
+  /** Drops what waits for the next connection (the server's buffer budget is spent). */
+  dropBacklog(): void {
+    this.takeBacklog();
+  }
+
   /** No more events: the attached connection completes once it has written what it holds. */
   finish(): void {
     if (this.isFinished) return;

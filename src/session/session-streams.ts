@@ -66,6 +66,8 @@ export class SessionStreams implements StreamHost {
   private heldBackChars = 0;
   /** How to cut the connections that hold events back now. */
   private readonly holding = new Set<() => void>();
+  /** Whether the budget took the stored events once already: the next time, the session ends. */
+  private storeDropped = false;
 
   constructor(
     private readonly owner: StreamsOwner,
@@ -232,7 +234,7 @@ export class SessionStreams implements StreamHost {
         this.owner.end('overflow');
         return;
       }
-      this.outbox.budget?.charge(this.owner.id, delta, this.relieve);
+      this.outbox.budget?.charge(this.owner.id, delta, this.relieveBudget);
     };
   }
 
@@ -243,7 +245,7 @@ export class SessionStreams implements StreamHost {
       for (const stream of this.postStreams.values()) stream.finish();
       this.postStreams.clear();
     }
-    this.outbox.budget?.charge(this.owner.id, -(this.queuedChars + this.heldBackChars), this.relieve);
+    this.outbox.budget?.charge(this.owner.id, -(this.queuedChars + this.heldBackChars), this.relieveBudget);
     this.queued = 0;
     this.queuedChars = 0;
     this.heldBack = 0;
@@ -280,16 +282,23 @@ export class SessionStreams implements StreamHost {
     if (this.owner.ended) return;
     this.queued += delta;
     this.queuedChars += deltaChars;
-    this.outbox.budget?.charge(this.owner.id, deltaChars, this.relieve);
+    this.outbox.budget?.charge(this.owner.id, deltaChars, this.relieveBudget);
   }
 
   /**
-   * The server's buffer budget is spent, and this session holds the most: its connections that hold
-   * events back are cut (the client may resume from the stored events), or, holding none, it ends.
+   * The server's buffer budget is spent, and this session holds the most: it gives up one thing,
+   * the least harmful first — its connections that hold events back are cut (the client may resume
+   * from the stored events); else what waits for a GET stream is dropped (a client need not open
+   * one); else its stored events are (it can no longer resume, but goes on); else it ends.
    */
-  private readonly relieve = (): void => {
-    if (this.holding.size > 0) this.cutConnections();
-    else this.owner.end('overflow');
+  readonly relieveBudget = (): void => {
+    if (this.holding.size > 0) return this.cutConnections();
+    if (this.queued > 0) return this.standaloneStream?.dropBacklog();
+    if (this.outbox.budget && this.outbox.budget.heldBy(this.owner.id) > 0 && !this.storeDropped) {
+      this.storeDropped = true;
+      return this.guardStore(() => this.store.deleteSession(this.owner.id));
+    }
+    this.owner.end('overflow');
   };
 
   private cutConnections(): void {

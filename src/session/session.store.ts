@@ -31,6 +31,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly principals = new PrincipalSessions();
   /** Broadcasts to many sessions go out in slices, so that other requests are served meanwhile. */
   private readonly slices = new FanoutSlices<ClientSession>();
+  private unmeter: (() => void) | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly forget = (session: ClientSession, reason: SessionEndReason): void => {
     if (this.shared.enabled) this.shared.ended(session, reason);
@@ -65,7 +66,11 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
     const store = options.resumability.eventStore;
     // The default store's events count against the budget with the session's outbox.
     if (store instanceof InMemoryEventStore) {
-      store.meter((sessionId, chars) => budget.charge(sessionId, chars, () => this.get(sessionId)?.end('overflow')));
+      this.unmeter = store.meter((sessionId, chars) => {
+        const session = this.sessions.get(sessionId);
+        // Another server's session, should the application give one store to two servers.
+        if (session) budget.charge(sessionId, chars, session.streams.relieveBudget);
+      });
     }
     if (!shared.enabled) return;
     shared.bind({
@@ -352,6 +357,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   onModuleDestroy(): void {
     clearInterval(this.sweepTimer);
     this.slices.clear();
+    this.unmeter?.();
     this.rootsChangedSubject.complete();
     // Ending sessions completes their streams, so the HTTP server can close without waiting on them.
     for (const session of this.all()) session.end('shutdown');

@@ -133,10 +133,6 @@ export class SseWriter {
   }
 
   /**
-   * Writes `head` + `data` and the blank line that ends an event, or queues them while the
-   * connection cannot take more: queued, the data stays the string it was given.
-   */
-  /**
    * Drops what waits for `drain` and closes the connection at once: the client stopped reading,
    * and what it would be sent costs the server more than it may hold.
    */
@@ -145,6 +141,10 @@ export class SseWriter {
     this.res.destroy();
   }
 
+  /**
+   * Writes `head` + `data` and the blank line that ends an event, or queues them while the
+   * connection cannot take more: queued, the data stays the string it was given.
+   */
   private writeEvent(head: string, data: string, counted: boolean): void {
     if (this.res.destroyed || this.res.writableEnded) return;
     if (this.queue.length > 0 || this.res.writableNeedDrain) {

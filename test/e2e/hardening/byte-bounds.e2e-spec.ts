@@ -76,8 +76,14 @@ describe('Byte bounds on what stalled readers cost (e2e)', () => {
     tracker.closeAll();
   });
 
-  async function stallGet(mcpUrl: string, client: McpHttpSession): Promise<StalledRequest> {
-    const request = await StalledRequest.open(mcpUrl, 'GET', client.headers({ accept: 'text/event-stream' }));
+  async function stallGet(mcpUrl: string, client: McpHttpSession, readRecords = 0): Promise<StalledRequest> {
+    const request = await StalledRequest.open(
+      mcpUrl,
+      'GET',
+      client.headers({ accept: 'text/event-stream' }),
+      '',
+      readRecords,
+    );
     stalled.push(request);
     expect(request.status).toBe(200);
     return request;
@@ -118,24 +124,39 @@ describe('Byte bounds on what stalled readers cost (e2e)', () => {
       expect(outcome.heapGrowth).toBeLessThan(4 * MESSAGE_CHARS + SLACK_BYTES);
     });
 
-    it('keeps all sessions together within limits.bufferedChars: the largest holder is cut, then ended, and others are served', async () => {
+    it('keeps all sessions together within limits.bufferedChars: the largest holder is cut, may resume, and others are served', async () => {
       const app = await start(BUDGET_ONLY);
       const sessions = app.app.get(SessionStore);
       const budget = app.app.get(BufferBudget);
       expect(budget.limit).toBe(BUDGET_CHARS);
       const victim = await McpHttpSession.open(app.mcpUrl, '2025-11-25', tracker);
       const bystander = await McpHttpSession.open(app.mcpUrl, '2025-11-25', tracker);
-      await stallGet(app.mcpUrl, victim);
+      // The priming event gives the client a position to resume from.
+      const stalledGet = await stallGet(app.mcpUrl, victim, 1);
+      const primingId = stalledGet.recordsBeforeStall[0]?.id;
+      expect(primingId).toBeDefined();
       const session = sessions.get(victim.id)!;
       await until(() => session.hasStream, 'the stream is attached');
 
       const outcome = await flood(session, budget);
 
-      // Cut first (its stored events stay for a resume), then, holding no connection back, ended.
-      expect(session.endedBecause).toBe('overflow');
+      // Its stalled connection was cut, then what waited for another was dropped: the session goes on.
+      expect(session.ended).toBe(false);
+      expect(session.hasStream).toBe(false);
+      expect(outcome.sent).toBe(MESSAGES);
       expect(outcome.mostBudget).toBeLessThanOrEqual(BUDGET_CHARS);
       expect(outcome.heapGrowth).toBeLessThan(BUDGET_CHARS + SLACK_BYTES);
-      expect(budget.used).toBe(0);
+      expect(budget.used).toBeLessThanOrEqual(BUDGET_CHARS);
+
+      // Resuming after the priming event replays what the store kept, in order, from the first message.
+      const resumed = await victim.get(primingId);
+      expect(resumed.status).toBe(200);
+      await until(() => resumed.messages().length > 0, 'replayed events');
+      const replayed = resumed
+        .messages()
+        .map((message) => Number(String((message.params as { data: string }).data).split(':')[0]));
+      expect(replayed[0]).toBe(0);
+      expect(replayed).toEqual([...replayed].sort((x, y) => x - y));
 
       const get = await bystander.get();
       expect(get.status).toBe(200);
@@ -150,8 +171,12 @@ describe('Byte bounds on what stalled readers cost (e2e)', () => {
       const clients = await Promise.all([1, 2, 3].map(() => McpHttpSession.open(app.mcpUrl, '2025-11-25', tracker)));
       const message = bigMessage(7);
       expect(sessions.logAll('info', message)).toBe(3);
-      // No GET stream: each session queues it for one; the budget counts each session's copy.
-      for (const client of clients) expect(budget.heldBy(client.id)).toBeGreaterThanOrEqual(MESSAGE_CHARS);
+      // No GET stream: each session queues it for one; the budget counts each session's copy, once.
+      const queued = budget.heldBy(clients[0]!.id);
+      expect(queued).toBeGreaterThan(MESSAGE_CHARS);
+      expect(queued).toBeLessThan(MESSAGE_CHARS + 200);
+      for (const client of clients) expect(budget.heldBy(client.id)).toBe(queued);
+      expect(budget.used).toBe(3 * queued);
       expect(budget.used).toBeLessThanOrEqual(BUDGET_CHARS);
     });
   });
