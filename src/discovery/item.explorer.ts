@@ -108,6 +108,13 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
             );
       if (found.route) {
         this.defineRoute(found, classRef, methodName, owner, served, pipeline);
+        // A route-backed tool is listed by its guards as a tool is: the same warning about public caches.
+        this.checkCacheScope(
+          { tool: found.route },
+          classRef,
+          (prototype as Record<string, unknown>)[methodName],
+          owner,
+        );
         continue;
       }
       const target = pipeline(prepareHandlerParams(classRef, methodName, owner, decoratorOf(found)));
@@ -164,7 +171,12 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
    * Warns when a list configured `public` (shared caches may serve it to anyone) holds an item whose
    * guards may hide it from some callers: one caller's list would then reach another.
    */
-  private checkCacheScope(found: MethodMetadata, classRef: object, method: unknown, owner: string): void {
+  private checkCacheScope(
+    found: Omit<MethodMetadata, 'tool'> & { readonly tool?: object },
+    classRef: object,
+    method: unknown,
+    owner: string,
+  ): void {
     const { cache } = this.options;
     const lists = [
       found.tool && cache.tools?.scope === 'public' ? 'tools' : undefined,
