@@ -63,6 +63,13 @@ class AdminHeaderGuard implements CanActivate {
   }
 }
 
+const COUNT_SCHEMA = {
+  type: 'object',
+  properties: { n: { type: 'integer' } },
+  required: ['n'],
+  additionalProperties: false,
+} as const;
+
 /** What the routes saw, for the assertions. */
 const seen = { aborted: 0 };
 
@@ -99,6 +106,12 @@ class StoreController {
   @Get('big')
   big(): object {
     return { data: 'x'.repeat(5_000) };
+  }
+
+  @McpRoute({ name: 'typed', description: 'Declares its result', output: COUNT_SCHEMA })
+  @Get('typed/:n')
+  typed(@Param('n') n: string): object {
+    return { n: Number(n) };
   }
 
   @McpRoute({ name: 'boom', description: 'Fails' })
@@ -218,6 +231,16 @@ describe('@McpRoute() (e2e)', () => {
     const result = await call(await connect(), 'big');
     expect(result.isError).toBe(true);
     expect(onlyText(result)).toContain('larger than 1000 bytes');
+  });
+
+  it('advertises the output schema it is given and checks the body against it', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === 'typed')?.outputSchema).toEqual(COUNT_SCHEMA);
+    expect((await call(client, 'typed', { n: '4' })).structuredContent).toEqual({ n: 4 });
+    const refused = await call(client, 'typed', { n: 'x' });
+    expect(refused.isError).toBe(true);
+    expect(onlyText(refused)).toContain('Tool typed produced an invalid result');
   });
 
   it('answers a 5xx with a generic error that leaks nothing', async () => {
