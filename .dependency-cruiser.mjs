@@ -53,6 +53,11 @@ const LAYERS = [
     why: 'What each kind adds to the lifecycle: its store, definitions, argument checks, result mapping, answers.',
   },
   {
+    name: 'routes',
+    paths: ['src/routes/'],
+    why: 'Controller routes served as tools (@McpRoute()): their Nest route metadata read, their flat input built, calls run in process through the HTTP handler.',
+  },
+  {
     name: 'completion',
     paths: ['src/completion/'],
     why: 'completion/complete, about the prompts and templates of the kinds below.',

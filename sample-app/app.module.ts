@@ -1,13 +1,17 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { McpModule, type McpModuleOptions } from '../src/index.js';
 import { McpOAuthGuard, McpOAuthModule } from '../src/oauth/index.js';
 import { redisState } from '../src/redis/index.js';
+import { API_GRANTS } from './api-auth.guards.js';
 import { BearerAuthGuard, type BearerTokenGrant } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
+import { JsonBodyMiddleware } from './json-body.middleware.js';
 import { PublicWeatherModule } from './public-weather.module.js';
 import { ForecastUpdates } from './forecast-updates.js';
 import { WeatherAdminTools } from './weather-admin.tools.js';
+import { WeatherAlerts } from './weather-alerts.js';
+import { WeatherController } from './weather.controller.js';
 import { WeatherCompletions } from './weather.completions.js';
 import { WeatherPrompts } from './weather.prompts.js';
 import { WeatherResources } from './weather.resources.js';
@@ -43,11 +47,12 @@ export interface SampleAppConfig {
  * refresh that reports progress and can be cancelled, and a cache purge that needs the
  * `weather:admin` scope and asks the user to confirm; the known cities and each city's forecast as
  * resources (subscribers hear of refreshes), a forecast summary prompt, and completion of city names;
- * all behind optional bearer tokens, at `/mcp`. A second server, `weather-public` at `/public/mcp`,
+ * two routes of its REST API (`WeatherController`) served as the tools `get_forecast` and
+ * `create_alert`; all behind optional bearer tokens, at `/mcp`. A second server, `weather-public` at `/public/mcp`,
  * serves the forecast tool and the city list to anyone (`PublicWeatherModule`).
  */
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
   static register(config: SampleAppConfig = {}): DynamicModule {
     if (config.adminToken && config.adminToken === config.bearerToken) {
       // The first matching grant wins: the admin scope would silently never be granted.
@@ -88,7 +93,10 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [...(oauth ? [oauth] : []), mcp, PublicWeatherModule.register(config.stateSecret)],
+      controllers: [WeatherController],
       providers: [
+        { provide: API_GRANTS, useValue: grants },
+        WeatherAlerts,
         WeatherService,
         WeatherTools,
         WeatherAdminTools,
@@ -99,5 +107,9 @@ export class AppModule {
         ForecastUpdates,
       ],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes(WeatherController);
   }
 }

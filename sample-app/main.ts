@@ -47,6 +47,10 @@ async function bootstrap(): Promise<void> {
       (redisUrl ? ', sessions shared through Redis' : ''),
   );
   logger.log(`Public MCP endpoint: http://${HOST}:${port}/public/mcp (weather_forecast and weather://cities, open)`);
+  logger.log(
+    `REST API: GET http://${HOST}:${port}/api/forecasts/:city?days=N and POST /api/alerts, ` +
+      'also served on /mcp as the tools get_forecast and create_alert',
+  );
 }
 
 bootstrap().catch((error: unknown) => {

@@ -53,6 +53,10 @@ export const MCP_OPTION_DEFAULTS = {
     requestStateTtlMs: 15 * 60 * 1000,
   },
   cache: {},
+  routes: {
+    forwardHeaders: ['authorization'],
+    maxResponseBytes: 4 * 1024 * 1024,
+  },
 } as const satisfies Omit<McpModuleOptions, 'name' | 'version'>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
@@ -98,6 +102,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     },
     state: { ...defaults.state, ...given(options.state) },
     cache: options.cache ?? defaults.cache,
+    routes: { ...defaults.routes, ...given(options.routes) },
   };
   validateMcpOptions(resolved);
   return resolved;

@@ -7,6 +7,7 @@ import type {
   McpModuleExtras,
   McpModuleOptions,
   McpResumabilityOptions,
+  McpRoutesOptions,
   McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
@@ -29,6 +30,7 @@ const TOP_LEVEL: Keys<McpModuleOptions> = {
   resumability: true,
   state: true,
   cache: true,
+  routes: true,
 };
 
 /** The groups of options, each with its fields. */
@@ -75,6 +77,7 @@ const GROUPS = {
     resourceTemplates: true,
     reads: true,
   } satisfies Keys<McpCacheOptions>,
+  routes: { forwardHeaders: true, maxResponseBytes: true } satisfies Keys<McpRoutesOptions>,
 } as const;
 
 type Group = keyof typeof GROUPS;

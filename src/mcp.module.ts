@@ -35,6 +35,8 @@ import { McpSessionRegistry } from './registries/session.registry.js';
 import { McpToolRegistry } from './registries/tool.registry.js';
 import { ResourceReader } from './resources/resource.reader.js';
 import { ResourceStore } from './resources/resource.store.js';
+import { RouteInjector } from './routes/route-injector.js';
+import { RouteTools } from './routes/route-tools.js';
 import { Schemas } from './schemas/schemas.js';
 import { Sealer } from './sealing/sealer.js';
 import { InProcessChangeBus } from './notifications/in-process-change-bus.js';
@@ -117,6 +119,8 @@ const REGISTRIES = [
     ServersCheck,
     MetadataAccessor,
     ItemExplorer,
+    RouteTools,
+    RouteInjector,
     Schemas,
     ToolStore,
     ResourceStore,

@@ -52,6 +52,28 @@ export interface McpModuleOptions {
   state?: McpStateOptions;
   /** Caching hints of 2026-07-28 results (SEP-2549). */
   cache?: McpCacheOptions;
+  /** Controller routes served as tools (`@McpRoute()`): which headers reach them, how much comes back. */
+  routes?: McpRoutesOptions;
+}
+
+/**
+ * Controller routes served as tools (see {@link McpModuleOptions.routes} and `@McpRoute()`).
+ * @category Options
+ */
+export interface McpRoutesOptions {
+  /**
+   * The headers of the MCP request a route-backed tool's in-process request carries, by name (any
+   * case): the route's guards see the caller's credentials, and nothing else of the MCP request
+   * (its cookies, session and protocol headers stay behind).
+   * @default ['authorization']
+   */
+  forwardHeaders?: readonly string[];
+  /**
+   * Bytes a route's response body may have: a larger one is cut off and the call answered with an
+   * error result saying so, rather than held in memory and sent to the model.
+   * @default 4194304 (4 MiB)
+   */
+  maxResponseBytes?: number;
 }
 
 /**

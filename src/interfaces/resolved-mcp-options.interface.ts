@@ -5,6 +5,7 @@ import type {
   McpHttpOptions,
   McpLimitsOptions,
   McpResumabilityOptions,
+  McpRoutesOptions,
   McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
@@ -37,4 +38,5 @@ export interface ResolvedMcpOptions {
     Pick<McpStateOptions, 'shared' | 'secret'> & Required<Pick<McpStateOptions, 'requestStateTtlMs'>>
   >;
   readonly cache: McpCacheOptions;
+  readonly routes: Readonly<Required<McpRoutesOptions>>;
 }
