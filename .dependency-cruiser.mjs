@@ -21,6 +21,11 @@ const LAYERS = [
     why: 'Options, McpContext, the session handle, ports (the event store): types every service names.',
   },
   {
+    name: 'in-process',
+    paths: ['src/in-process/'],
+    why: "Requests to the application's own HTTP server through connections in memory: the testing kit's, and route-backed tools'.",
+  },
+  {
     name: 'schemas, content and sealing',
     paths: ['src/schemas/', 'src/content/', 'src/sealing/'],
     why:

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { inject, type DispatchFunc, type InjectOptions, type Response } from 'light-my-request';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { Readable } from 'node:stream';
+import { sendInProcess } from '../in-process/in-process-request.js';
 
 /** A request for a route of the application, made from one tool call. */
 export interface RouteRequest {
@@ -25,61 +25,31 @@ export interface RouteResponse {
   readonly tooLarge: boolean;
 }
 
-/** The part of a Fastify instance used here: its own `inject()` (light-my-request inside). */
-interface FastifyInject {
-  inject(options: InjectOptions): Promise<Response>;
-}
-
 /**
- * Runs a request through the application's own HTTP handler, in process and without a socket, as
- * Fastify's `inject()` does (`light-my-request`): on Fastify with the instance's `inject()`, on
- * Express (or any Node handler) with light-my-request directly. Everything the router runs for a
- * request over the network (middleware, guards, interceptors, pipes, filters) runs for it.
+ * Runs a request through the application's own HTTP server, in process and without a socket (a
+ * connection in memory, as the testing kit's): everything the router runs for a request over the
+ * network (middleware, guards, interceptors, pipes, filters) runs for it, on Express and Fastify
+ * alike. The connection is not the testing kit's: it acts for a remote caller, and is trusted
+ * with nothing.
  */
 @Injectable()
 export class RouteInjector {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   async send(request: RouteRequest, maxBytes: number): Promise<RouteResponse> {
-    const adapter = this.adapterHost.httpAdapter;
-    const options: InjectOptions = {
-      method: request.method as InjectOptions['method'],
-      url: request.url,
+    const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    const sent = sendInProcess(server, {
+      method: request.method,
+      path: request.url,
       headers: request.headers,
-      ...(request.body === undefined ? {} : { payload: request.body }),
+      ...(request.body === undefined ? {} : { body: request.body }),
+      trusted: false,
+      // Cancelled, the route sees its client go, whether it answered yet or not.
       signal: request.signal,
-      // Read as it comes, so that a body past the limit is refused without being held whole.
-      payloadAsStream: true,
-    };
-    const sent =
-      adapter.getType() === 'fastify'
-        ? adapter.getInstance<FastifyInject>().inject(options)
-        : inject(keepInjectedMethods(adapter.getInstance<DispatchFunc>()), options);
-    const response = await untilAborted(sent, request.signal);
-    const { body, tooLarge } = await readBounded(response.stream(), maxBytes, request.signal);
-    return { status: response.statusCode, headers: response.headers, body, tooLarge };
-  }
-}
-
-/**
- * The handler, given requests and responses whose light-my-request methods are their own
- * properties: Express swaps the prototype of both for its own (`req.query`, `res.json`…), which
- * would otherwise drop the in-process `write()`/`end()` and leave the answer nowhere.
- */
-function keepInjectedMethods(handler: DispatchFunc): DispatchFunc {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    pinMethods(res, ['writeHead', 'write', 'end', 'destroy', 'setTimeout', 'addTrailers']);
-    pinMethods(req, ['destroy']);
-    handler(req, res);
-  };
-}
-
-function pinMethods(target: object, names: readonly string[]): void {
-  const prototype = Object.getPrototypeOf(target) as Record<string, unknown>;
-  for (const name of names) {
-    const method = prototype[name];
-    if (typeof method === 'function')
-      Object.defineProperty(target, name, { value: method, writable: true, configurable: true });
+    });
+    const reply = await untilAborted(sent, request.signal);
+    const { body, tooLarge } = await readBounded(reply.body, maxBytes, request.signal);
+    return { status: reply.status, headers: reply.headers, body, tooLarge };
   }
 }
 

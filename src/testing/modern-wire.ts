@@ -27,6 +27,8 @@ type Params = Record<string, unknown>;
 /** A request being served: the HTTP exchange of its current round, and whether the client cancelled it. */
 interface Flight {
   reply?: HttpReply;
+  /** Drops the request before its answer's head arrived. */
+  abort?: AbortController;
   cancelled: boolean;
 }
 
@@ -130,6 +132,8 @@ export class ModernWire implements Wire {
     const flight = this.flights.get((params as Params | undefined)?.requestId as RequestId);
     if (!flight) return;
     flight.cancelled = true;
+    // Before the answer's head (a JSON answer's comes with its end), the request itself is dropped.
+    flight.abort?.abort(new Error('cancelled by the client'));
     flight.reply?.close();
   }
 
@@ -187,7 +191,14 @@ export class ModernWire implements Wire {
     flight: Flight,
   ): Promise<{ id: RequestId; result?: unknown; error?: unknown } | undefined> {
     const body = { jsonrpc: '2.0', id, method, params: this.withEnvelope(params) };
-    const reply = await this.http.request('POST', await this.headersOf(method, params), JSON.stringify(body));
+    const abort = (flight.abort = new AbortController());
+    let reply: HttpReply;
+    try {
+      reply = await this.http.request('POST', await this.headersOf(method, params), JSON.stringify(body), abort.signal);
+    } catch (error) {
+      if (flight.cancelled || this.closed) return undefined;
+      throw error;
+    }
     flight.reply = reply;
     if (flight.cancelled) reply.close();
     let answer: { id: RequestId; result?: unknown; error?: unknown } | undefined;

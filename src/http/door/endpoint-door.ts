@@ -6,7 +6,7 @@ import { writeTransportError } from '../responses/http-responses.js';
 import { allowedMethods, reachesTransport, refuseMethod } from './method-refusal.js';
 import { OriginPolicy } from './origin-policy.js';
 import { OriginRefusalLog } from './origin-refusal-log.js';
-import { isInProcess } from './in-process-connection.js';
+import { isInProcess } from '../../in-process/in-process-connection.js';
 
 /** Set on a request the door let through: the transport serves no other (see {@link wasAdmitted}). */
 const ADMITTED = Symbol('mcp42:admitted');

@@ -130,13 +130,15 @@ class StoreController {
   @McpRoute({ name: 'slow', description: 'Never answers in time', timeoutMs: 300 })
   @Get('slow')
   async slow(@Req() request: IncomingMessage | { raw: IncomingMessage }): Promise<object> {
-    // Fastify's request wraps the Node one. Destroyed with the call's abort reason: an 'error' event.
+    // Fastify's request wraps the Node one. The call's abort drops the connection, as a client that leaves.
     const raw = 'raw' in request ? request.raw : request;
     await new Promise<void>((resolve) => {
-      raw.once('error', () => {
+      const gone = (): void => {
         seen.aborted++;
         resolve();
-      });
+      };
+      if (raw.socket.destroyed) gone();
+      else raw.socket.once('close', gone);
     });
     return {};
   }

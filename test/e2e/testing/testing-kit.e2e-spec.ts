@@ -213,6 +213,19 @@ describe.each<McpTestEra>(['2025-11-25', '2026-07-28'])('the testing kit, era %s
     expect(textOf(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada');
   });
 
+  it('cancels a call that sent nothing yet (its answer would come whole, at the end)', async () => {
+    const client = await connect();
+    const probe = app.get(KitProbe);
+    const [waiting, aborted] = [probe.waiting, probe.aborted];
+    const controller = new AbortController();
+
+    const call = client.callTool({ name: 'wait_silently', arguments: {} }, undefined, { signal: controller.signal });
+    await until(() => probe.waiting === waiting + 1, 'the handler to wait');
+    controller.abort('enough');
+    await expect(call).rejects.toThrow();
+    await until(() => probe.aborted === aborted + 1, 'the handler to see its call aborted');
+  });
+
   it('sends the Mcp-Param-* headers a tool mirrors its arguments in', async () => {
     const client = await connect();
     // Called before any listing: the kit learns the tool's headers itself.

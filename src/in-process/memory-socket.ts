@@ -1,5 +1,5 @@
 import { Duplex } from 'node:stream';
-import { IN_PROCESS_CONNECTION } from '../http/door/in-process-connection.js';
+import { IN_PROCESS_CONNECTION } from './in-process-connection.js';
 
 /**
  * One end of a connection that exists only in memory: what one end writes, the other reads. It
@@ -60,14 +60,15 @@ class MemorySocket extends Duplex {
 }
 
 /**
- * A connection in memory: the client's end, and the server's end marked as opened in process
- * ({@link IN_PROCESS_CONNECTION}), which the endpoint's door reads to skip its Host/Origin check.
+ * A connection in memory: the client's end, and the server's end.
+ * @param trusted marks the server's end as opened in process by the testing kit
+ *   ({@link IN_PROCESS_CONNECTION}), which the endpoint's door reads to skip its Host/Origin check.
  */
-export function memoryConnection(): { client: Duplex; server: Duplex } {
+export function memoryConnection(trusted: boolean): { client: Duplex; server: Duplex } {
   const client = new MemorySocket();
   const server = new MemorySocket();
   client.peer = server;
   server.peer = client;
-  Object.defineProperty(server, IN_PROCESS_CONNECTION, { value: true });
+  if (trusted) Object.defineProperty(server, IN_PROCESS_CONNECTION, { value: true });
   return { client, server };
 }
