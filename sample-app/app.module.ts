@@ -35,7 +35,15 @@ export interface SampleAppConfig {
    */
   readonly oauthIssuer?: string;
   readonly oauthAudience?: string;
+  /**
+   * Serve on stdin/stdout instead of HTTP (`--stdio`), for clients that spawn local servers. stdio
+   * has no headers: the process that spawned the server is the local user, granted every scope.
+   */
+  readonly stdio?: boolean;
 }
+
+/** The user of a stdio server: whoever spawned it, holding every scope the sample knows. */
+const STDIO_USER = { sub: 'local', scope: 'weather:read weather:admin' };
 
 /**
  * The sample application: echo and weather tools (one with structured output), a long-running
@@ -71,8 +79,9 @@ export class AppModule {
         ? undefined
         : McpOAuthModule.forRoot({ resource: config.oauthAudience!, issuers: [config.oauthIssuer] });
     const guards = oauth ? [McpOAuthGuard] : grants.length > 0 ? [new BearerAuthGuard(grants)] : [];
-    const mcp =
-      config.redisUrl === undefined
+    const mcp = config.stdio
+      ? McpModule.forRoot({ ...options, stdio: { user: STDIO_USER }, transport: 'stdio' })
+      : config.redisUrl === undefined
         ? McpModule.forRoot({ ...options, guards })
         : McpModule.forRootAsync({
             imports: [RedisClientModule.forUrl(config.redisUrl)],

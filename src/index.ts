@@ -19,6 +19,7 @@ export type {
   McpStateOptions,
   McpCacheOptions,
   McpCacheHintOptions,
+  McpStdioOptions,
 } from './interfaces/mcp-module-options.interface.js';
 export { defaultPrincipalOf } from './session/principal-of.js';
 export { defaultScopesOf } from './guards/scopes-of.js';
@@ -55,6 +56,7 @@ export type {
   McpClientRequestOptions,
 } from './interfaces/mcp-context.interface.js';
 export { McpExecutionContext, type McpContextType } from './execution/mcp-execution-context.js';
+export type { McpTransportKind, McpStdioRequest } from './interfaces/mcp-transport.interface.js';
 export type { McpItemKind } from './execution/invocation.js';
 export { MCP_SESSION, MCP_PUBLIC_METADATA, MCP_SCOPES_METADATA } from './mcp.constants.js';
 

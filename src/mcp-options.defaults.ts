@@ -49,10 +49,12 @@ export const MCP_OPTION_DEFAULTS = {
     requestStateTtlMs: 15 * 60 * 1000,
   },
   cache: {},
+  stdio: {},
 } as const satisfies Omit<McpModuleOptions, 'name' | 'version'>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
 export const MCP_EXTRAS_DEFAULTS: Readonly<Required<McpModuleExtras>> = Object.freeze({
+  transport: 'http',
   path: 'mcp',
   guards: [],
   isGlobal: false,
@@ -93,6 +95,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     },
     state: { ...defaults.state, ...given(options.state) },
     cache: options.cache ?? defaults.cache,
+    stdio: { ...defaults.stdio, ...given(options.stdio) },
   };
   validateMcpOptions(resolved);
   return resolved;

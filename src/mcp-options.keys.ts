@@ -9,6 +9,7 @@ import type {
   McpResumabilityOptions,
   McpSessionsOptions,
   McpStateOptions,
+  McpStdioOptions,
 } from './interfaces/mcp-module-options.interface.js';
 
 /** Every key of `T`, and no other: the compiler keeps these lists in step with the interfaces. */
@@ -27,6 +28,7 @@ const TOP_LEVEL: Keys<McpModuleOptions> = {
   resumability: true,
   state: true,
   cache: true,
+  stdio: true,
 };
 
 /** The groups of options, each with its fields. */
@@ -70,6 +72,7 @@ const GROUPS = {
     resourceTemplates: true,
     reads: true,
   } satisfies Keys<McpCacheOptions>,
+  stdio: { user: true } satisfies Keys<McpStdioOptions>,
 } as const;
 
 type Group = keyof typeof GROUPS;
@@ -108,7 +111,7 @@ const MOVED_IN_1_0: Readonly<Record<string, string>> = {
 };
 
 /** What shapes the module itself: given beside `useFactory` in `forRootAsync`, never returned by it. */
-const EXTRAS: Keys<McpModuleExtras> = { path: true, guards: true, isGlobal: true };
+const EXTRAS: Keys<McpModuleExtras> = { transport: true, path: true, guards: true, isGlobal: true };
 
 /** Every option's full path (`limits.sessions`), for suggestions. */
 const ALL_PATHS: readonly string[] = [

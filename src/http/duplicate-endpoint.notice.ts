@@ -16,10 +16,12 @@ export class DuplicateEndpointNotice implements OnApplicationBootstrap {
 
   constructor(
     private readonly discovery: DiscoveryService,
-    @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>,
+    @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown> | null,
   ) {}
 
   onApplicationBootstrap(): void {
+    // A stdio server (no endpoint) serves no path.
+    if (this.endpoint === null) return;
     const path = pathOf(this.endpoint);
     if (path === undefined) return;
     const first = this.discovery

@@ -7,6 +7,7 @@ import type {
   McpResumabilityOptions,
   McpSessionsOptions,
   McpStateOptions,
+  McpStdioOptions,
 } from './mcp-module-options.interface.js';
 
 /**
@@ -34,4 +35,5 @@ export interface ResolvedMcpOptions {
     Pick<McpStateOptions, 'shared' | 'secret'> & Required<Pick<McpStateOptions, 'requestStateTtlMs'>>
   >;
   readonly cache: McpCacheOptions;
+  readonly stdio: Readonly<McpStdioOptions>;
 }

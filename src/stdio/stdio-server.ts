@@ -1,0 +1,119 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { RequestRouter } from '../dispatch/request-router.js';
+import { RequestSessions } from '../session/request-sessions.js';
+import { SessionStore } from '../session/session.store.js';
+import { StdioConnection, type StdioEnd } from './stdio-connection.js';
+import { reserveStdout, type ReservedStdout } from './stdout-reservation.js';
+
+/** The signals that ask a stdio server to stop: the client's SIGTERM, a terminal's Ctrl-C. */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * The server of a `transport: 'stdio'` module on the process's stdin and stdout: serving starts when
+ * the application hands itself over (`McpModule.serveStdio(app)`), and ends when the client closes
+ * stdin (the specification's shutdown), on SIGTERM or SIGINT, or when the client stops reading:
+ * the application is then closed, its shutdown hooks abort what still runs, and the process exits
+ * on its own with code 0. Messages in flight when the application closes on its own are left to it.
+ */
+@Injectable()
+export class StdioServer implements OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger('McpStdio');
+  private connection: StdioConnection | undefined;
+  private stdout: ReservedStdout | undefined;
+  private readonly onSignal = (): void => this.connection?.end('signal');
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly router: RequestRouter,
+    private readonly sessions: SessionStore,
+    private readonly requestSessions: RequestSessions,
+  ) {
+    refuseHttpOnlyOptions(options);
+  }
+
+  /** Whether it serves now. */
+  get serving(): boolean {
+    return this.connection !== undefined;
+  }
+
+  /**
+   * Serves stdin and stdout until the connection ends (see the class).
+   * @param flushLogs prints what the application logged while stdout was not reserved yet (its
+   *   buffered bootstrap logs): they go to stderr now.
+   * @returns why it ended.
+   * @throws Error when it serves already, or another stdio server of the process does.
+   */
+  serve(flushLogs: () => void = () => undefined): Promise<StdioEnd> {
+    if (this.connection) throw new Error('McpModule.serveStdio(): this application serves stdio already');
+    const stdout = reserveStdout();
+    this.stdout = stdout;
+    flushLogs();
+    if (stdout.writtenBefore > 0) {
+      this.logger.warn(
+        `${stdout.writtenBefore} bytes went to stdout before it was reserved for JSON-RPC (Nest's bootstrap logs?): ` +
+          'create the application with { bufferLogs: true } so that they go to stderr',
+      );
+    }
+    const connection = new StdioConnection(process.stdin, stdout, {
+      options: this.options,
+      router: this.router,
+      sessions: this.sessions,
+      requestSessions: this.requestSessions,
+      logger: this.logger,
+    });
+    this.connection = connection;
+    for (const signal of STOP_SIGNALS) process.once(signal, this.onSignal);
+    connection.start();
+    this.logger.log(`Serving MCP server ${this.options.name} ${this.options.version} on stdio`);
+    return connection.ended;
+  }
+
+  /** Reads no more: nothing new is served while the application shuts down. */
+  onModuleDestroy(): void {
+    this.connection?.end('application-closed');
+  }
+
+  /**
+   * Aborts the stateless requests still running, as `LoneRequests` does over HTTP; after the destroy
+   * hooks, so that listen streams ended gracefully first (their results still reach stdout).
+   */
+  beforeApplicationShutdown(): void {
+    this.connection?.abortRunning();
+  }
+
+  /** Gives stdin, stdout and the signals back, last of all: until now, every log went to stderr. */
+  onApplicationShutdown(): void {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, this.onSignal);
+    this.connection?.close();
+    this.connection = undefined;
+    this.stdout?.release();
+    this.stdout = undefined;
+    // Paused, a pipe still holds the event loop: the process could not exit.
+    if (!process.stdin.destroyed) process.stdin.destroy();
+  }
+}
+
+/** Options a stdio server cannot honour, refused at bootstrap rather than ignored. */
+function refuseHttpOnlyOptions(options: ResolvedMcpOptions): void {
+  if (options.state.shared !== undefined) {
+    throw new TypeError(
+      "McpModule: a stdio server (transport: 'stdio') cannot use options.state.shared: its one client is the " +
+        'process that spawned it, there are no other instances to share sessions with',
+    );
+  }
+  if (!options.sessions.enabled) {
+    throw new TypeError(
+      "McpModule: a stdio server (transport: 'stdio') cannot turn sessions off (options.sessions.enabled: false): " +
+        'the process is the session of its one 2025 client, and costs nothing more',
+    );
+  }
+}
