@@ -5,6 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationShutdown,
   type OnModuleDestroy,
+  type OnModuleInit,
 } from '@nestjs/common';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
@@ -18,17 +19,20 @@ import { reserveStdout, type ReservedStdout } from './stdout-reservation.js';
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * The server of a `transport: 'stdio'` module on the process's stdin and stdout: serving starts when
- * the application hands itself over (`McpModule.serveStdio(app)`), and ends when the client closes
+ * The server of a `transport: 'stdio'` module on the process's stdin and stdout. stdout is reserved
+ * for JSON-RPC from the module's init (before the application's own providers start, whose
+ * `console.log` would otherwise reach it) to the application's shutdown. Serving starts when the
+ * application hands itself over (`McpModule.serveStdio(app)`), and ends when the client closes
  * stdin (the specification's shutdown), on SIGTERM or SIGINT, or when the client stops reading:
  * the application is then closed, its shutdown hooks abort what still runs, and the process exits
- * on its own with code 0. Messages in flight when the application closes on its own are left to it.
+ * on its own with code 0.
  */
 @Injectable()
-export class StdioServer implements OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown {
+export class StdioServer implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('McpStdio');
   private connection: StdioConnection | undefined;
   private stdout: ReservedStdout | undefined;
+  private served = false;
   private readonly onSignal = (): void => this.connection?.end('signal');
 
   constructor(
@@ -46,21 +50,30 @@ export class StdioServer implements OnModuleDestroy, BeforeApplicationShutdown, 
   }
 
   /**
+   * Reserves stdout: McpModule's hooks run before those of the modules importing it, so the
+   * application's providers log to stderr from their first hook on.
+   * @throws Error when another stdio server of the process holds it: the bootstrap fails.
+   */
+  onModuleInit(): void {
+    this.stdout = reserveStdout();
+  }
+
+  /**
    * Serves stdin and stdout until the connection ends (see the class).
-   * @param flushLogs prints what the application logged while stdout was not reserved yet (its
-   *   buffered bootstrap logs): they go to stderr now.
+   * @param flushLogs prints what the application logged before stdout was reserved (its buffered
+   *   bootstrap logs): they go to stderr now.
    * @returns why it ended.
-   * @throws Error when it serves already, or another stdio server of the process does.
+   * @throws Error when it serves already, or its application is not initialized.
    */
   serve(flushLogs: () => void = () => undefined): Promise<StdioEnd> {
+    const { stdout } = this;
+    if (!stdout) throw new Error('McpModule.serveStdio(): the application is not initialized, or closed');
     if (this.connection) throw new Error('McpModule.serveStdio(): this application serves stdio already');
-    const stdout = reserveStdout();
-    this.stdout = stdout;
     flushLogs();
     if (stdout.writtenBefore > 0) {
       this.logger.warn(
         `${stdout.writtenBefore} bytes went to stdout before it was reserved for JSON-RPC (Nest's bootstrap logs?): ` +
-          'create the application with { bufferLogs: true } so that they go to stderr',
+          'create the application with { bufferLogs: true } so that they wait, and go to stderr',
       );
     }
     const connection = new StdioConnection(process.stdin, stdout, {
@@ -71,6 +84,7 @@ export class StdioServer implements OnModuleDestroy, BeforeApplicationShutdown, 
       logger: this.logger,
     });
     this.connection = connection;
+    this.served = true;
     for (const signal of STOP_SIGNALS) process.once(signal, this.onSignal);
     connection.start();
     this.logger.log(`Serving MCP server ${this.options.name} ${this.options.version} on stdio`);
@@ -97,8 +111,8 @@ export class StdioServer implements OnModuleDestroy, BeforeApplicationShutdown, 
     this.connection = undefined;
     this.stdout?.release();
     this.stdout = undefined;
-    // Paused, a pipe still holds the event loop: the process could not exit.
-    if (!process.stdin.destroyed) process.stdin.destroy();
+    // Paused, a pipe still holds the event loop: the process could not exit. Untouched if never served.
+    if (this.served && !process.stdin.destroyed) process.stdin.destroy();
   }
 }
 

@@ -39,8 +39,9 @@ export function reserveStdout(): ReservedStdout {
     );
   }
   const stream = process.stdout;
-  const ownWrite = Object.hasOwn(stream, 'write') ? stream.write : undefined;
-  const write: Write = stream.write;
+  // Someone's own `write` on the stream (a test runner's, say) is put back as it was on release.
+  const own = Object.getOwnPropertyDescriptor(stream, 'write');
+  const write: Write = stream.write.bind(stream);
   // Everyone else's writes (loggers, console.log) go to stderr, with the same arguments.
   const toStderr = ((...args: Parameters<Write>) => process.stderr.write(...(args as Parameters<Write>))) as Write;
   stream.write = toStderr;
@@ -50,14 +51,14 @@ export function reserveStdout(): ReservedStdout {
   if (!stream.listeners('error').includes(ignoreBrokenPipe)) stream.on('error', ignoreBrokenPipe);
   const bytesWritten = (stream as { bytesWritten?: unknown }).bytesWritten;
   const reservation: ReservedStdout = {
-    write: (chunk, callback) => write.call(stream, chunk, 'utf8', callback),
+    write: (chunk, callback) => write(chunk, 'utf8', callback),
     stream,
     writtenBefore: typeof bytesWritten === 'number' ? bytesWritten : 0,
     release: () => {
       if (current !== reservation) return;
       current = undefined;
       if (stream.write !== toStderr) return; // replaced again by someone else since: theirs now
-      if (ownWrite) stream.write = ownWrite;
+      if (own) Object.defineProperty(stream, 'write', own);
       else delete (stream as { write?: Write }).write;
     },
   };
