@@ -5,6 +5,7 @@ import { McpOAuthGuard, McpOAuthModule } from '../src/oauth/index.js';
 import { redisState } from '../src/redis/index.js';
 import { BearerAuthGuard, type BearerTokenGrant } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
+import { PublicWeatherModule } from './public-weather.module.js';
 import { ForecastUpdates } from './forecast-updates.js';
 import { WeatherAdminTools } from './weather-admin.tools.js';
 import { WeatherCompletions } from './weather.completions.js';
@@ -50,7 +51,8 @@ const STDIO_USER = { sub: 'local', scope: 'weather:read weather:admin' };
  * refresh that reports progress and can be cancelled, and a cache purge that needs the
  * `weather:admin` scope and asks the user to confirm; the known cities and each city's forecast as
  * resources (subscribers hear of refreshes), a forecast summary prompt, and completion of city names;
- * all behind optional bearer tokens.
+ * all behind optional bearer tokens, at `/mcp`. A second server, `weather-public` at `/public/mcp`,
+ * serves the forecast tool and the city list to anyone (`PublicWeatherModule`).
  */
 @Module({})
 export class AppModule {
@@ -94,7 +96,12 @@ export class AppModule {
           });
     return {
       module: AppModule,
-      imports: oauth ? [oauth, mcp] : [mcp],
+      // The public server is an HTTP endpoint: on stdio, the one client is the local user, served everything.
+      imports: [
+        ...(oauth ? [oauth] : []),
+        mcp,
+        ...(config.stdio ? [] : [PublicWeatherModule.register(config.stateSecret)]),
+      ],
       providers: [
         WeatherService,
         WeatherTools,

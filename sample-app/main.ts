@@ -63,6 +63,7 @@ async function bootstrap(): Promise<void> {
     `MCP endpoint: http://${HOST}:${port}/mcp on ${platform}${bearerToken ? ' (bearer token required)' : ''}` +
       (redisUrl ? ', sessions shared through Redis' : ''),
   );
+  logger.log(`Public MCP endpoint: http://${HOST}:${port}/public/mcp (weather_forecast and weather://cities, open)`);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -10,6 +10,7 @@ export { McpModule } from './mcp.module.js';
 export type {
   McpModuleOptions,
   McpModuleExtras,
+  McpServedItems,
   McpHttpOptions,
   McpCorsOptions,
   McpLimitsOptions,

@@ -76,6 +76,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     version: options.version,
     ...(options.title === undefined ? {} : { title: options.title }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    items: options.items,
     eras: options.eras ?? defaults.eras,
     http: { ...defaults.http, ...given(options.http) },
     limits: { ...defaults.limits, ...given(options.limits) },

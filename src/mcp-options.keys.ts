@@ -7,6 +7,7 @@ import type {
   McpModuleExtras,
   McpModuleOptions,
   McpResumabilityOptions,
+  McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
   McpStdioOptions,
@@ -20,6 +21,7 @@ const TOP_LEVEL: Keys<McpModuleOptions> = {
   version: true,
   title: true,
   instructions: true,
+  items: true,
   eras: true,
   http: true,
   limits: true,
@@ -64,6 +66,7 @@ const GROUPS = {
     maxEventAgeMs: true,
   } satisfies Keys<McpResumabilityOptions>,
   state: { shared: true, secret: true, requestStateTtlMs: true } satisfies Keys<McpStateOptions>,
+  items: { tools: true, resources: true, resourceTemplates: true, prompts: true } satisfies Keys<McpServedItems>,
   cache: {
     discover: true,
     tools: true,

@@ -56,6 +56,7 @@ export function validateMcpOptions(options: ResolvedMcpOptions): void {
   validateState(options);
   validateCors(http);
   validateCache(options.cache);
+  validateItems(options.items);
   if (!isLoggingLevel(sessions.defaultLogLevel)) {
     throw new TypeError(
       `McpModule: options.sessions.defaultLogLevel must be one of ${LOGGING_LEVELS.join(', ')}, got ${String(sessions.defaultLogLevel)}`,
@@ -152,6 +153,15 @@ function validateStateSecret(secret: unknown): void {
     throw new TypeError(
       'McpModule: options.state.secret must be a string or bytes of at least 32 bytes (or a non-empty list of them)',
     );
+  }
+}
+
+function validateItems(items: ResolvedMcpOptions['items']): void {
+  if (items === undefined) return;
+  for (const [kind, names] of Object.entries(items) as [string, unknown][]) {
+    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string' && name !== '')) {
+      throw new TypeError(`McpModule: options.items.${kind} must be an array of names, got ${String(names)}`);
+    }
   }
 }
 

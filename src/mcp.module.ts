@@ -11,6 +11,8 @@ import {
 import { DiscoveryModule, REQUEST } from '@nestjs/core';
 import { CompletionService } from './completion/completion.service.js';
 import { ItemExplorer } from './discovery/item.explorer.js';
+import { ServerIdentity } from './discovery/server-identity.js';
+import { ServersCheck } from './discovery/servers.check.js';
 import { MetadataAccessor } from './discovery/metadata.accessor.js';
 import { CallLifecycle } from './execution/call-lifecycle.js';
 import { GuardClock } from './execution/guard-clock.js';
@@ -50,7 +52,6 @@ import { SharedChangeBus } from './notifications/shared-change-bus.js';
 import { ToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './http/body-parser.notice.js';
-import { DuplicateEndpointNotice } from './http/duplicate-endpoint.notice.js';
 import { FastifyEndpointRoute } from './http/fastify/fastify-endpoint-route.js';
 import { FastifyEndpointDoor } from './http/fastify/fastify-endpoint-door.js';
 import { FastifyRawBody } from './http/fastify/fastify-raw-body.js';
@@ -107,7 +108,9 @@ const REGISTRIES = [
       inject: [SharedSessions],
     },
     StateSecretNotice,
-    // Discovery, then the stores it fills.
+    // This server among the application's others, then discovery and the stores it fills.
+    ServerIdentity,
+    ServersCheck,
     MetadataAccessor,
     ItemExplorer,
     Schemas,
@@ -142,7 +145,6 @@ const REGISTRIES = [
     FastifyEndpointRoute,
     BodyParserNotice,
     FastifyRawBody,
-    DuplicateEndpointNotice,
     SessionPost,
     LoneRequests,
     ScopeChallenges,

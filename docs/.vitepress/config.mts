@@ -37,6 +37,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Guards and authentication', link: '/guide/guards-auth' },
       { text: 'Testing', link: '/guide/testing' },
       { text: 'Two protocol eras', link: '/guide/protocol-eras' },
+      { text: 'Several servers in one app', link: '/guide/servers' },
     ],
   },
   {

@@ -12,6 +12,7 @@ import { PromptStore } from '../prompts/prompt.store.js';
 import { ResourceStore } from '../resources/resource.store.js';
 import { ToolStore } from '../tools/tool.store.js';
 import { MetadataAccessor, type MethodMetadata } from './metadata.accessor.js';
+import { ServedItems } from './served-items.js';
 
 // Named through the public DiscoveryService API rather than imported from Nest's internals.
 type InstanceWrapper = ReturnType<DiscoveryService['getProviders']>[number];
@@ -49,15 +50,17 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
 
   onModuleInit(): void {
     const completions: FoundCompletion[] = [];
+    const served = new ServedItems(this.options.items, this.options.name);
     let handlers = 0;
     for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
-      handlers += this.explore(wrapper, completions);
+      handlers += this.explore(wrapper, completions, served);
     }
-    for (const completion of completions) this.attach(completion);
+    served.checkNamed();
+    for (const completion of completions) this.attach(completion, served);
     if (handlers > 0) this.pipelines.assertNoTransientGlobalEnhancers();
     this.logger.log(
-      `Serving ${this.tools.size} MCP tool(s), ${this.resources.resources.size} resource(s), ` +
-        `${this.resources.templates.size} resource template(s), ${this.prompts.size} prompt(s)`,
+      `MCP server '${this.options.name}' serves ${this.tools.size} tool(s), ${this.resources.resources.size} ` +
+        `resource(s), ${this.resources.templates.size} resource template(s), ${this.prompts.size} prompt(s)`,
     );
   }
 
@@ -76,7 +79,7 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /** @returns how many handlers the wrapper's class declares. */
-  private explore(wrapper: InstanceWrapper, completions: FoundCompletion[]): number {
+  private explore(wrapper: InstanceWrapper, completions: FoundCompletion[], served: ServedItems): number {
     if (wrapper.isAlias) return 0;
     // Take the class from the instance, not the wrapper: factory providers have no metatype to read.
     const instance: unknown = wrapper.instance;
@@ -103,10 +106,19 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
               wrapper.isDependencyTreeDurable(),
             );
       this.checkCacheScope(found, classRef, (prototype as Record<string, unknown>)[methodName], owner);
-      if (found.tool) this.tools.define(found.tool, methodName, owner, target);
-      if (found.resource) this.resources.define(found.resource, methodName, owner, target);
-      if (found.resourceTemplate) this.resources.defineTemplate(found.resourceTemplate, methodName, owner, target);
-      if (found.prompt) this.prompts.define(found.prompt, methodName, owner, target);
+      // Every server asks about every item (a name its `items` option gives must exist somewhere).
+      if (found.tool && served.serves('tools', found.tool.name ?? methodName)) {
+        this.tools.define(found.tool, methodName, owner, target);
+      }
+      if (found.resource && served.serves('resources', found.resource.uri)) {
+        this.resources.define(found.resource, methodName, owner, target);
+      }
+      if (found.resourceTemplate && served.serves('resourceTemplates', found.resourceTemplate.uriTemplate)) {
+        this.resources.defineTemplate(found.resourceTemplate, methodName, owner, target);
+      }
+      if (found.prompt && served.serves('prompts', found.prompt.name ?? methodName)) {
+        this.prompts.define(found.prompt, methodName, owner, target);
+      }
       for (const options of found.completions ?? []) {
         completions.push({
           options,
@@ -139,12 +151,14 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
     }
   }
 
-  private attach({ options, completer, label }: FoundCompletion): void {
+  private attach({ options, completer, label }: FoundCompletion, served: ServedItems): void {
     const { prompt, resourceTemplate, argument } = options;
     if (typeof argument !== 'string' || argument === '') throw new McpDefinitionError(`${label}: argument is required`);
     if ((prompt === undefined) === (resourceTemplate === undefined)) {
       throw new McpDefinitionError(`${label}: name exactly one of prompt or resourceTemplate`);
     }
+    // A completion follows its prompt or template: another server serves it when this one does not.
+    if (served.elsewhere(prompt !== undefined ? 'prompts' : 'resourceTemplates', prompt ?? resourceTemplate!)) return;
     if (prompt !== undefined) this.prompts.addCompleter(prompt, argument, completer, label);
     else this.resources.addCompleter(resourceTemplate!, argument, completer, label);
   }

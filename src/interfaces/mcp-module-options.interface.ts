@@ -22,6 +22,15 @@ export interface McpModuleOptions {
   /** Text that tells the client's model how to use this server (`instructions`). */
   instructions?: string;
   /**
+   * Which decorated items this server serves, by name (tools, prompts), URI (resources) or URI
+   * template (resource templates); a kind left out is not served. For an application with several
+   * MCP servers: one server may serve every item, every other one names its own. A name that no
+   * decorated item has fails bootstrap. Items added at run time through this server's registries are
+   * served whatever this says.
+   * @default every decorated item of the application
+   */
+  items?: McpServedItems;
+  /**
    * Which protocol eras the endpoint serves: `dual` serves stateless 2026-07-28 requests (those
    * whose `_meta` names a protocol version) beside 2025 sessions; `modern` answers 2025 traffic with
    * the unsupported-version error; `legacy` serves everything as 2025 traffic (2026 clients then
@@ -61,6 +70,21 @@ export interface McpStdioOptions {
    * @default undefined (no user: items that require scopes stay hidden)
    */
   user?: unknown;
+}
+
+/**
+ * The decorated items one server serves (see {@link McpModuleOptions.items}).
+ * @category Options
+ */
+export interface McpServedItems {
+  /** Tools, by name. */
+  readonly tools?: readonly string[];
+  /** Resources, by URI. */
+  readonly resources?: readonly string[];
+  /** Resource templates, by URI template. */
+  readonly resourceTemplates?: readonly string[];
+  /** Prompts, by name. */
+  readonly prompts?: readonly string[];
 }
 
 /**

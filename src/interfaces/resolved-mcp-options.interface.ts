@@ -5,6 +5,7 @@ import type {
   McpHttpOptions,
   McpLimitsOptions,
   McpResumabilityOptions,
+  McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
   McpStdioOptions,
@@ -22,6 +23,8 @@ export interface ResolvedMcpOptions {
   readonly version: string;
   readonly title?: string;
   readonly instructions?: string;
+  /** What the server serves of the decorated items; `undefined`: every one. */
+  readonly items: McpServedItems | undefined;
   readonly eras: McpEras;
   readonly http: Readonly<Required<McpHttpOptions>>;
   readonly limits: Readonly<Required<McpLimitsOptions>>;

@@ -12,6 +12,7 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import { RequestRouter } from '../dispatch/request-router.js';
 import { RequestSessions } from '../session/request-sessions.js';
 import { SessionStore } from '../session/session.store.js';
+import { ServersCheck } from '../discovery/servers.check.js';
 import { StdioConnection, type StdioEnd } from './stdio-connection.js';
 import { reserveStdout, type ReservedStdout } from './stdout-reservation.js';
 
@@ -40,6 +41,9 @@ export class StdioServer implements OnModuleInit, OnModuleDestroy, BeforeApplica
     private readonly router: RequestRouter,
     private readonly sessions: SessionStore,
     private readonly requestSessions: RequestSessions,
+    // Unused but for its place: Nest runs a provider's init hook after those of its dependencies, so
+    // an application the check refuses (two stdio servers, say) fails before stdout is taken.
+    _check: ServersCheck,
   ) {
     refuseHttpOnlyOptions(options);
   }

@@ -94,6 +94,7 @@ const PUBLIC_API = [
   'McpRuntimeResourceTemplateOptions',
   'McpRuntimeToolOptions',
   'McpScopes',
+  'McpServedItems',
   'McpSession',
   'McpSessionHandle',
   'McpSessionRegistry',

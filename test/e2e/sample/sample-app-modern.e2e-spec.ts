@@ -35,6 +35,7 @@ import {
   WEATHER_SUMMARY_TOOL_DEFINITION,
 } from '../../fixtures/sample-tool-definitions.js';
 import { SessionStore } from '../../internals/index.js';
+import { serverInstance } from '../../utils/server-instance.js';
 import {
   rpcMethodOf,
   useModernSdkClients,
@@ -417,7 +418,7 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
         'Refreshed 8 forecasts',
       );
       // A change published after every refresh: once it is here, on the same stream, every update is too.
-      const tools = running.app.get(McpToolRegistry);
+      const tools = serverInstance(running.app, 'mcp42-sample', McpToolRegistry);
       tools.add({ name: 'listen_probe', description: 'Added to trigger tools/list_changed' }, () => 'probe');
       try {
         await until(
@@ -559,7 +560,7 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
       });
 
       expect(transport.protocolVersion).toBe('2025-11-25');
-      const session = running.app.get(SessionStore).get(transport.sessionId!);
+      const session = serverInstance(running.app, 'mcp42-sample', SessionStore).get(transport.sessionId!);
       expect(session).toBeDefined();
       expect(client.getServerVersion()).toEqual(SERVER_INFO);
       const { tools } = await client.listTools();
@@ -599,7 +600,7 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
       expect(client.getProtocolEra()).toBe('legacy');
       expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
       expect(typeof transport.sessionId).toBe('string');
-      expect(running.app.get(SessionStore).get(transport.sessionId!)).toBeDefined();
+      expect(serverInstance(running.app, 'mcp42-sample', SessionStore).get(transport.sessionId!)).toBeDefined();
       expect(exchanges.map(rpcMethodOf)[0]).toBe('initialize');
       expect(onlyText(await client.callTool({ name: 'echo', arguments: { text: 'legacy v2' } }))).toBe('legacy v2');
       await transport.terminateSession();

@@ -15,6 +15,7 @@ import { until } from '../../utils/wait.js';
 import { rpcError } from '../../utils/thrown.js';
 import { useSdkClients } from '../../utils/sdk-clients.js';
 import { SessionStore } from '../../internals/index.js';
+import { serverInstance } from '../../utils/server-instance.js';
 
 const TOKEN = 'reader';
 const CITIES = ['Lisbon', 'Oslo', 'Nairobi', 'Lima', 'Osaka', 'Toronto', 'Cairo', 'Sydney'];
@@ -42,7 +43,7 @@ describe('the sample resources, prompt and completions through the official MCP 
   beforeAll(async () => {
     running = await startApp(AppModule.register({ bearerToken: TOKEN }));
     weather = running.app.get(WeatherService);
-    sessions = running.app.get(SessionStore);
+    sessions = serverInstance(running.app, 'mcp42-sample', SessionStore);
   });
 
   beforeEach(() => {
@@ -326,7 +327,7 @@ describe('the sample resources, prompt and completions through the official MCP 
           updated.push(notification.params.uri);
         }),
       );
-      const notify = jest.spyOn(running.app.get(McpResourceRegistry), 'notifyUpdated');
+      const notify = jest.spyOn(serverInstance(running.app, 'mcp42-sample', McpResourceRegistry), 'notifyUpdated');
       expect(await client.subscribeResource({ uri: 'weather://forecast/Lisbon' })).toEqual({});
       expect(await client.subscribeResource({ uri: 'weather://forecast/Oslo' })).toEqual({});
       expect(session.isSubscribed('weather://forecast/Lisbon')).toBe(true);
@@ -365,7 +366,7 @@ describe('the sample resources, prompt and completions through the official MCP 
       const bystander = await connect(listen(heard.bystander));
       await subscriber.client.subscribeResource({ uri: 'weather://forecast/Sydney' });
       await until(() => subscriber.session.hasStream && bystander.session.hasStream, 'both GET streams', 5000);
-      const notify = jest.spyOn(running.app.get(McpResourceRegistry), 'notifyUpdated');
+      const notify = jest.spyOn(serverInstance(running.app, 'mcp42-sample', McpResourceRegistry), 'notifyUpdated');
 
       await subscriber.client.callTool({ name: 'refresh_forecasts', arguments: {} });
 

@@ -31,6 +31,7 @@ import {
   type SdkConnectOptions,
 } from '../../utils/sdk-clients.js';
 import { SessionStore } from '../../internals/index.js';
+import { serverInstance } from '../../utils/server-instance.js';
 
 const READER_TOKEN = 'reader';
 const ADMIN_TOKEN = 'admin';
@@ -44,7 +45,7 @@ describe('the sample tools through the official MCP SDK client (e2e)', () => {
   beforeAll(async () => {
     running = await startApp(AppModule.register({ bearerToken: READER_TOKEN, adminToken: ADMIN_TOKEN }));
     weather = running.app.get(WeatherService);
-    sessions = running.app.get(SessionStore);
+    sessions = serverInstance(running.app, 'mcp42-sample', SessionStore);
   });
 
   beforeEach(() => {

@@ -1,0 +1,40 @@
+import { Inject, Injectable, Optional, type Type } from '@nestjs/common';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_ENDPOINT_CONTROLLER, MCP_ENDPOINT_METADATA, MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+
+/** `mcp`, `/mcp` and `mcp/` are one route. */
+const normalised = (path: string): string => path.replace(/^\/+|\/+$/g, '');
+
+/**
+ * One MCP server of the application, as the others see it: each `McpModule.forRoot()` provides one,
+ * and `ServersCheck` reads them all (through Nest's discovery, not a registry of process-wide state).
+ */
+@Injectable()
+export class ServerIdentity {
+  /** `serverInfo.name`: unique in the application. */
+  readonly name: string;
+  /** The endpoint's path, normalised (`mcp`); a stdio server has none. */
+  readonly path: string | undefined;
+  /** Whether it serves on the process's stdin and stdout (`transport: 'stdio'`). */
+  readonly stdio: boolean;
+  /** Whether it serves every decorated item (no `items` option). */
+  readonly servesEverything: boolean;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    @Optional() @Inject(MCP_ENDPOINT_CONTROLLER) endpoint: Type<unknown> | null | undefined,
+  ) {
+    this.name = options.name;
+    // A stdio module provides no endpoint controller: `null` in its place (mcp.module-definition.ts).
+    this.stdio = endpoint === null;
+    const path: unknown = endpoint ? Reflect.getMetadata(MCP_ENDPOINT_METADATA, endpoint) : undefined;
+    this.path = typeof path === 'string' ? normalised(path) : undefined;
+    this.servesEverything = options.items === undefined;
+  }
+
+  /** How messages name it: `'weather' (/mcp)`, `'weather' (stdio)`. */
+  toString(): string {
+    const where = this.stdio ? ' (stdio)' : this.path === undefined ? '' : ` (/${this.path})`;
+    return `'${this.name}'${where}`;
+  }
+}
