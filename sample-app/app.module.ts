@@ -52,7 +52,8 @@ const STDIO_USER = { sub: 'local', scope: 'weather:read weather:admin' };
  * `weather:admin` scope and asks the user to confirm; the known cities and each city's forecast as
  * resources (subscribers hear of refreshes), a forecast summary prompt, and completion of city names;
  * all behind optional bearer tokens, at `/mcp`. A second server, `weather-public` at `/public/mcp`,
- * serves the forecast tool and the city list to anyone (`PublicWeatherModule`).
+ * serves the forecast tool and the city list to anyone (`PublicWeatherModule`). With `stdio`, the
+ * main server alone, on stdin and stdout, to the local user holding every scope.
  */
 @Module({})
 export class AppModule {
