@@ -18,7 +18,13 @@ import { CallLifecycle } from './execution/call-lifecycle.js';
 import { GuardClock } from './execution/guard-clock.js';
 import { ItemVisibility } from './execution/item-visibility.js';
 import { PipelineFactory } from './execution/pipeline.factory.js';
-import { MCP_CHANGE_BUS, MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS, MCP_SESSION } from './mcp.constants.js';
+import {
+  MCP_CHANGE_BUS,
+  MCP_ENDPOINT_CONTROLLER,
+  MCP_RESOLVED_OPTIONS,
+  MCP_SERVERS_CHECK,
+  MCP_SESSION,
+} from './mcp.constants.js';
 import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
@@ -111,6 +117,7 @@ const REGISTRIES = [
     // This server among the application's others, then discovery and the stores it fills.
     ServerIdentity,
     ServersCheck,
+    { provide: MCP_SERVERS_CHECK, useExisting: ServersCheck },
     MetadataAccessor,
     ItemExplorer,
     Schemas,

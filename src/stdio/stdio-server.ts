@@ -8,11 +8,10 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { MCP_RESOLVED_OPTIONS, MCP_SERVERS_CHECK } from '../mcp.constants.js';
 import { RequestRouter } from '../dispatch/request-router.js';
 import { RequestSessions } from '../session/request-sessions.js';
 import { SessionStore } from '../session/session.store.js';
-import { ServersCheck } from '../discovery/servers.check.js';
 import { StdioConnection, type StdioEnd } from './stdio-connection.js';
 import { reserveStdout, type ReservedStdout } from './stdout-reservation.js';
 
@@ -43,7 +42,7 @@ export class StdioServer implements OnModuleInit, OnModuleDestroy, BeforeApplica
     private readonly requestSessions: RequestSessions,
     // Unused but for its place: Nest runs a provider's init hook after those of its dependencies, so
     // an application the check refuses (two stdio servers, say) fails before stdout is taken.
-    _check: ServersCheck,
+    @Inject(MCP_SERVERS_CHECK) _check: unknown,
   ) {
     refuseHttpOnlyOptions(options);
   }

@@ -10,6 +10,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Stream } from 'node:stream';
 import { Client as ModernClient, type Progress as ModernProgress } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -128,7 +129,7 @@ function expectRefreshProgress(messages: Record<string, unknown>[], heard: reado
 }
 
 /** Collects a child's stderr, to tell why it failed. */
-function stderrOf(transport: { stderr: NodeJS.ReadableStream | null }): () => string {
+function stderrOf(transport: { stderr: Stream | null }): () => string {
   let text = '';
   transport.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
   return () => text;

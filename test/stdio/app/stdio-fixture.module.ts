@@ -9,7 +9,14 @@ import {
   type OnApplicationBootstrap,
   type OnModuleInit,
 } from '@nestjs/common';
-import { McpCallAbortedError, McpExecutionContext, McpModule, McpTool, type McpContext } from '../../../src/index.js';
+import {
+  McpCallAbortedError,
+  McpExecutionContext,
+  McpModule,
+  McpTool,
+  McpToolRegistry,
+  type McpContext,
+} from '../../../src/index.js';
 
 /** Logs the way applications do while they start: Nest's logger and `console`, before any message. */
 @Injectable()
@@ -34,6 +41,8 @@ class StdioOnlyGuard implements CanActivate {
 /** Tools of the stdio tests: one that writes to stdout every way host code does, one that runs until aborted. */
 @Injectable()
 class StdioFixtureTools {
+  constructor(private readonly tools: McpToolRegistry) {}
+
   @McpTool({ name: 'chatty', description: 'Writes to stdout every way host code does, then answers' })
   chatty(): string {
     console.log('console.log from a tool');
@@ -52,6 +61,23 @@ class StdioFixtureTools {
       user: ctx.user,
       headers: ctx.headers,
     });
+  }
+
+  @McpTool({ name: 'ask_client', description: "Asks the client's model and lists the client's roots" })
+  async askClient(_args: object, ctx: McpContext): Promise<string> {
+    const sampled = await ctx.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }],
+      maxTokens: 10,
+    });
+    const { roots } = await ctx.listRoots();
+    return JSON.stringify({ sampled: sampled.content, roots: roots.map((root) => root.uri) });
+  }
+
+  @McpTool({ name: 'add_tool', description: 'Adds the tool `added` at run time (a tools list_changed)' })
+  addTool(_args: object, ctx: McpContext): string {
+    this.tools.add({ name: 'added', description: 'Added at run time' }, () => 'added here');
+    ctx.log.info('added a tool');
+    return 'added';
   }
 
   @McpTool({ name: 'wait_for_abort', description: 'Runs until aborted, then says why on stderr' })
