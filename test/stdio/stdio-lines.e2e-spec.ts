@@ -13,7 +13,7 @@ import {
   StdioProcess,
   type Line,
 } from '../utils/stdio-process.js';
-import { within } from '../utils/wait.js';
+import { delay, until, within } from '../utils/wait.js';
 
 /** How long an exit may take after the client's EOF or SIGTERM: the "couple of seconds" clients give before they kill. */
 const EXIT_WITHIN_MS = 2000;
@@ -155,6 +155,39 @@ describe('stdio: lines that are not messages', () => {
       error: { code: -32600, message: 'Invalid Request: the session is not initialized: send initialize first' },
     });
     expect(await server.response(2)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+});
+
+describe('stdio: a client that does not read stdout', () => {
+  it('stops reading stdin while stdout is full, and serves everything once the client reads again', async () => {
+    const server = StdioProcess.start(FIXTURE_MAIN, [], {}, { readStdout: false });
+    started.push(server);
+    server.send(initializeLine(1));
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // Answers far larger than a pipe holds (64 KiB): stdout fills, and the server must stop reading.
+    const lists = 300;
+    for (let id = 0; id < lists; id++) server.send({ jsonrpc: '2.0', id: `list-${id}`, method: 'tools/list' });
+    // Then more input than the server's stdin pipe holds, in lines whose answers stay below the outbox
+    // limit per read: it stays on this side while the server does not read.
+    const pad = 'p'.repeat(200);
+    const pings = 1000;
+    for (let id = 0; id < pings; id++) server.send({ jsonrpc: '2.0', id: `${pad}-${id}`, method: 'ping' });
+
+    // A fixed wait on purpose: the server, were it reading on, would take the pings within it.
+    await delay(500);
+    expect(server.unreadInput).toBeGreaterThan(0);
+    expect(server.running).toBe(true);
+
+    server.readStdout();
+    await until(() => server.lines().length === 1 + lists + pings, 'every answer', 20_000);
+    expect(server.unreadInput).toBe(0);
+    expect(server.running).toBe(true);
+    expect(server.stderr).not.toContain('limits.outboxMessages');
+    server.endInput();
+    expect(await within(server.exited, EXIT_WITHIN_MS, 'the exit after the end of stdin')).toEqual({
+      code: 0,
+      signal: null,
+    });
   });
 });
 

@@ -59,18 +59,48 @@ export class StdioProcess {
   private stderrText = '';
   readonly exited: Promise<StdioExit>;
 
-  private constructor(private readonly child: ChildProcess) {
-    child.stdout!.on('data', (chunk: Buffer) => this.stdoutChunks.push(chunk));
+  private constructor(
+    private readonly child: ChildProcess,
+    readStdout: boolean,
+  ) {
+    if (readStdout) this.readStdout();
+    // A write after the server stopped reading for good (it exited): its exit tells the rest.
+    child.stdin!.on('error', () => undefined);
     child.stderr!.on('data', (chunk: Buffer) => (this.stderrText += chunk.toString('utf8')));
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => resolve({ code, signal }));
     });
   }
 
-  /** Spawns `node <main> ...args`. */
-  static start(main: string, args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): StdioProcess {
+  /**
+   * Spawns `node <main> ...args`. With `readStdout: false`, its stdout is left unread (a client that
+   * does not read) until {@link readStdout}.
+   */
+  static start(
+    main: string,
+    args: readonly string[] = [],
+    env: NodeJS.ProcessEnv = {},
+    { readStdout = true }: { readStdout?: boolean } = {},
+  ): StdioProcess {
     const child = spawn(process.execPath, [main, ...args], { cwd: ROOT, env: serverEnv(env), stdio: 'pipe' });
-    return new StdioProcess(child);
+    return new StdioProcess(child, readStdout);
+  }
+
+  /** Starts (or goes on) reading stdout, keeping every byte. */
+  readStdout(): void {
+    if (this.child.stdout!.listenerCount('data') === 0) {
+      this.child.stdout!.on('data', (chunk: Buffer) => this.stdoutChunks.push(chunk));
+    }
+  }
+
+  /** Bytes written to the server's stdin that it has not taken yet (beyond what its pipe holds). */
+  get unreadInput(): number {
+    return this.child.stdin!.writableLength;
+  }
+
+  /** Whether the process is still there. */
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
   }
 
   /** Everything written to stdout so far, as the bytes came. */
