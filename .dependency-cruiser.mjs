@@ -79,8 +79,8 @@ const LAYERS = [
   },
   {
     name: 'edges',
-    paths: ['src/http/', 'src/discovery/', 'src/registries/'],
-    why: 'What meets the outside: HTTP (raw req/res: the door, requests, responses, the eras), the scan of decorated methods at bootstrap, and the thin public registries.',
+    paths: ['src/http/', 'src/stdio/', 'src/discovery/', 'src/registries/'],
+    why: 'What meets the outside: HTTP (raw req/res: the door, requests, responses, the eras), stdio (JSON-RPC lines on stdin/stdout), the scan of decorated methods at bootstrap, and the thin public registries.',
   },
   {
     name: 'module',

@@ -40,7 +40,15 @@ export interface SampleAppConfig {
    */
   readonly oauthIssuer?: string;
   readonly oauthAudience?: string;
+  /**
+   * Serve on stdin/stdout instead of HTTP (`--stdio`), for clients that spawn local servers. stdio
+   * has no headers: the process that spawned the server is the local user, granted every scope.
+   */
+  readonly stdio?: boolean;
 }
+
+/** The user of a stdio server: whoever spawned it, holding every scope the sample knows. */
+const STDIO_USER = { sub: 'local', scope: 'weather:read weather:admin' };
 
 /**
  * The sample application: echo and weather tools (one with structured output), a long-running
@@ -49,7 +57,8 @@ export interface SampleAppConfig {
  * resources (subscribers hear of refreshes), a forecast summary prompt, and completion of city names;
  * two routes of its REST API (`WeatherController`) served as the tools `get_forecast` and
  * `create_alert`; all behind optional bearer tokens, at `/mcp`. A second server, `weather-public` at `/public/mcp`,
- * serves the forecast tool and the city list to anyone (`PublicWeatherModule`).
+ * serves the forecast tool and the city list to anyone (`PublicWeatherModule`). With `stdio`, the
+ * main server alone, on stdin and stdout, to the local user holding every scope.
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -78,8 +87,9 @@ export class AppModule implements NestModule {
         ? undefined
         : McpOAuthModule.forRoot({ resource: config.oauthAudience!, issuers: [config.oauthIssuer] });
     const guards = oauth ? [McpOAuthGuard] : grants.length > 0 ? [new BearerAuthGuard(grants)] : [];
-    const mcp =
-      config.redisUrl === undefined
+    const mcp = config.stdio
+      ? McpModule.forRoot({ ...options, stdio: { user: STDIO_USER }, transport: 'stdio' })
+      : config.redisUrl === undefined
         ? McpModule.forRoot({ ...options, guards })
         : McpModule.forRootAsync({
             imports: [RedisClientModule.forUrl(config.redisUrl)],
@@ -92,7 +102,12 @@ export class AppModule implements NestModule {
           });
     return {
       module: AppModule,
-      imports: [...(oauth ? [oauth] : []), mcp, PublicWeatherModule.register(config.stateSecret)],
+      // The public server is an HTTP endpoint: on stdio, the one client is the local user, served everything.
+      imports: [
+        ...(oauth ? [oauth] : []),
+        mcp,
+        ...(config.stdio ? [] : [PublicWeatherModule.register(config.stateSecret)]),
+      ],
       controllers: [WeatherController],
       providers: [
         { provide: API_GRANTS, useValue: grants },

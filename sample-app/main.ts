@@ -1,11 +1,28 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { McpModule } from '../src/index.js';
 import { AppModule } from './app.module.js';
 import { createApp, platformFromEnv } from './http-platform.js';
 
 const HOST = '127.0.0.1';
 
+/**
+ * `--stdio`: the same items, served on stdin/stdout to the client that spawned the process (Claude
+ * Desktop, Claude Code, VS Code). No HTTP server; logs go to stderr; the process exits when the
+ * client closes stdin.
+ */
+async function serveStdio(): Promise<void> {
+  const stateSecret = process.env.MCP_STATE_SECRET;
+  // Bootstrap logs wait in Nest's buffer until stdout is reserved for JSON-RPC, then go to stderr.
+  const app = await NestFactory.createApplicationContext(AppModule.register({ stdio: true, stateSecret }), {
+    bufferLogs: true,
+  });
+  await McpModule.serveStdio(app);
+}
+
 async function bootstrap(): Promise<void> {
+  if (process.argv.includes('--stdio')) return serveStdio();
   const port = Number(process.env.PORT ?? 3000);
   const bearerToken = process.env.MCP_BEARER_TOKEN;
   const adminToken = process.env.MCP_ADMIN_TOKEN;

@@ -21,6 +21,7 @@ export type {
   McpCacheOptions,
   McpCacheHintOptions,
   McpRoutesOptions,
+  McpStdioOptions,
 } from './interfaces/mcp-module-options.interface.js';
 export { defaultPrincipalOf } from './session/principal-of.js';
 export { defaultScopesOf } from './guards/scopes-of.js';
@@ -59,6 +60,7 @@ export type {
   McpClientRequestOptions,
 } from './interfaces/mcp-context.interface.js';
 export { McpExecutionContext, type McpContextType } from './execution/mcp-execution-context.js';
+export type { McpTransportKind, McpStdioRequest } from './interfaces/mcp-transport.interface.js';
 export type { McpItemKind } from './execution/invocation.js';
 export { MCP_SESSION, MCP_PUBLIC_METADATA, MCP_SCOPES_METADATA } from './mcp.constants.js';
 

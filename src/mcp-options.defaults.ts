@@ -57,10 +57,12 @@ export const MCP_OPTION_DEFAULTS = {
     forwardHeaders: ['authorization'],
     maxResponseBytes: 4 * 1024 * 1024,
   },
+  stdio: {},
 } as const satisfies Omit<McpModuleOptions, 'name' | 'version'>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
 export const MCP_EXTRAS_DEFAULTS: Readonly<Required<McpModuleExtras>> = Object.freeze({
+  transport: 'http',
   path: 'mcp',
   guards: [],
   isGlobal: false,
@@ -103,6 +105,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     state: { ...defaults.state, ...given(options.state) },
     cache: options.cache ?? defaults.cache,
     routes: { ...defaults.routes, ...given(options.routes) },
+    stdio: { ...defaults.stdio, ...given(options.stdio) },
   };
   validateMcpOptions(resolved);
   return resolved;

@@ -11,6 +11,7 @@ import type {
   McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
+  McpStdioOptions,
 } from './interfaces/mcp-module-options.interface.js';
 
 /** Every key of `T`, and no other: the compiler keeps these lists in step with the interfaces. */
@@ -31,6 +32,7 @@ const TOP_LEVEL: Keys<McpModuleOptions> = {
   state: true,
   cache: true,
   routes: true,
+  stdio: true,
 };
 
 /** The groups of options, each with its fields. */
@@ -78,6 +80,7 @@ const GROUPS = {
     reads: true,
   } satisfies Keys<McpCacheOptions>,
   routes: { forwardHeaders: true, maxResponseBytes: true } satisfies Keys<McpRoutesOptions>,
+  stdio: { user: true } satisfies Keys<McpStdioOptions>,
 } as const;
 
 type Group = keyof typeof GROUPS;
@@ -116,7 +119,7 @@ const MOVED_IN_1_0: Readonly<Record<string, string>> = {
 };
 
 /** What shapes the module itself: given beside `useFactory` in `forRootAsync`, never returned by it. */
-const EXTRAS: Keys<McpModuleExtras> = { path: true, guards: true, isGlobal: true };
+const EXTRAS: Keys<McpModuleExtras> = { transport: true, path: true, guards: true, isGlobal: true };
 
 /** Every option's full path (`limits.sessions`), for suggestions. */
 const ALL_PATHS: readonly string[] = [

@@ -80,5 +80,12 @@ export const MCP_RESOURCE_METADATA_URL = Symbol('mcp:resource-metadata-url');
 /** Injection token of the change bus (`ChangeBus`) that fans changes out to listening clients. */
 export const MCP_CHANGE_BUS = Symbol('mcp:change-bus');
 
+/**
+ * The check of the application's MCP servers (`ServersCheck`), for providers that must start after it:
+ * Nest runs a provider's init hook after its dependencies' (the stdio server takes stdout only once the
+ * check passed).
+ */
+export const MCP_SERVERS_CHECK = Symbol('mcp:servers-check');
+
 /** The longest delay Node's timers honour: a longer one fires after 1 ms, so every timeout option stops here. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -3,18 +3,32 @@ import { MCP_ENDPOINT_CONTROLLER } from './mcp.constants.js';
 import { MCP_EXTRAS_DEFAULTS } from './mcp-options.defaults.js';
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { createMcpController } from './http/mcp.controller.js';
+import { STDIO_PROVIDERS } from './stdio/stdio.providers.js';
 
 /** `forRoot` and `forRootAsync` come from one definition, so they cannot drift apart. */
 const definition = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
   .setClassMethodName('forRoot')
   .setExtras<McpModuleExtras>({ ...MCP_EXTRAS_DEFAULTS }, (module, extras) => {
+    const global = extras.isGlobal ?? MCP_EXTRAS_DEFAULTS.isGlobal;
+    if ((extras.transport ?? MCP_EXTRAS_DEFAULTS.transport) === 'stdio') {
+      // No endpoint: the stdio server reads stdin in its place (the HTTP-only providers find none).
+      return {
+        ...module,
+        global,
+        providers: [
+          ...(module.providers ?? []),
+          { provide: MCP_ENDPOINT_CONTROLLER, useValue: null },
+          ...STDIO_PROVIDERS,
+        ],
+      };
+    }
     const controller = createMcpController(
       extras.path ?? MCP_EXTRAS_DEFAULTS.path,
       extras.guards ?? MCP_EXTRAS_DEFAULTS.guards,
     );
     return {
       ...module,
-      global: extras.isGlobal ?? MCP_EXTRAS_DEFAULTS.isGlobal,
+      global,
       controllers: [controller],
       providers: [...(module.providers ?? []), { provide: MCP_ENDPOINT_CONTROLLER, useValue: controller }],
     };

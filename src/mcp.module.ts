@@ -3,6 +3,7 @@ import {
   Module,
   Scope,
   type DynamicModule,
+  type INestApplicationContext,
   type MiddlewareConsumer,
   type NestModule,
   type Type,
@@ -17,7 +18,13 @@ import { CallLifecycle } from './execution/call-lifecycle.js';
 import { GuardClock } from './execution/guard-clock.js';
 import { ItemVisibility } from './execution/item-visibility.js';
 import { PipelineFactory } from './execution/pipeline.factory.js';
-import { MCP_CHANGE_BUS, MCP_ENDPOINT_CONTROLLER, MCP_RESOLVED_OPTIONS, MCP_SESSION } from './mcp.constants.js';
+import {
+  MCP_CHANGE_BUS,
+  MCP_ENDPOINT_CONTROLLER,
+  MCP_RESOLVED_OPTIONS,
+  MCP_SERVERS_CHECK,
+  MCP_SESSION,
+} from './mcp.constants.js';
 import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
@@ -65,6 +72,7 @@ import { SessionlessPost } from './http/eras/sessionless-post.js';
 import { SharedGet } from './http/eras/shared-get.js';
 import { StatelessPost } from './http/eras/stateless-post.js';
 import { StreamableHttpTransport } from './http/streamable-http.transport.js';
+import { StdioServer } from './stdio/stdio-server.js';
 
 /** The public facades users inject; everything else stays inside the module. */
 const REGISTRIES = [
@@ -76,7 +84,8 @@ const REGISTRIES = [
 ];
 
 /**
- * Serves the Model Context Protocol (Streamable HTTP) from a Nest application.
+ * Serves the Model Context Protocol from a Nest application: over Streamable HTTP at an endpoint
+ * of the application, or (`transport: 'stdio'`) on the process's stdin and stdout.
  *
  * Import it once with {@link McpModule.forRoot} or {@link McpModule.forRootAsync}; every `@McpTool()`,
  * `@McpResource()`, `@McpResourceTemplate()` and `@McpPrompt()` method on the application's providers
@@ -117,6 +126,7 @@ const REGISTRIES = [
     // This server among the application's others, then discovery and the stores it fills.
     ServerIdentity,
     ServersCheck,
+    { provide: MCP_SERVERS_CHECK, useExisting: ServersCheck },
     MetadataAccessor,
     ItemExplorer,
     RouteTools,
@@ -181,9 +191,41 @@ export class McpModule extends McpConfigurableModule implements NestModule {
     return super.forRootAsync(options);
   }
 
+  /**
+   * Serves the application's `transport: 'stdio'` server on stdin and stdout, and closes the
+   * application when the client goes: it closed stdin (or sent SIGTERM or SIGINT), or stopped reading
+   * stdout. Resolves once the application is closed; the process then exits on its own, with code 0.
+   *
+   * A helper rather than a bootstrap hook because only the code holding the application can close it
+   * (Nest hands providers no reference to it), and so that serving starts once the application is
+   * whole. Create the application with `{ bufferLogs: true }`: its bootstrap logs wait in Nest's buffer
+   * until stdout is reserved for JSON-RPC, then go to stderr with every later log and `console.log`.
+   *
+   * @example
+   * ```ts
+   * const app = await NestFactory.createApplicationContext(AppModule, { bufferLogs: true });
+   * await McpModule.serveStdio(app);
+   * ```
+   * @throws Error when the application has no `McpModule.forRoot({ transport: 'stdio' })`, or the
+   *   process serves stdio already.
+   */
+  static async serveStdio(app: INestApplicationContext): Promise<void> {
+    let server: StdioServer;
+    try {
+      server = app.get(StdioServer, { strict: false });
+    } catch {
+      throw new Error(
+        "McpModule.serveStdio(): the application has no stdio server; import McpModule.forRoot({ ..., transport: 'stdio' })",
+      );
+    }
+    const end = await server.serve(() => app.flushLogs());
+    // Closed by its own code already: its closing is under way, and awaited there.
+    if (end !== 'application-closed') await app.close();
+  }
+
   /** @internal Nest makes the module; its dependencies are no part of the published declarations. */
   constructor(
-    @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>,
+    @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown> | null,
     private readonly fastifyEndpointDoor: FastifyEndpointDoor,
     private readonly fastifyEndpointRoute: FastifyEndpointRoute,
   ) {
@@ -195,6 +237,8 @@ export class McpModule extends McpConfigurableModule implements NestModule {
    * on Fastify (cheaper there than a middleware), the middleware everywhere else.
    */
   configure(consumer: MiddlewareConsumer): void {
+    // A stdio server has no endpoint to guard (in an HTTP application, its routes are the app's own).
+    if (this.endpoint === null) return;
     this.fastifyEndpointRoute.install();
     if (this.fastifyEndpointDoor.install()) return;
     consumer.apply(EndpointDoorMiddleware).forRoutes(this.endpoint);

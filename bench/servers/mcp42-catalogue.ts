@@ -82,7 +82,7 @@ export async function startCatalogue(variant: CatalogueVariant): Promise<Catalog
   // and a listing reads of its caller only what its cursors are sealed to.
   const session = {};
   const caller = { era: 'legacy', session, cursorScope: 'bench-session' };
-  const context = { caller, session, httpRequest: {}, headers: {} } as unknown as MessageContext;
+  const context = { transport: 'http', caller, session, httpRequest: {}, headers: {} } as unknown as MessageContext;
   return {
     url: appEndpointUrl(app),
     guardChecks: () => ({ mcp: guard.mcpChecks, http: guard.httpChecks }),

@@ -13,8 +13,10 @@ const normalised = (path: string): string => path.replace(/^\/+|\/+$/g, '').toLo
 export class ServerIdentity {
   /** `serverInfo.name`: unique in the application. */
   readonly name: string;
-  /** The endpoint's path, normalised (`mcp`). */
+  /** The endpoint's path, normalised (`mcp`); a stdio server has none. */
   readonly path: string | undefined;
+  /** Whether it serves on the process's stdin and stdout (`transport: 'stdio'`). */
+  readonly stdio: boolean;
   /** Whether it serves every decorated item (no `items` option). */
   readonly servesEverything: boolean;
   /** The namespace of its shared state (Redis: the key prefix), when it has one. */
@@ -22,17 +24,20 @@ export class ServerIdentity {
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
-    @Optional() @Inject(MCP_ENDPOINT_CONTROLLER) endpoint: Type<unknown> | undefined,
+    @Optional() @Inject(MCP_ENDPOINT_CONTROLLER) endpoint: Type<unknown> | null | undefined,
   ) {
     this.name = options.name;
+    // A stdio module provides no endpoint controller: `null` in its place (mcp.module-definition.ts).
+    this.stdio = endpoint === null;
     const path: unknown = endpoint ? Reflect.getMetadata(MCP_ENDPOINT_METADATA, endpoint) : undefined;
     this.path = typeof path === 'string' ? normalised(path) : undefined;
     this.servesEverything = options.items === undefined;
     this.stateNamespace = options.state.shared?.port.namespace;
   }
 
-  /** How messages name it: `'weather' (/mcp)`. */
+  /** How messages name it: `'weather' (/mcp)`, `'weather' (stdio)`. */
   toString(): string {
-    return `'${this.name}'${this.path === undefined ? '' : ` (/${this.path})`}`;
+    const where = this.stdio ? ' (stdio)' : this.path === undefined ? '' : ` (/${this.path})`;
+    return `'${this.name}'${where}`;
   }
 }

@@ -5,8 +5,8 @@ import { ServerIdentity } from './server-identity.js';
 
 /**
  * Refuses, at bootstrap, an application whose MCP servers cannot all work as configured: two with
- * one name, two on one path (the router would give every request to the first), or two that serve
- * every decorated item. The last is the dangerous one: a second `forRoot({ path: 'mcp2' })` without
+ * one name, two on one path (the router would give every request to the first), two on stdio (a
+ * process has one stdin and one stdout), or two that serve every decorated item. The last is the dangerous one: a second `forRoot({ path: 'mcp2' })` without
  * guards would serve a guarded server's items to anyone; a server beside another names its `items`.
  * Each module runs the check; the first to find a conflict fails the bootstrap.
  */
@@ -45,6 +45,13 @@ export class ServersCheck implements OnModuleInit {
         `MCP servers ${String(sameState)} and ${String(this.own)} share one state namespace ` +
           `('${this.own.stateNamespace}'): each would serve the other's sessions and hear its broadcasts. ` +
           "Give each server's redisState() its own keyPrefix.",
+      );
+    }
+    const otherStdio = this.own.stdio ? others.find((server) => server.stdio) : undefined;
+    if (otherStdio) {
+      throw new McpDefinitionError(
+        `MCP servers ${String(otherStdio)} and ${String(this.own)} both serve stdio: a process has one stdin and ` +
+          'one stdout, so it runs one stdio server. Serve the other over HTTP, or in a process of its own.',
       );
     }
     const everything = servers.filter((server) => server.servesEverything);

@@ -101,7 +101,13 @@ function setup(): Fixture {
   const options = resolveMcpOptions({ name: 'lifecycle-test', version: '1.0.0', auth: { scopesOf: () => ['read'] } });
   const { lifecycle } = testLifecycle(options);
   const session = testSession();
-  const call: MessageContext = { caller: session, session, httpRequest: { user: { sub: 'alice' } }, headers: {} };
+  const call: MessageContext = {
+    transport: 'http',
+    caller: session,
+    session,
+    httpRequest: { user: { sub: 'alice' } },
+    headers: {},
+  };
   return {
     lifecycle,
     session,

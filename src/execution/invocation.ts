@@ -1,5 +1,6 @@
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
+import type { McpTransportKind } from '../interfaces/mcp-transport.interface.js';
 import type { MessageContext } from './message-context.js';
 
 export type { McpItemKind } from './item-request.js';
@@ -28,7 +29,9 @@ export interface Invocation {
   readonly context: McpContext | undefined;
   /** The calling session; `undefined` for a stateless (2026-07-28) request. */
   readonly session: McpSessionHandle | undefined;
-  /** The HTTP request that carried the MCP message. */
+  /** How the message arrived: over HTTP or stdio. */
+  readonly transport: McpTransportKind;
+  /** The HTTP request that carried the MCP message (over stdio, its `McpStdioRequest`). */
   readonly request: unknown;
   /** The scopes the caller holds: `request.user` read with the module's `auth.scopesOf`. */
   grantedScopes(): readonly string[];
@@ -86,6 +89,7 @@ export function buildInvocation(
     arguments: args,
     context,
     session: call.caller.session,
+    transport: call.transport,
     request,
     grantedScopes: () => scopes.scopesOf((request as { user?: unknown } | undefined)?.user),
     scopeDenial: scopes.scopeDenial,

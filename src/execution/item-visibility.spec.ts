@@ -24,7 +24,13 @@ describe('ItemVisibility.isVisible', () => {
   let errors: jest.Mock<(...args: unknown[]) => void>;
   let visibility: ItemVisibility;
   const session = testSession();
-  const call: MessageContext = { caller: session, session, httpRequest: { user: { scope: 'a b' } }, headers: {} };
+  const call: MessageContext = {
+    transport: 'http',
+    caller: session,
+    session,
+    httpRequest: { user: { scope: 'a b' } },
+    headers: {},
+  };
 
   beforeEach(() => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });

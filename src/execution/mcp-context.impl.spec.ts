@@ -56,6 +56,7 @@ function makeContext(
   });
   const channel = options.channel === null ? undefined : (options.channel ?? new FakeChannel());
   const call: MessageContext = {
+    transport: 'http',
     caller: session,
     session,
     httpRequest: options.httpRequest ?? { user: { sub: 'alice' } },

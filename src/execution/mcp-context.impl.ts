@@ -10,6 +10,7 @@ import type {
 } from '../interfaces/mcp-context.interface.js';
 import { missingClientCapability } from '../protocol/client-capabilities.js';
 import type { McpEra } from '../protocol/era-classifier.js';
+import type { McpTransportKind } from '../interfaces/mcp-transport.interface.js';
 import { createMessageResultProblem, elicitResultProblem, listRootsResultProblem } from '../protocol/client-results.js';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import { ErrorCode } from '../protocol/json-rpc.errors.js';
@@ -98,6 +99,10 @@ export class McpContextImpl implements McpContext {
 
   get protocolVersion(): string {
     return this.call.caller.protocolVersion;
+  }
+
+  get transport(): McpTransportKind {
+    return this.call.transport;
   }
 
   get clientInfo(): Implementation | undefined {

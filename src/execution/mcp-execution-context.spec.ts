@@ -16,6 +16,7 @@ function invocation(overrides: Partial<Invocation> = {}): Invocation {
     arguments: { city: 'Bern' },
     context,
     session,
+    transport: 'http',
     request,
     grantedScopes: () => ['weather:read'],
     scopeDenial: 'hide',

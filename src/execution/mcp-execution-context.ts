@@ -1,6 +1,7 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import type { McpContext } from '../interfaces/mcp-context.interface.js';
 import type { McpSessionHandle } from '../interfaces/mcp-session-handle.interface.js';
+import type { McpTransportKind } from '../interfaces/mcp-transport.interface.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import type { Invocation, McpItemKind } from './invocation.js';
 
@@ -85,6 +86,15 @@ export class McpExecutionContext {
     return this.invocation.session;
   }
 
+  /**
+   * How the message arrived: `'http'`, or `'stdio'` (no HTTP request, no headers: the request is an
+   * `McpStdioRequest` whose `user` is the module's `stdio.user`). A guard written for HTTP
+   * (reading `Authorization`, say) can let stdio through here: the process that spawned the server is its user.
+   */
+  get transport(): McpTransportKind {
+    return this.invocation.transport;
+  }
+
   /** The scopes the caller holds (`request.user`, read with the module's `auth.scopesOf` option). */
   get grantedScopes(): readonly string[] {
     return this.invocation.grantedScopes();
@@ -102,7 +112,10 @@ export class McpExecutionContext {
     return this.invocation.scopesWaived;
   }
 
-  /** The HTTP request that carried the MCP message (with `user`, as the endpoint's guards set it). */
+  /**
+   * The HTTP request that carried the MCP message (with `user`, as the endpoint's guards set it); over
+   * stdio, the message's `McpStdioRequest` (`user` from the module's `stdio.user` option).
+   */
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- public API, as Nest's getRequest<T>()
   getRequest<T = unknown>(): T {
     return this.invocation.request as T;

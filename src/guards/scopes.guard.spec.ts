@@ -68,6 +68,7 @@ function contextOf(
       name: method,
       arguments: {},
       context: undefined,
+      transport: 'http',
       session: {} as McpSessionHandle,
       request,
       grantedScopes: () => scopesOf(user),

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { McpEra } from '../protocol/era-classifier.js';
+import type { McpTransportKind } from './mcp-transport.interface.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { LoggingLevel } from '../protocol/logging-level.js';
 import type {
@@ -84,6 +85,8 @@ export interface McpContext {
   readonly era: McpEra;
   /** The protocol version negotiated for the session, or named by the stateless request. */
   readonly protocolVersion: string;
+  /** How the request arrived: over HTTP, or on stdin from the client that spawned the server. */
+  readonly transport: McpTransportKind;
   /** The JSON-RPC id of the request (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`). */
   readonly requestId: RequestId;
   /**
@@ -100,11 +103,14 @@ export interface McpContext {
   readonly clientCapabilities: ClientCapabilities;
   /** `_meta` of the request, if the client sent one. */
   readonly meta: Meta | undefined;
-  /** The HTTP request carrying this call, as the HTTP framework gives it (Express or Fastify). */
+  /**
+   * The HTTP request carrying this call, as the HTTP framework gives it (Express or Fastify); over
+   * stdio, the message's `McpStdioRequest`.
+   */
   readonly request: unknown;
-  /** Headers of the HTTP request carrying this call. */
+  /** Headers of the HTTP request carrying this call (over stdio, none: an empty object). */
   readonly headers: IncomingHttpHeaders;
-  /** `request.user`, as set by the authentication guard of the endpoint, if any. */
+  /** `request.user`, as set by the authentication guard of the endpoint, if any (over stdio, the module's `stdio.user`). */
   readonly user: unknown;
   /**
    * Aborts when the call must stop: the client cancelled it (`notifications/cancelled`, or on

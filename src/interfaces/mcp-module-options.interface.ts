@@ -54,6 +54,8 @@ export interface McpModuleOptions {
   cache?: McpCacheOptions;
   /** Controller routes served as tools (`@McpRoute()`): which headers reach them, how much comes back. */
   routes?: McpRoutesOptions;
+  /** A stdio server (`transport: 'stdio'`): who its user is. */
+  stdio?: McpStdioOptions;
 }
 
 /**
@@ -74,6 +76,22 @@ export interface McpRoutesOptions {
    * @default 4194304 (4 MiB)
    */
   maxResponseBytes?: number;
+}
+
+/**
+ * A server on stdio (`transport: 'stdio'`, see {@link McpModuleOptions.stdio}). Ignored over HTTP.
+ * @category Options
+ */
+export interface McpStdioOptions {
+  /**
+   * The user of every message, as `request.user` (`McpStdioRequest`): stdio has no headers and no
+   * endpoint guards, and needs none: the process that spawned the server (Claude Desktop, an IDE,
+   * a CLI) is the local user who configured it. Give what your guards and `auth.scopesOf` read, e.g.
+   * `{ sub: 'local', scope: 'notes:read notes:write' }` for `@McpScopes()`. A function is called for
+   * each message (a value read from the environment, say).
+   * @default undefined (no user: items that require scopes stay hidden)
+   */
+  user?: unknown;
 }
 
 /**
@@ -390,12 +408,23 @@ export interface McpCorsOptions {
  */
 export interface McpModuleExtras {
   /**
-   * Path of the MCP endpoint (POST, GET and DELETE).
+   * How clients reach the server: `'http'`, an endpoint at `path` of the application's HTTP server
+   * (Streamable HTTP); or `'stdio'`, newline-delimited JSON-RPC on the process's stdin and stdout,
+   * for clients that spawn local servers (Claude Desktop, Claude Code, VS Code, Cursor). A stdio
+   * server has no controller: run the application as an application context and hand it to
+   * `McpModule.serveStdio(app)`. One stdio server per process.
+   * @default 'http'
+   */
+  transport?: 'http' | 'stdio';
+  /**
+   * Path of the MCP endpoint (POST, GET and DELETE). Not used by a stdio server.
    * @default 'mcp'
    */
   path?: string;
   /**
-   * Guards run on every request to the endpoint, after global (`APP_GUARD`) guards.
+   * Guards run on every request to the endpoint, after global (`APP_GUARD`) guards. HTTP only: they
+   * guard the endpoint's controller, and a stdio server has none (there is no request to
+   * authenticate); item guards (`@UseGuards()`, `@McpScopes()`) run on both transports.
    * @default []
    */
   guards?: (Type<CanActivate> | CanActivate)[];

@@ -9,6 +9,7 @@ import type {
   McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
+  McpStdioOptions,
 } from './mcp-module-options.interface.js';
 
 /**
@@ -39,4 +40,5 @@ export interface ResolvedMcpOptions {
   >;
   readonly cache: McpCacheOptions;
   readonly routes: Readonly<Required<McpRoutesOptions>>;
+  readonly stdio: Readonly<McpStdioOptions>;
 }

@@ -304,7 +304,8 @@ function readLoggingLevel(params: JsonRpcParams): LoggingLevel {
   return params.level;
 }
 
-function readCancelledParams(params: JsonRpcParams | undefined): CancelledNotificationParams | undefined {
+/** The params of a `notifications/cancelled`, or `undefined` when malformed (the notification is then ignored). */
+export function readCancelledParams(params: JsonRpcParams | undefined): CancelledNotificationParams | undefined {
   if (!params || !isRequestId(params.requestId)) return undefined;
   return typeof params.reason === 'string'
     ? { requestId: params.requestId, reason: params.reason }

@@ -38,7 +38,8 @@ export const MODERN_METHODS: ReadonlySet<string> = new Set([
 /**
  * The notifications the modern era acts on over HTTP: none. Its one client notification,
  * `notifications/cancelled`, is stdio's: over HTTP closing the response stream is the cancellation,
- * and a notification naming a request id could be anyone's (ids are small, guessable numbers).
+ * and a notification naming a request id could be anyone's (ids are small, guessable numbers). The
+ * stdio transport acts on it itself: its one client owns every request id on the pipe.
  */
 export const MODERN_NOTIFICATIONS: ReadonlySet<string> = new Set();
 
@@ -77,6 +78,16 @@ const NAME_FIELD: Readonly<Record<string, string>> = {
 /** Reads a request header by its lower-case name (`undefined` when absent). */
 export type HeaderReader = (name: string) => string | undefined;
 
+/**
+ * The headers a binding mirrors the body into: Streamable HTTP's, read by name, or `NO_HEADER_LAYER`
+ * for a binding that has none (stdio, where "all request metadata is carried inline in the message
+ * body"): nothing is mirrored there, so there is nothing to compare, and no header may be missing.
+ */
+export type MirroredHeaders = HeaderReader | typeof NO_HEADER_LAYER;
+
+/** The binding carries no headers (stdio): the body is the only source of a request's metadata. */
+export const NO_HEADER_LAYER = null;
+
 /** What the endpoint needs to judge a modern request: the versions it speaks and what it serves now. */
 export interface ModernAdmission {
   /** The versions a request may name in its `_meta`, for the unsupported-version error. */
@@ -101,31 +112,41 @@ export class ModernRefusal extends Error {
  * 1. the `_meta` envelope (400, -32602); 2. the `MCP-Protocol-Version` header equals its version
  * (400, -32020); 3. the version is one spoken (400, -32022); 4. the method exists, now (404, -32601);
  * 5. `Mcp-Method` equals the method and `Mcp-Name` the name or URI it mirrors (400, -32020).
+ * Steps 2 and 5 are the header layer's: a binding without one ({@link NO_HEADER_LAYER}) skips them.
  * A tool's `Mcp-Param-*` headers and the client capabilities a handler needs are checked later, by
  * what serves the request.
  * @throws ModernRefusal
  */
 export function admitModernRequest(
   request: JsonRpcRequest,
-  header: HeaderReader,
+  header: MirroredHeaders,
   admission: ModernAdmission,
 ): RequestEnvelope {
   const envelope = refuseWith(400, () => readEnvelope(request.params));
-  const versionHeader = header('mcp-protocol-version');
-  if (versionHeader === undefined) {
-    throw new ModernRefusal(400, headerMismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header is missing'));
-  }
-  if (versionHeader !== envelope.protocolVersion) {
-    throw new ModernRefusal(
-      400,
-      headerMismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header does not match _meta'),
-    );
-  }
+  if (header !== NO_HEADER_LAYER) checkVersionHeader(header('mcp-protocol-version'), envelope.protocolVersion);
   if (!isModernProtocolVersion(envelope.protocolVersion)) {
     throw new ModernRefusal(400, unsupportedProtocolVersion(envelope.protocolVersion, admission.supportedVersions));
   }
   const { method } = request;
   if (!servesMethod(method, admission.capabilities)) throw new ModernRefusal(404, methodNotFound(method));
+  if (header !== NO_HEADER_LAYER) checkMethodHeaders(request, header);
+  return envelope;
+}
+
+function checkVersionHeader(versionHeader: string | undefined, protocolVersion: string): void {
+  if (versionHeader === undefined) {
+    throw new ModernRefusal(400, headerMismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header is missing'));
+  }
+  if (versionHeader !== protocolVersion) {
+    throw new ModernRefusal(
+      400,
+      headerMismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header does not match _meta'),
+    );
+  }
+}
+
+function checkMethodHeaders(request: JsonRpcRequest, header: HeaderReader): void {
+  const { method } = request;
   const methodHeader = header('mcp-method');
   if (methodHeader !== method) {
     const problem =
@@ -134,7 +155,6 @@ export function admitModernRequest(
   }
   const field = NAME_FIELD[method];
   if (field !== undefined) checkNameHeader(header('mcp-name'), request.params?.[field]);
-  return envelope;
 }
 
 /** Whether the modern era serves `method` while the server has `capabilities`. */

@@ -80,7 +80,7 @@ function setup(): Fixture {
   const caller = new ToolCaller(store, lifecycle);
   const session = testSession();
   const request = { user: { sub: 'alice' } };
-  const call: MessageContext = { caller: session, session, httpRequest: request, headers: {} };
+  const call: MessageContext = { transport: 'http', caller: session, session, httpRequest: request, headers: {} };
   return {
     caller,
     store,

@@ -74,7 +74,7 @@ function setup(): Fixture {
     end(id, controller);
   });
   const contexts: McpContext[] = [];
-  const call: MessageContext = { caller: session, session, httpRequest: {}, headers: {} };
+  const call: MessageContext = { transport: 'http', caller: session, session, httpRequest: {}, headers: {} };
   return {
     caller,
     registry,

@@ -66,8 +66,9 @@ export class ToolCaller {
       if (!tool) return unknown(name);
       const plan = this.planOf(tool);
       const { paramHeaders } = tool;
+      // Over stdio there is no header layer: the body is the only source, nothing is mirrored to check.
       const admitted =
-        call.caller.era === 'modern' && paramHeaders.length > 0
+        call.caller.era === 'modern' && call.transport !== 'stdio' && paramHeaders.length > 0
           ? () => checkParamHeaders(paramHeaders, params.arguments, (header) => readHeader(call.headers, header))
           : undefined;
       return running.serveOne({ ...plan, raw: params.arguments ?? {}, admitted }, () => unknown(name));

@@ -1,16 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_PROTOCOL_VERSION_HEADER } from '../../mcp.constants.js';
 import type { DecodedBody } from '../../protocol/json-rpc.codec.js';
-import { errorResponse, invalidRequest, unsupportedProtocolVersion } from '../../protocol/json-rpc.errors.js';
-import { Method } from '../../protocol/methods.js';
-import { DEFAULT_HEADER_PROTOCOL_VERSION } from '../../protocol/protocol-version.js';
+import { legacyRefusal } from '../../protocol/legacy-refusal.js';
 import { headerValue } from '../requests/http-request.js';
 import { writeEmpty, writeJson, writeTransportError } from '../responses/http-responses.js';
 
 /**
- * 2025 traffic at an endpoint that serves only the modern era (`eras: 'modern'`): requests get the
- * unsupported-version error naming the revisions it speaks, the only diagnostic a 2025 client can
- * show its user; notifications are taken and dropped.
+ * 2025 traffic at an endpoint that serves only the modern era (`eras: 'modern'`): answered as
+ * {@link legacyRefusal} says, with 400 (a notification with 202).
  */
 export function refuseLegacyPost(
   body: DecodedBody,
@@ -18,21 +15,9 @@ export function refuseLegacyPost(
   res: ServerResponse,
   supported: readonly string[],
 ): void {
-  if (body.kind !== 'single' || body.entry.kind === 'response' || body.entry.kind === 'invalid') {
-    return writeJson(
-      res,
-      400,
-      errorResponse(null, invalidRequest('this endpoint serves stateless requests of protocol revision 2026-07-28')),
-    );
-  }
-  const { entry } = body;
-  if (entry.kind === 'notification') return writeEmpty(res, 202);
-  const named = entry.message.method === Method.Initialize ? entry.message.params?.protocolVersion : undefined;
-  const requested =
-    typeof named === 'string'
-      ? named
-      : (headerValue(raw.headers, MCP_PROTOCOL_VERSION_HEADER) ?? DEFAULT_HEADER_PROTOCOL_VERSION);
-  writeJson(res, 400, errorResponse(entry.message.id, unsupportedProtocolVersion(requested, supported)));
+  const refusal = legacyRefusal(body, headerValue(raw.headers, MCP_PROTOCOL_VERSION_HEADER), supported);
+  if (refusal === undefined) return writeEmpty(res, 202);
+  writeJson(res, 400, refusal);
 }
 
 /**

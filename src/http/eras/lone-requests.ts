@@ -9,7 +9,7 @@ import { MCP_RESOLVED_OPTIONS } from '../../mcp.constants.js';
 import type { Dispatcher } from '../../protocol/dispatcher.js';
 import type { JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.types.js';
 import { ScopeChallenges } from '../responses/scope-challenges.js';
-import { loggedSerializationReports } from '../responses/serialization-reports.js';
+import { loggedSerializationReports } from '../../dispatch/serialization-reports.js';
 import { StatelessResponder, type StatelessResponderSettings } from '../responses/stateless-responder.js';
 
 /**
@@ -68,7 +68,13 @@ export class LoneRequests implements BeforeApplicationShutdown {
     if (res.destroyed || res.writableEnded || raw.socket?.destroyed) return;
     const responder = new StatelessResponder(res, this.settings);
     abortOnClose(res, responder, caller);
-    const context: MessageContext = { caller, httpRequest: request, headers: raw.headers, channel: responder };
+    const context: MessageContext = {
+      transport: 'http',
+      caller,
+      httpRequest: request,
+      headers: raw.headers,
+      channel: responder,
+    };
     this.serving.add(caller);
     try {
       const response = await dispatcher.handleRequest(message, context);

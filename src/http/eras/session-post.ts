@@ -17,7 +17,7 @@ import { McpStateUnavailableError } from '../../errors/mcp-state-unavailable.err
 import { writeEmpty, writeJson, writeStateUnavailable, writeTransportError } from '../responses/http-responses.js';
 import { PostResponder, type PostResponderSettings } from '../responses/post-responder.js';
 import { ScopeChallenges } from '../responses/scope-challenges.js';
-import { loggedSerializationReports } from '../responses/serialization-reports.js';
+import { loggedSerializationReports } from '../../dispatch/serialization-reports.js';
 import { legacyVersionHeaderOk, rejectVersionHeader } from './session-headers.js';
 import { writeSessionRefusal } from './session-refusal.js';
 
@@ -80,7 +80,7 @@ export class SessionPost {
     session.lastActivity = Date.now();
     this.requestSessions.bind(request, session);
     const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
-    const base = { caller: session, session, httpRequest: request, headers };
+    const base = { transport: 'http' as const, caller: session, session, httpRequest: request, headers };
 
     if (body.kind === 'single') {
       const { entry } = body;

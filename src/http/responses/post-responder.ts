@@ -6,7 +6,7 @@ import type { ClientSession } from '../../session/client-session.js';
 import type { SessionStream } from '../../session/session-stream.js';
 import { writeEncoded } from './http-responses.js';
 import type { JsonAnswer } from './scope-challenges.js';
-import type { SerializationReports } from './serialization-reports.js';
+import type { SerializationReports } from '../../dispatch/serialization-reports.js';
 import { SseWriter } from './sse.writer.js';
 import { pumpToConnection } from './stream-pump.js';
 

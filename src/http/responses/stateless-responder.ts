@@ -3,7 +3,7 @@ import { encodeMessage, encodeResponseInParts, jsonText } from '../../protocol/j
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc.types.js';
 import type { CallChannel } from '../../execution/call-channel.js';
 import { writeEncoded } from './http-responses.js';
-import type { SerializationReports } from './serialization-reports.js';
+import type { SerializationReports } from '../../dispatch/serialization-reports.js';
 import { SseWriter } from './sse.writer.js';
 import type { BufferBudget } from '../../session/buffer-budget.js';
 

@@ -1,7 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
-import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc.types.js';
+import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.types.js';
 
-/** What a responder tells when something it should send has no JSON form: a server bug worth logging. */
+/**
+ * What a transport tells when something it should send has no JSON form: a server bug worth logging.
+ * The same words for every transport (HTTP responders, the stdio writer).
+ */
 export interface SerializationReports {
   /** Told when a response cannot be serialised (it is answered as an internal error instead). */
   readonly onUnserializable?: (error: unknown, response: JsonRpcResponse) => void;
