@@ -11,6 +11,7 @@ import { MCP_HANDLER_PARAMS_METADATA, MCP_RESOLVED_OPTIONS } from '../mcp.consta
 import { PromptStore } from '../prompts/prompt.store.js';
 import { ResourceStore } from '../resources/resource.store.js';
 import { RouteTools } from '../routes/route-tools.js';
+import { ServerIdentity } from './server-identity.js';
 import { ToolStore } from '../tools/tool.store.js';
 import { MetadataAccessor, type MethodMetadata } from './metadata.accessor.js';
 import { ServedItems } from './served-items.js';
@@ -47,8 +48,12 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
     private readonly prompts: PromptStore,
     private readonly pipelines: PipelineFactory,
     private readonly routes: RouteTools,
+    private readonly identity: ServerIdentity,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
+
+  /** Route-backed tools a stdio server leaves unserved. */
+  private routesWithoutHttp = 0;
 
   onModuleInit(): void {
     const completions: FoundCompletion[] = [];
@@ -58,6 +63,12 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
       handlers += this.explore(wrapper, completions, served);
     }
     served.checkNamed();
+    if (this.routesWithoutHttp > 0) {
+      this.logger.log(
+        `MCP server '${this.options.name}' leaves ${this.routesWithoutHttp} route-backed tool(s) unserved: ` +
+          'on stdio there is no HTTP server to run their routes through',
+      );
+    }
     for (const completion of completions) this.attach(completion, served);
     if (handlers > 0) this.pipelines.assertNoTransientGlobalEnhancers();
     this.logger.log(
@@ -164,6 +175,10 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
     }
     const route = found.route!;
     if (!served.serves('tools', route.name ?? methodName)) return;
+    if (this.identity.stdio) {
+      this.routesWithoutHttp++;
+      return;
+    }
     this.routes.define(route, classRef, methodName, owner, pipeline(MCP_HANDLER_PARAMS_METADATA));
   }
 
