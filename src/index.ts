@@ -19,6 +19,7 @@ export type {
   McpResumabilityOptions,
   McpStateOptions,
   McpCacheOptions,
+  McpTasksOptions,
   McpCacheHintOptions,
 } from './interfaces/mcp-module-options.interface.js';
 export { defaultPrincipalOf } from './session/principal-of.js';

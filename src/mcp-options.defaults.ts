@@ -49,6 +49,13 @@ export const MCP_OPTION_DEFAULTS = {
     requestStateTtlMs: 15 * 60 * 1000,
   },
   cache: {},
+  tasks: {
+    defaultTtlMs: 60 * 60 * 1000,
+    maxTtlMs: 24 * 60 * 60 * 1000,
+    pollIntervalMs: 1_000,
+    maxPerPrincipal: 100,
+    maxTasks: 10_000,
+  },
 } as const satisfies Omit<McpModuleOptions, 'name' | 'version'>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
@@ -94,6 +101,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     },
     state: { ...defaults.state, ...given(options.state) },
     cache: options.cache ?? defaults.cache,
+    tasks: { ...defaults.tasks, ...given(options.tasks) },
   };
   validateMcpOptions(resolved);
   return resolved;

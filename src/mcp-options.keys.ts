@@ -10,6 +10,7 @@ import type {
   McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
+  McpTasksOptions,
 } from './interfaces/mcp-module-options.interface.js';
 
 /** Every key of `T`, and no other: the compiler keeps these lists in step with the interfaces. */
@@ -29,6 +30,7 @@ const TOP_LEVEL: Keys<McpModuleOptions> = {
   resumability: true,
   state: true,
   cache: true,
+  tasks: true,
 };
 
 /** The groups of options, each with its fields. */
@@ -73,6 +75,13 @@ const GROUPS = {
     resourceTemplates: true,
     reads: true,
   } satisfies Keys<McpCacheOptions>,
+  tasks: {
+    defaultTtlMs: true,
+    maxTtlMs: true,
+    pollIntervalMs: true,
+    maxPerPrincipal: true,
+    maxTasks: true,
+  } satisfies Keys<McpTasksOptions>,
 } as const;
 
 type Group = keyof typeof GROUPS;

@@ -48,6 +48,7 @@ import { RequestSessions } from './session/request-sessions.js';
 import { SessionStore } from './session/session.store.js';
 import { SharedSessions } from './session/shared-sessions.js';
 import { SharedChangeBus } from './notifications/shared-change-bus.js';
+import { TaskService } from './tasks/task.service.js';
 import { ToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './http/body-parser.notice.js';
@@ -121,6 +122,7 @@ const REGISTRIES = [
     ItemVisibility,
     CallLifecycle,
     ToolCaller,
+    TaskService,
     ResourceReader,
     PromptRenderer,
     CompletionService,

@@ -254,6 +254,12 @@ export class McpContextImpl implements McpContext {
       }
       throw new McpClientRequestError(message, ErrorCode.MethodNotFound);
     }
+    if (this.call.taskInput) {
+      if (this.finished) {
+        throw new McpClientRequestError(`${method} cannot be sent: the task has its result`, ErrorCode.InvalidRequest);
+      }
+      return this.call.taskInput.ask(method, params, options.key, problemOf);
+    }
     if (caller.era === 'modern') {
       if (!this.round) {
         throw new McpClientRequestError(

@@ -19,8 +19,28 @@ export interface MessageContext {
   /** Where messages about this POST's requests go; absent for a POST that carried no request. */
   readonly channel?: CallChannel;
   /**
+   * Where a call running as a task sends what its handler asks the client (`ctx.elicit`,
+   * `ctx.sample`, `ctx.listRoots`): the task waits in `input_required` for the answer.
+   */
+  readonly taskInput?: TaskInputPort;
+  /**
    * The caching hints of the answer, set by what served a cacheable request (a list, a read): the
    * modern era puts them on the result.
    */
   cacheHint?: CacheHint;
+}
+
+/** What a task does with a request its handler makes to the client (see `MessageContext.taskInput`). */
+export interface TaskInputPort {
+  /**
+   * Puts the request in the task's `inputRequests` and resolves with the client's answer.
+   * @param key the request's key, unique over the task's life; by default its kind and order.
+   * @param problemOf what is wrong with an answer, if anything (a malformed one rejects).
+   */
+  ask(
+    method: string,
+    params: Record<string, unknown>,
+    key: string | undefined,
+    problemOf: (answer: unknown) => string | undefined,
+  ): Promise<unknown>;
 }

@@ -8,6 +8,7 @@ import type {
   McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
+  McpTasksOptions,
 } from './mcp-module-options.interface.js';
 
 /**
@@ -37,4 +38,5 @@ export interface ResolvedMcpOptions {
     Pick<McpStateOptions, 'shared' | 'secret'> & Required<Pick<McpStateOptions, 'requestStateTtlMs'>>
   >;
   readonly cache: McpCacheOptions;
+  readonly tasks: Readonly<Required<McpTasksOptions>>;
 }

@@ -43,6 +43,7 @@ export function buildToolDefinition(
       'icons',
       toolField(() => checkIcons(options.icons, `@McpTool() on ${owner}`)),
     ),
+    ...taskExecution(options.task, owner),
     ...toolField(() => optionalMeta(options._meta, `@McpTool() on ${owner}`)),
   };
   return deepFreeze(structuredClone(definition));
@@ -75,4 +76,15 @@ function toolField<T>(check: () => T): T {
   } catch (error) {
     throw new McpDefinitionError((error as Error).message);
   }
+}
+
+/** `execution.taskSupport` of a tool that may run as a task; nothing for one that may not. */
+function taskExecution(task: McpToolOptions['task'], owner: string): Pick<ToolDefinition, 'execution'> {
+  if (task === undefined) return {};
+  if (task !== 'optional' && task !== 'required') {
+    throw new McpDefinitionError(
+      `@McpTool() on ${owner}: task must be 'optional' or 'required', got ${JSON.stringify(task)}`,
+    );
+  }
+  return { execution: { taskSupport: task } };
 }
