@@ -38,7 +38,7 @@ export { McpUri } from './decorators/mcp-uri.decorator.js';
 export { McpParamHeader } from './decorators/mcp-param-header.decorator.js';
 export { McpScopes } from './decorators/mcp-scopes.decorator.js';
 export { McpPublic } from './decorators/mcp-public.decorator.js';
-export type { McpToolOptions } from './interfaces/mcp-tool-options.interface.js';
+export type { McpToolOptions, McpToolTaskOptions } from './interfaces/mcp-tool-options.interface.js';
 export type { McpResourceOptions, McpResourceTemplateOptions } from './interfaces/mcp-resource-options.interface.js';
 export type { McpPromptOptions, McpPromptArgumentOptions } from './interfaces/mcp-prompt-options.interface.js';
 export type {

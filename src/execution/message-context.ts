@@ -24,6 +24,11 @@ export interface MessageContext {
    */
   readonly taskInput?: TaskInputPort;
   /**
+   * For a call of a tool whose handler starts its task (`ctx.startTask()`), while it runs in its
+   * request: told when the handler starts the task, with the answers the request carried.
+   */
+  readonly taskStart?: TaskStartPort;
+  /**
    * The caching hints of the answer, set by what served a cacheable request (a list, a read): the
    * modern era puts them on the result.
    */
@@ -43,4 +48,10 @@ export interface TaskInputPort {
     key: string | undefined,
     problemOf: (answer: unknown) => string | undefined,
   ): Promise<unknown>;
+}
+
+/** What `ctx.startTask()` tells, in the request of a tool whose handler starts its task. */
+export interface TaskStartPort {
+  /** The handler started the task: `answers` are what the request answered so far, by key. */
+  start(answers: Readonly<Record<string, unknown>>): void;
 }

@@ -40,7 +40,14 @@ export class TaskRun implements TaskInputPort, CallChannel {
   private readonly keys = new Set<string>();
   private ordinal = 0;
 
-  constructor(private readonly events: TaskRunEvents) {
+  /**
+   * @param carried answers the request that made the task carried (its handler asked before
+   *   `ctx.startTask()`): the same asks, made again in the task, are answered from them at once.
+   */
+  constructor(
+    private readonly events: TaskRunEvents,
+    private readonly carried: Readonly<Record<string, unknown>> = {},
+  ) {
     this.abort.onAbort(() => {
       const reason = this.abort.reason;
       for (const input of this.pending.values()) input.reject(reason);
@@ -64,6 +71,15 @@ export class TaskRun implements TaskInputPort, CallChannel {
       return Promise.reject(new TypeError(`The input key "${id}" was asked before in this task; keys are never reused`));
     }
     this.keys.add(id);
+    if (Object.hasOwn(this.carried, id)) {
+      const answer = this.carried[id];
+      const problem = problemOf(answer);
+      return problem === undefined
+        ? Promise.resolve(answer)
+        : Promise.reject(
+            new McpClientRequestError(`The answer to input "${id}" (${method}) is malformed: ${problem}`, ErrorCode.InvalidParams),
+          );
+    }
     const asked = new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { request: { method, params }, problemOf, resolve, reject });
     });

@@ -72,10 +72,17 @@ export class TaskService implements OnModuleDestroy {
   /**
    * Creates a task for a call and starts its work, detached from the request.
    * @param ttlMs the TTL the client asked for (2025-11-25), cut to `tasks.maxTtlMs`.
+   * @param carried answers the request carried, for what the handler asked before `ctx.startTask()`.
    * @returns the task as created: a `tasks/get` for it resolves already.
    * @throws JsonRpcError -32000 when the caller's or the server's cap on tasks is reached.
    */
-  async start(call: MessageContext, tool: string, ttlMs: number | undefined, work: TaskWork): Promise<TaskRecord> {
+  async start(
+    call: MessageContext,
+    tool: string,
+    ttlMs: number | undefined,
+    work: TaskWork,
+    carried?: Readonly<Record<string, unknown>>,
+  ): Promise<TaskRecord> {
     const now = Date.now();
     const ttl = Math.min(ttlMs ?? this.settings.defaultTtlMs, this.settings.maxTtlMs);
     const record: TaskRecord = {
@@ -99,7 +106,7 @@ export class TaskService implements OnModuleDestroy {
     if (refusal === 'full') {
       throw serverError(`Too many tasks on this server (tasks.maxTasks = ${this.caps.total}); retry later`);
     }
-    this.launch(record, call, work);
+    this.launch(record, call, work, carried);
     return record;
   }
 
@@ -160,12 +167,20 @@ export class TaskService implements OnModuleDestroy {
     if (this.store instanceof InMemoryTaskStore) this.store.close();
   }
 
-  private launch(record: TaskRecord, call: MessageContext, work: TaskWork): void {
+  private launch(
+    record: TaskRecord,
+    call: MessageContext,
+    work: TaskWork,
+    carried: Readonly<Record<string, unknown>> | undefined,
+  ): void {
     const { taskId } = record;
-    const run = new TaskRun({
-      inputRequestsChanged: (requests) => this.inputRequestsChanged(taskId, requests),
-      statusMessage: (message) => void this.change(taskId, { statusMessage: message }),
-    });
+    const run = new TaskRun(
+      {
+        inputRequestsChanged: (requests) => this.inputRequestsChanged(taskId, requests),
+        statusMessage: (message) => void this.change(taskId, { statusMessage: message }),
+      },
+      carried,
+    );
     // A task still running at the end of its TTL is stopped: nobody could read what it produces.
     const expiry = setTimeout(() => this.expire(taskId), Math.max(0, record.expiresAt - Date.now())).unref();
     this.runs.set(taskId, { run, expiry });

@@ -81,7 +81,25 @@ export class ToolCaller {
       return this.callNow(params, call, requestId);
     }
     if (task === 'refused') throw this.taskRefusal(params.name, call);
-    const record = await this.tasks.start(call, params.name, task.ttlMs, async (taskCall) =>
+    if (tool.taskStart === 'handler' && call.caller.era === 'modern') {
+      // The handler starts the task itself, after the rounds it needs in its request.
+      let carried: Readonly<Record<string, unknown>> | undefined;
+      const result = await this.callNow(params, { ...call, taskStart: { start: (answers) => (carried = answers) } }, requestId);
+      if (carried === undefined) return result;
+      return this.startTask(params, call, requestId, task.ttlMs, carried);
+    }
+    return this.startTask(params, call, requestId, task.ttlMs);
+  }
+
+  /** Creates the task of a call and runs the call in it: the request is answered with the task. */
+  private async startTask(
+    params: CallToolParams,
+    call: MessageContext,
+    requestId: RequestId,
+    ttlMs: number | undefined,
+    carried?: Readonly<Record<string, unknown>>,
+  ): Promise<Readonly<Record<string, unknown>>> {
+    const record = await this.tasks.start(call, params.name, ttlMs, async (taskCall) =>
       // Without rounds, the lifecycle answers a result, never an interim one.
       (await this.callNow(
         // The task's own progress token: its progress becomes the task's status message.
@@ -90,6 +108,7 @@ export class ToolCaller {
         requestId,
         false,
       )) as CallToolResult as unknown as Record<string, unknown>,
+      carried,
     );
     return call.caller.era === 'modern' ? createTaskResult(record) : { task: legacyTask(record) };
   }

@@ -84,3 +84,25 @@ export class ConformanceTaskTools {
     return `Got ${String(first.content?.name)} and ${String(second.content?.name)}`;
   }
 }
+
+/** The tool of `tasks-mrtr-composition`: asks in its request's rounds, then goes on as a task. */
+@Injectable()
+export class ConformanceTaskCompositionTools {
+  @McpTool({
+    name: 'test_tool_with_task',
+    description: 'Asks for the user name in its request, then works as a task',
+    task: { support: 'required', start: 'handler' },
+  })
+  async withTask(_args: object, ctx: McpContext): Promise<string> {
+    const answer = await ctx.elicit(
+      {
+        message: 'What is your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
+      { key: 'user_name' },
+    );
+    await ctx.startTask();
+    await sleep(200, undefined, { signal: ctx.signal });
+    return `Hello, ${String(answer.content?.name)}, from a task!`;
+  }
+}
