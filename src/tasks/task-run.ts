@@ -68,7 +68,9 @@ export class TaskRun implements TaskInputPort, CallChannel {
       while (this.keys.has(id));
     }
     if (this.keys.has(id)) {
-      return Promise.reject(new TypeError(`The input key "${id}" was asked before in this task; keys are never reused`));
+      return Promise.reject(
+        new TypeError(`The input key "${id}" was asked before in this task; keys are never reused`),
+      );
     }
     this.keys.add(id);
     if (Object.hasOwn(this.carried, id)) {
@@ -77,7 +79,10 @@ export class TaskRun implements TaskInputPort, CallChannel {
       return problem === undefined
         ? Promise.resolve(answer)
         : Promise.reject(
-            new McpClientRequestError(`The answer to input "${id}" (${method}) is malformed: ${problem}`, ErrorCode.InvalidParams),
+            new McpClientRequestError(
+              `The answer to input "${id}" (${method}) is malformed: ${problem}`,
+              ErrorCode.InvalidParams,
+            ),
           );
     }
     const asked = new Promise<unknown>((resolve, reject) => {
@@ -115,9 +120,17 @@ export class TaskRun implements TaskInputPort, CallChannel {
   /** Progress becomes the task's status message; nothing else has a stream to go on. */
   send(message: JsonRpcMessage): boolean {
     if (!('method' in message) || message.method !== Method.Progress || !message.params) return false;
-    const { progress, total, message: text } = message.params as { progress?: number; total?: number; message?: unknown };
+    const {
+      progress,
+      total,
+      message: text,
+    } = message.params as { progress?: number; total?: number; message?: unknown };
     const status =
-      typeof text === 'string' ? text : total === undefined ? `${String(progress)}` : `${String(progress)}/${String(total)}`;
+      typeof text === 'string'
+        ? text
+        : total === undefined
+          ? `${String(progress)}`
+          : `${String(progress)}/${String(total)}`;
     this.events.statusMessage(status);
     return true;
   }

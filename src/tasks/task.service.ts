@@ -198,7 +198,10 @@ export class TaskService implements OnModuleDestroy {
         (error: unknown) => this.settle(taskId, this.failure(taskId, error)),
       )
       .catch((error: unknown) => {
-        this.logger.error(`Task ${taskId} could not record its end`, error instanceof Error ? error.stack : String(error));
+        this.logger.error(
+          `Task ${taskId} could not record its end`,
+          error instanceof Error ? error.stack : String(error),
+        );
       })
       .finally(() => {
         clearTimeout(expiry);
@@ -218,7 +221,12 @@ export class TaskService implements OnModuleDestroy {
     void this.store.update(taskId, (task) =>
       isTerminalStatus(task.status)
         ? undefined
-        : { ...task, status: waiting ? 'input_required' : 'working', inputRequests: requests, lastUpdatedAt: Date.now() },
+        : {
+            ...task,
+            status: waiting ? 'input_required' : 'working',
+            inputRequests: requests,
+            lastUpdatedAt: Date.now(),
+          },
     );
   }
 
@@ -239,7 +247,9 @@ export class TaskService implements OnModuleDestroy {
   }
 
   private expire(taskId: string): void {
-    this.runs.get(taskId)?.run.abort.abort(new McpCallAbortedError('timeout', `Task ${taskId} reached the end of its TTL`));
+    this.runs
+      .get(taskId)
+      ?.run.abort.abort(new McpCallAbortedError('timeout', `Task ${taskId} reached the end of its TTL`));
     this.wake(taskId, undefined);
   }
 

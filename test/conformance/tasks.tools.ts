@@ -73,9 +73,7 @@ export class ConformanceTaskTools {
   })
   async confirmDelete({ filename }: { filename: string }, ctx: McpContext): Promise<string> {
     const answer = await ctx.elicit(CONFIRM_FORM);
-    return answer.action === 'accept' && answer.content?.confirm === true
-      ? `Deleted ${filename}`
-      : `Kept ${filename}`;
+    return answer.action === 'accept' && answer.content?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`;
   }
 
   @McpTool({ name: 'multi_input', description: 'Asks two questions at once (a task)', task: 'optional' })

@@ -199,8 +199,9 @@ describe('Tasks, 2026-07-28 extension: caps', () => {
   it('refuses a task past tasks.maxPerPrincipal with an error naming it, and accepts once one finishes', async () => {
     const client = alice(app.client);
     const first = (await startTask(client, 'build_report', { gate: 'cap-1' })) as { taskId: string };
-    expect(await client.error(200, 'tools/call', { name: 'build_report', arguments: { gate: 'cap-2' } }, WITH_TASKS))
-      .toMatchObject({ code: -32000, message: expect.stringContaining('tasks.maxPerPrincipal = 1') });
+    expect(
+      await client.error(200, 'tools/call', { name: 'build_report', arguments: { gate: 'cap-2' } }, WITH_TASKS),
+    ).toMatchObject({ code: -32000, message: expect.stringContaining('tasks.maxPerPrincipal = 1') });
     // Another principal has its own allowance.
     expect(await startTask(app.client.with(bearer('bob')), 'build_report', { gate: 'cap-b' })).toMatchObject({
       resultType: 'task',
