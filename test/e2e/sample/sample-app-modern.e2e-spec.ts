@@ -127,6 +127,8 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
         prompts: { listChanged: true },
         resources: { subscribe: true, listChanged: true },
         tools: { listChanged: true },
+        // refresh_forecasts may run as a task.
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
       });
       expect(discovered.instructions).toMatch(/^Use weather_forecast or weather_summary/);
 
