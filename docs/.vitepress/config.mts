@@ -38,6 +38,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Testing', link: '/guide/testing' },
       { text: 'Two protocol eras', link: '/guide/protocol-eras' },
       { text: 'Several servers in one app', link: '/guide/servers' },
+      { text: 'Long-running tools (tasks)', link: '/guide/tasks' },
     ],
   },
   {
