@@ -220,7 +220,9 @@ function validateTasks(tasks: ResolvedMcpOptions['tasks']): void {
     );
   }
   if (!Number.isSafeInteger(tasks.maxTasks) || tasks.maxTasks < 1) {
-    throw new TypeError(`McpModule: options.tasks.maxTasks must be a whole number from 1, got ${String(tasks.maxTasks)}`);
+    throw new TypeError(
+      `McpModule: options.tasks.maxTasks must be a whole number from 1, got ${String(tasks.maxTasks)}`,
+    );
   }
   const perPrincipal = tasks.maxPerPrincipal;
   if (perPrincipal !== Infinity && (!Number.isSafeInteger(perPrincipal) || perPrincipal < 1)) {

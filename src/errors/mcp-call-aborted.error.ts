@@ -5,12 +5,7 @@ import { IntrinsicException } from '@nestjs/common';
  * @category Errors
  */
 export type McpCallAbortKind =
-  | 'cancelled'
-  | 'timeout'
-  | 'session-ended'
-  | 'input-required'
-  | 'shutdown'
-  | 'task-started';
+  'cancelled' | 'timeout' | 'session-ended' | 'input-required' | 'shutdown' | 'task-started';
 
 /**
  * The `reason` of a call's `ctx.signal` once it aborted: the client cancelled the call (or, on

@@ -12,7 +12,7 @@ import { decodeHeaderValue } from './header-value.js';
 import { Method } from './methods.js';
 import type { Implementation, ServerCapabilities } from './mcp.types.js';
 import { INTERIM_RESULT, type CacheHint } from './modern.types.js';
-import { TASK_RESULT } from './tasks.js';
+import { TASK_RESULT, TASKS_EXTENSION } from './tasks.js';
 import { isModernProtocolVersion } from './protocol-version.js';
 import { MetaKey, readEnvelope, type RequestEnvelope } from './request-envelope.js';
 
@@ -146,9 +146,13 @@ export function admitModernRequest(
   return envelope;
 }
 
+/** The tasks extension's methods: served while the server declares the extension (a tool supports tasks). */
+const TASKS_METHODS: ReadonlySet<string> = new Set([Method.TasksGet, Method.TasksUpdate, Method.TasksCancel]);
+
 /** Whether the modern era serves `method` while the server has `capabilities`. */
 export function servesMethod(method: string, capabilities: ServerCapabilities): boolean {
   if (!MODERN_METHODS.has(method)) return false;
+  if (TASKS_METHODS.has(method)) return capabilities.extensions?.[TASKS_EXTENSION] !== undefined;
   const capability = CAPABILITY_OF[method];
   return capability === undefined || capabilities[capability] !== undefined;
 }

@@ -20,9 +20,10 @@ export class InMemoryTaskStore implements TaskStore {
   constructor(private readonly now: () => number = Date.now) {}
 
   create(record: TaskRecord, caps: TaskCaps): Promise<TaskRefusal | undefined> {
-    if (this.tasks.size >= caps.total) this.sweep();
+    // Expired tasks still held (the sweep runs every minute) give their places back first.
+    if (this.tasks.size >= caps.total || this.liveOf(record.owner) >= caps.perOwner) this.sweep();
     if (this.tasks.size >= caps.total) return Promise.resolve('full');
-    if ((this.live.get(record.owner) ?? 0) >= caps.perOwner) return Promise.resolve('owner-full');
+    if (this.liveOf(record.owner) >= caps.perOwner) return Promise.resolve('owner-full');
     this.tasks.set(record.taskId, record);
     let owned = this.byOwner.get(record.owner);
     if (!owned) this.byOwner.set(record.owner, (owned = new Set()));
@@ -72,6 +73,10 @@ export class InMemoryTaskStore implements TaskStore {
   /** How many tasks are kept (for tests and figures). */
   get size(): number {
     return this.tasks.size;
+  }
+
+  private liveOf(owner: string): number {
+    return this.live.get(owner) ?? 0;
   }
 
   private current(taskId: string): TaskRecord | undefined {

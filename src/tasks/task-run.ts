@@ -126,11 +126,7 @@ export class TaskRun implements TaskInputPort, CallChannel {
       message: text,
     } = message.params as { progress?: number; total?: number; message?: unknown };
     const status =
-      typeof text === 'string'
-        ? text
-        : total === undefined
-          ? `${String(progress)}`
-          : `${String(progress)}/${String(total)}`;
+      typeof text === 'string' ? text : total === undefined ? String(progress) : `${String(progress)}/${String(total)}`;
     this.events.statusMessage(status);
     return true;
   }

@@ -84,7 +84,11 @@ export class ToolCaller {
     if (tool.taskStart === 'handler' && call.caller.era === 'modern') {
       // The handler starts the task itself, after the rounds it needs in its request.
       let carried: Readonly<Record<string, unknown>> | undefined;
-      const result = await this.callNow(params, { ...call, taskStart: { start: (answers) => (carried = answers) } }, requestId);
+      const result = await this.callNow(
+        params,
+        { ...call, taskStart: { start: (answers) => (carried = answers) } },
+        requestId,
+      );
       if (carried === undefined) return result;
       return this.startTask(params, call, requestId, task.ttlMs, carried);
     }
@@ -99,15 +103,19 @@ export class ToolCaller {
     ttlMs: number | undefined,
     carried?: Readonly<Record<string, unknown>>,
   ): Promise<Readonly<Record<string, unknown>>> {
-    const record = await this.tasks.start(call, params.name, ttlMs, async (taskCall) =>
-      // Without rounds, the lifecycle answers a result, never an interim one.
-      (await this.callNow(
-        // The task's own progress token: its progress becomes the task's status message.
-        { ...params, _meta: { ...params._meta, progressToken: 'task' } },
-        taskCall,
-        requestId,
-        false,
-      )) as CallToolResult as unknown as Record<string, unknown>,
+    const record = await this.tasks.start(
+      call,
+      params.name,
+      ttlMs,
+      async (taskCall) =>
+        // Without rounds, the lifecycle answers a result, never an interim one.
+        (await this.callNow(
+          // The task's own progress token: its progress becomes the task's status message.
+          { ...params, _meta: { ...params._meta, progressToken: 'task' } },
+          taskCall,
+          requestId,
+          false,
+        )) as CallToolResult as unknown as Record<string, unknown>,
       carried,
     );
     return call.caller.era === 'modern' ? createTaskResult(record) : { task: legacyTask(record) };
