@@ -8,7 +8,7 @@
  */
 import { McpCallAbortedError } from '../../../src/index.js';
 import { bearer } from '../../fixtures/modern.fixture.js';
-import { TaskGates, tasksApp } from '../../fixtures/tasks.fixture.js';
+import { ImportTools, TaskGates, tasksApp } from '../../fixtures/tasks.fixture.js';
 import { useModernApp } from '../../utils/modern-app.js';
 import { ALL_CAPABILITIES, type ModernClient } from '../../utils/modern-client.js';
 import { until as eventually } from '../../utils/wait.js';
@@ -50,6 +50,7 @@ describe('Tasks, 2026-07-28 extension (raw HTTP)', () => {
       build_report: { taskSupport: 'optional' },
       nightly_batch: { taskSupport: 'required' },
       delete_files: { taskSupport: 'optional' },
+      import_contacts: { taskSupport: 'required' },
     });
   });
 
@@ -133,6 +134,32 @@ describe('Tasks, 2026-07-28 extension (raw HTTP)', () => {
     expect(await until(client, taskId, 'completed')).toMatchObject({
       result: { content: [{ type: 'text', text: 'Ann deleted *.tmp' }] },
     });
+  });
+
+  it('asks in the request before a handler-started task, then answers with the task the handler runs again in', async () => {
+    const client = alice(app.client);
+    const round1 = await client.result('tools/call', { name: 'import_contacts' }, WITH_TASKS);
+    expect(round1).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { file: { method: 'elicitation/create' } },
+    });
+    expect(round1).not.toHaveProperty('taskId');
+    const round2 = await client.result(
+      'tools/call',
+      {
+        name: 'import_contacts',
+        inputResponses: { file: { action: 'accept', content: { file: 'friends.vcf' } } },
+        requestState: round1.requestState,
+      },
+      WITH_TASKS,
+    );
+    expect(round2).toMatchObject({ resultType: 'task', status: 'working' });
+    expect(round2).not.toHaveProperty('requestState');
+    expect(await until(client, round2.taskId as string, 'completed')).toMatchObject({
+      result: { content: [{ type: 'text', text: 'Imported friends.vcf' }] },
+    });
+    // Round 1, round 2 up to startTask(), and again in the task.
+    expect(app.get(ImportTools).runs).toBe(3);
   });
 
   it('cancels: the task is cancelled at once, its handler’s signal aborts, a second cancel is acknowledged alike', async () => {
