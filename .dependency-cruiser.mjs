@@ -91,10 +91,11 @@ const LAYERS = [
   },
   {
     name: 'adapters',
-    paths: ['src/redis/', 'src/oauth/'],
+    paths: ['src/redis/', 'src/oauth/', 'src/testing/'],
     why:
       'Optional integrations behind subpath exports: shared state on Redis (mcp42/redis, the internal port of ' +
-      'src/interfaces) and the OAuth resource server (mcp42/oauth); nothing else in src imports them.',
+      'src/interfaces), the OAuth resource server (mcp42/oauth) and the testing kit (mcp42/testing); nothing ' +
+      'else in src imports them.',
   },
 ];
 
@@ -187,6 +188,15 @@ export default {
       to: { path: 'node_modules/jose/' },
     },
     {
+      name: 'sdk-in-the-testing-kit-only',
+      comment:
+        'The official SDK stays an optional peer: only the testing kit behind mcp42/testing imports it (its Client ' +
+        'is what createMcpTestClient returns).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/testing/' },
+      to: { path: 'node_modules/@modelcontextprotocol/' },
+    },
+    {
       name: 'src-not-to-tests',
       comment: 'The library never reaches into the tests, the sample app or the benchmarks.',
       severity: 'error',
@@ -204,11 +214,11 @@ export default {
       name: 'public-api-only',
       comment:
         'The sample app and the tests use mcp42 as users do: through src/index.ts (and the index.ts of the ' +
-        'subpath exports mcp42/protocol, mcp42/redis and mcp42/oauth). Unit specs beside the source, and ' +
+        'subpath exports mcp42/protocol, mcp42/redis, mcp42/oauth and mcp42/testing). Unit specs beside the source, and ' +
         'the helpers in test/internals/ for tests that read internal state, are the tests of internals.',
       severity: 'error',
       from: { path: '^(sample-app|test)/', pathNot: '^test/internals/' },
-      to: { path: '^src/', pathNot: '^src/(protocol/|redis/|oauth/)?index\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(protocol/|redis/|oauth/|testing/)?index\\.ts$' },
     },
   ],
   options: {

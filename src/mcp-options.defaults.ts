@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import { refuseUnknownOptions } from './mcp-options.keys.js';
@@ -27,6 +28,9 @@ export const MCP_OPTION_DEFAULTS = {
     listenStreams: 1_000,
     listenStreamsPerPrincipal: 10,
     outboxMessages: 1_000,
+    outboxChars: 4 * 1024 * 1024,
+    // A small fraction of what the process may hold: the rest is the application's.
+    bufferedChars: Math.floor(getHeapStatistics().heap_size_limit / 64),
     pageSize: 100,
   },
   sessions: {

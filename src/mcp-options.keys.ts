@@ -50,6 +50,8 @@ const GROUPS = {
     listenStreams: true,
     listenStreamsPerPrincipal: true,
     outboxMessages: true,
+    outboxChars: true,
+    bufferedChars: true,
     pageSize: true,
   } satisfies Keys<McpLimitsOptions>,
   sessions: {

@@ -21,6 +21,8 @@ export function validateMcpOptions(options: ResolvedMcpOptions): void {
     'bodyBytes',
     'sessions',
     'outboxMessages',
+    'outboxChars',
+    'bufferedChars',
     'pageSize',
     'listenStreams',
     'listenStreamsPerPrincipal',

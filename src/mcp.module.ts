@@ -46,6 +46,7 @@ import { SessionFanout } from './notifications/session-fanout.js';
 import { StateSecretNotice } from './sealing/state-secret.notice.js';
 import { RequestSessions } from './session/request-sessions.js';
 import { SessionStore } from './session/session.store.js';
+import { BufferBudget } from './session/buffer-budget.js';
 import { SharedSessions } from './session/shared-sessions.js';
 import { SharedChangeBus } from './notifications/shared-change-bus.js';
 import { TaskService } from './tasks/task.service.js';
@@ -96,6 +97,12 @@ const REGISTRIES = [
       provide: Sealer,
       useFactory: ({ state }: ResolvedMcpOptions) =>
         state.secret === undefined ? Sealer.ephemeral() : Sealer.fromSecret(state.secret),
+      inject: [MCP_RESOLVED_OPTIONS],
+    },
+    // What this server holds for its clients, in all (`limits.bufferedChars`).
+    {
+      provide: BufferBudget,
+      useFactory: ({ limits }: ResolvedMcpOptions) => new BufferBudget(limits.bufferedChars),
       inject: [MCP_RESOLVED_OPTIONS],
     },
     SharedSessions,

@@ -161,6 +161,23 @@ export interface McpLimitsOptions {
    */
   outboxMessages?: number;
   /**
+   * Characters of server-to-client messages a session may hold undelivered, as `outboxMessages`
+   * counts them: past it a stalled reader's session ends, and the oldest messages waiting for a GET
+   * stream are dropped. A 2026-07-28 response stream past it is cut. Without it, a tool that logs
+   * 1 MB messages to a client that stopped reading would hold `outboxMessages` megabytes.
+   * @default 4194304 (4 Mi characters, as a POST body may hold)
+   */
+  outboxChars?: number;
+  /**
+   * Characters of server-to-client messages this server holds for all its clients together: what
+   * connections hold back because their clients do not read, messages waiting for a GET stream,
+   * and the default event store's events. Past it, the session holding the most is relieved: its
+   * connections that hold messages back are cut (the client may resume from its stored events) or,
+   * holding none, it ends. A thousand stalled readers then cost this much, not a thousand outboxes.
+   * @default a 64th of the V8 heap limit (64 Mi characters under the default 4 GB heap; 16 Mi in a 1 GB one)
+   */
+  bufferedChars?: number;
+  /**
    * Items per page of `tools/list` (and the other list methods); the client follows `nextCursor`
    * for more.
    * @default 100

@@ -457,6 +457,11 @@ export const sessions = (registry: McpSessionRegistry) => registry.list().map((s
         'ProtectedResourceMetadata',
       ],
     },
+    {
+      subpath: 'testing',
+      uses: 'createMcpTestClient',
+      names: ['McpHttpError', 'McpHttpRpcError', 'McpTestClientOptions', 'McpTestEra', 'createMcpTestClient'],
+    },
   ] as const;
 
   it.each(
