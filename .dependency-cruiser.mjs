@@ -43,6 +43,13 @@ const LAYERS = [
     why: 'ONE call lifecycle for every kind of item (admission, arguments, handler, answers), Nest pipelines (ExternalContextCreator, context type mcp), McpContext.',
   },
   {
+    name: 'tasks',
+    paths: ['src/tasks/'],
+    why:
+      'Tasks of both eras: the task store (in memory by default), the runs of this process (their abort, input ' +
+      'requests, progress), the service behind the tasks methods. Below the kinds: a tool call becomes a task here.',
+  },
+  {
     name: 'guards',
     paths: ['src/guards/'],
     why: 'McpScopesGuard and the default scopesOf, on the MCP execution context.',

@@ -17,6 +17,9 @@ export class WeatherAdminTools {
       'Refreshes the forecast of every known city (takes a few seconds); reports progress and can be cancelled',
     annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     timeoutMs: 60_000,
+    // A task for clients that can take one: its progress becomes the task's status message, and
+    // tasks/cancel aborts ctx.signal. A plain call for the others, with the same result.
+    task: 'optional',
   })
   async refreshAll(_args: object, ctx: McpContext): Promise<string> {
     const { cities } = this.weather;

@@ -19,6 +19,7 @@ export type {
   McpResumabilityOptions,
   McpStateOptions,
   McpCacheOptions,
+  McpTasksOptions,
   McpCacheHintOptions,
   McpRoutesOptions,
   McpStdioOptions,
@@ -40,8 +41,8 @@ export { McpUri } from './decorators/mcp-uri.decorator.js';
 export { McpParamHeader } from './decorators/mcp-param-header.decorator.js';
 export { McpScopes } from './decorators/mcp-scopes.decorator.js';
 export { McpPublic } from './decorators/mcp-public.decorator.js';
-export type { McpToolOptions } from './interfaces/mcp-tool-options.interface.js';
 export type { McpRouteOptions } from './interfaces/mcp-route-options.interface.js';
+export type { McpToolOptions, McpToolTaskOptions } from './interfaces/mcp-tool-options.interface.js';
 export type { McpResourceOptions, McpResourceTemplateOptions } from './interfaces/mcp-resource-options.interface.js';
 export type { McpPromptOptions, McpPromptArgumentOptions } from './interfaces/mcp-prompt-options.interface.js';
 export type {

@@ -202,6 +202,29 @@ describe('resolveMcpOptions', () => {
     }
   });
 
+  it('defaults the tasks group, and refuses TTLs, intervals and caps that cannot work', () => {
+    expect(resolveMcpOptions(base).tasks).toStrictEqual({
+      defaultTtlMs: 3_600_000,
+      maxTtlMs: 86_400_000,
+      pollIntervalMs: 1_000,
+      maxPerPrincipal: 100,
+      maxTasks: 10_000,
+    });
+    expect(resolveMcpOptions({ ...base, tasks: { maxPerPrincipal: Infinity } }).tasks.maxPerPrincipal).toBe(Infinity);
+    const refused: [object, RegExp][] = [
+      [{ defaultTtlMs: 0 }, /options\.tasks\.defaultTtlMs must be a whole number from 1/],
+      [{ pollIntervalMs: 2 ** 31 }, /options\.tasks\.pollIntervalMs must be a whole number from 1/],
+      [
+        { defaultTtlMs: 10, maxTtlMs: 5 },
+        /options\.tasks\.defaultTtlMs \(10\) must not exceed options\.tasks\.maxTtlMs/,
+      ],
+      [{ maxTasks: 0 }, /options\.tasks\.maxTasks must be a whole number from 1/],
+      [{ maxPerPrincipal: 1.5 }, /options\.tasks\.maxPerPrincipal must be a whole number from 1, or Infinity/],
+    ];
+    for (const [tasks, message] of refused) expect(() => resolveMcpOptions({ ...base, tasks })).toThrow(message);
+    expect(() => resolveMcpOptions({ ...base, tasks: { ttlMs: 1 } } as never)).toThrow(/tasks\.ttlMs/);
+  });
+
   it('rejects a negative, non-finite or timer-overflowing keepAliveMs', () => {
     for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '15' as unknown as number, 2 ** 31]) {
       expect(() => resolveMcpOptions({ ...base, http: { keepAliveMs: bad } })).toThrow(TypeError);

@@ -58,6 +58,13 @@ export const MCP_OPTION_DEFAULTS = {
     maxResponseBytes: 4 * 1024 * 1024,
   },
   stdio: {},
+  tasks: {
+    defaultTtlMs: 60 * 60 * 1000,
+    maxTtlMs: 24 * 60 * 60 * 1000,
+    pollIntervalMs: 1_000,
+    maxPerPrincipal: 100,
+    maxTasks: 10_000,
+  },
 } as const satisfies Omit<McpModuleOptions, 'name' | 'version'>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
@@ -106,6 +113,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     cache: options.cache ?? defaults.cache,
     routes: { ...defaults.routes, ...given(options.routes) },
     stdio: { ...defaults.stdio, ...given(options.stdio) },
+    tasks: { ...defaults.tasks, ...given(options.tasks) },
   };
   validateMcpOptions(resolved);
   return resolved;

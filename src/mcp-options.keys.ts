@@ -12,6 +12,7 @@ import type {
   McpSessionsOptions,
   McpStateOptions,
   McpStdioOptions,
+  McpTasksOptions,
 } from './interfaces/mcp-module-options.interface.js';
 
 /** Every key of `T`, and no other: the compiler keeps these lists in step with the interfaces. */
@@ -33,6 +34,7 @@ const TOP_LEVEL: Keys<McpModuleOptions> = {
   cache: true,
   routes: true,
   stdio: true,
+  tasks: true,
 };
 
 /** The groups of options, each with its fields. */
@@ -81,6 +83,13 @@ const GROUPS = {
   } satisfies Keys<McpCacheOptions>,
   routes: { forwardHeaders: true, maxResponseBytes: true } satisfies Keys<McpRoutesOptions>,
   stdio: { user: true } satisfies Keys<McpStdioOptions>,
+  tasks: {
+    defaultTtlMs: true,
+    maxTtlMs: true,
+    pollIntervalMs: true,
+    maxPerPrincipal: true,
+    maxTasks: true,
+  } satisfies Keys<McpTasksOptions>,
 } as const;
 
 type Group = keyof typeof GROUPS;

@@ -59,6 +59,7 @@ export function validateMcpOptions(options: ResolvedMcpOptions): void {
   validateCors(http);
   validateCache(options.cache);
   validateItems(options.items);
+  validateTasks(options.tasks);
   if (!isLoggingLevel(sessions.defaultLogLevel)) {
     throw new TypeError(
       `McpModule: options.sessions.defaultLogLevel must be one of ${LOGGING_LEVELS.join(', ')}, got ${String(sessions.defaultLogLevel)}`,
@@ -228,6 +229,26 @@ function validateRoutes(routes: ResolvedMcpOptions['routes']): void {
   if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
     throw new TypeError(
       `McpModule: options.routes.maxResponseBytes must be a positive whole number, got ${String(maxResponseBytes)}`,
+    );
+  }
+}
+
+function validateTasks(tasks: ResolvedMcpOptions['tasks']): void {
+  timer('tasks', tasks, ['defaultTtlMs', 'maxTtlMs', 'pollIntervalMs']);
+  if (tasks.defaultTtlMs > tasks.maxTtlMs) {
+    throw new TypeError(
+      `McpModule: options.tasks.defaultTtlMs (${tasks.defaultTtlMs}) must not exceed options.tasks.maxTtlMs (${tasks.maxTtlMs})`,
+    );
+  }
+  if (!Number.isSafeInteger(tasks.maxTasks) || tasks.maxTasks < 1) {
+    throw new TypeError(
+      `McpModule: options.tasks.maxTasks must be a whole number from 1, got ${String(tasks.maxTasks)}`,
+    );
+  }
+  const perPrincipal = tasks.maxPerPrincipal;
+  if (perPrincipal !== Infinity && (!Number.isSafeInteger(perPrincipal) || perPrincipal < 1)) {
+    throw new TypeError(
+      `McpModule: options.tasks.maxPerPrincipal must be a whole number from 1, or Infinity, got ${String(perPrincipal)}`,
     );
   }
 }

@@ -58,6 +58,7 @@ import { SessionStore } from './session/session.store.js';
 import { BufferBudget } from './session/buffer-budget.js';
 import { SharedSessions } from './session/shared-sessions.js';
 import { SharedChangeBus } from './notifications/shared-change-bus.js';
+import { TaskService } from './tasks/task.service.js';
 import { ToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './http/body-parser.notice.js';
@@ -142,6 +143,7 @@ const REGISTRIES = [
     ItemVisibility,
     CallLifecycle,
     ToolCaller,
+    TaskService,
     ResourceReader,
     PromptRenderer,
     CompletionService,

@@ -40,6 +40,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Two protocol eras', link: '/guide/protocol-eras' },
       { text: 'Several servers in one app', link: '/guide/servers' },
       { text: 'stdio: a local server', link: '/guide/stdio' },
+      { text: 'Long-running tools (tasks)', link: '/guide/tasks' },
     ],
   },
   {

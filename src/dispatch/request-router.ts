@@ -41,6 +41,16 @@ import type {
   ToolDefinition,
 } from '../protocol/mcp.types.js';
 import type { Page } from '../protocol/pagination.js';
+import { invalidParams, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import { Method } from '../protocol/methods.js';
+import {
+  declaresTasksExtension,
+  detailedTask,
+  isTerminalStatus,
+  legacyTask,
+  RELATED_TASK_META,
+  tasksExtensionRequired,
+} from '../protocol/tasks.js';
 import type { ItemStore } from '../items/item-store.js';
 import { CompletionService } from '../completion/completion.service.js';
 import { GuardClock, GUARD_DEADLINE_MS } from '../execution/guard-clock.js';
@@ -54,6 +64,7 @@ import { ResourceReader } from '../resources/resource.reader.js';
 import { ResourceStore } from '../resources/resource.store.js';
 import { SessionStore } from '../session/session.store.js';
 import { Sealer } from '../sealing/sealer.js';
+import { TaskService } from '../tasks/task.service.js';
 import { ToolCaller } from '../tools/tool.caller.js';
 import { ToolStore } from '../tools/tool.store.js';
 import { CursorSeal } from './cursor-seal.js';
@@ -116,12 +127,17 @@ export class RequestRouter implements DispatcherPort<MessageContext> {
     private readonly completions: CompletionService,
     private readonly capabilities: ServedCapabilities,
     private readonly listens: ListenStreams,
+    private readonly tasks: TaskService,
     sealer: Sealer,
   ) {
     const description = describeServer(options);
-    this.legacy = new Dispatcher(description, this, LEGACY_ERA);
+    this.legacy = new Dispatcher(withTasks(description, capabilities), this, LEGACY_ERA);
     this.modern = new Dispatcher(description, this, this.modernEra(description));
-    this.sessionless = new Dispatcher(withoutSessionCapabilities(description), this, SESSIONLESS_LEGACY_ERA);
+    this.sessionless = new Dispatcher(
+      withTasks(withoutSessionCapabilities(description), capabilities),
+      this,
+      SESSIONLESS_LEGACY_ERA,
+    );
     this.supportedVersions =
       options.eras === 'modern'
         ? [...MODERN_PROTOCOL_VERSIONS]
@@ -267,8 +283,70 @@ export class RequestRouter implements DispatcherPort<MessageContext> {
     params: CallToolParams,
     context: MessageContext,
     requestId: RequestId,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  ): Promise<CallToolResult | InputRequiredResult | Readonly<Record<string, unknown>>> {
     return this.toolCaller.call(params, context, requestId);
+  }
+
+  async getTask(taskId: string, context: MessageContext): Promise<Record<string, unknown>> {
+    this.tasksAllowed(Method.TasksGet, context);
+    const task = await this.tasks.get(taskId, context.caller);
+    return context.caller.era === 'modern' ? detailedTask(task) : legacyTask(task);
+  }
+
+  async updateTask(
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    context: MessageContext,
+  ): Promise<Record<string, unknown>> {
+    this.tasksAllowed(Method.TasksUpdate, context);
+    await this.tasks.update(taskId, context.caller, inputResponses);
+    return {};
+  }
+
+  /**
+   * 2026-07-28: an empty acknowledgement, a finished task included. 2025-11-25: the task, now
+   * cancelled; -32602 for a finished one, as that revision prescribes.
+   */
+  async cancelTask(taskId: string, context: MessageContext): Promise<Record<string, unknown>> {
+    this.tasksAllowed(Method.TasksCancel, context);
+    const before = await this.tasks.cancel(taskId, context.caller);
+    if (context.caller.era === 'modern') return {};
+    if (isTerminalStatus(before.status)) {
+      throw invalidParams(`Task ${taskId} cannot be cancelled: it is ${before.status} already`);
+    }
+    return legacyTask(await this.tasks.get(taskId, context.caller));
+  }
+
+  /** 2025-11-25: what the call would have answered, once the task has finished. */
+  async taskResult(taskId: string, context: MessageContext): Promise<Record<string, unknown>> {
+    const task = await this.tasks.finished(taskId, context.caller);
+    if (task.status === 'failed' && task.error) {
+      throw new JsonRpcError(task.error.code, task.error.message, task.error.data);
+    }
+    if (task.status !== 'completed' || !task.result) {
+      throw invalidParams(`Task ${taskId} was cancelled: it has no result`);
+    }
+    const meta = (task.result._meta ?? {}) as Record<string, unknown>;
+    return { ...task.result, _meta: { ...meta, [RELATED_TASK_META]: { taskId } } };
+  }
+
+  /** 2025-11-25: the caller's tasks, oldest first, in pages sealed to the caller. */
+  async listTasks(cursor: string | undefined, context: MessageContext): Promise<Record<string, unknown>> {
+    const scope = `tasks\0${context.caller.cursorScope}`;
+    const after = cursor === undefined ? undefined : this.cursors.open(cursor, scope);
+    const { tasks, more } = await this.tasks.list(context.caller, after, this.pageSize);
+    const last = tasks.at(-1);
+    return {
+      tasks: tasks.map(legacyTask),
+      ...(more && last ? { nextCursor: this.cursors.seal(last.taskId, scope) } : {}),
+    };
+  }
+
+  /** 2026-07-28: the tasks methods are the extension's, for requests that declare it (-32021 otherwise). */
+  private tasksAllowed(method: string, context: MessageContext): void {
+    if (context.caller.era === 'modern' && !declaresTasksExtension(context.caller.clientCapabilities)) {
+      throw tasksExtensionRequired(method);
+    }
   }
 
   // The methods and notifications below are the legacy era's: only session requests reach them
@@ -338,6 +416,20 @@ function withoutSessionCapabilities(description: ServerDescription): ServerDescr
       completions: Object.freeze({}),
       logging: Object.freeze({}),
     }),
+  });
+}
+
+/**
+ * What a 2025 client is told at `initialize`, worked out then: the tasks capability is there while a
+ * served tool supports tasks (tools come and go at run time).
+ */
+function withTasks(description: ServerDescription, served: ServedCapabilities): ServerDescription {
+  const base = description.capabilities;
+  return Object.freeze({
+    ...description,
+    get capabilities(): ServerCapabilities {
+      return served.legacy(base);
+    },
   });
 }
 

@@ -2,12 +2,21 @@ import { Injectable } from '@nestjs/common';
 import type { ServerCapabilities } from '../protocol/mcp.types.js';
 import { PromptStore } from '../prompts/prompt.store.js';
 import { ResourceStore } from '../resources/resource.store.js';
+import { TASKS_EXTENSION } from '../protocol/tasks.js';
 import { ToolStore } from '../tools/tool.store.js';
 
 const TOOLS = Object.freeze({ listChanged: true });
 const RESOURCES = Object.freeze({ subscribe: true, listChanged: true });
 const PROMPTS = Object.freeze({ listChanged: true });
 const EMPTY = Object.freeze({});
+/** The 2026-07-28 tasks extension, declared while a served tool supports tasks. */
+const EXTENSIONS = Object.freeze({ [TASKS_EXTENSION]: EMPTY });
+/** The 2025-11-25 tasks capability: tools/call may be a task, tasks may be listed and cancelled. */
+const LEGACY_TASKS = Object.freeze({
+  list: EMPTY,
+  cancel: EMPTY,
+  requests: Object.freeze({ tools: Object.freeze({ call: EMPTY }) }),
+});
 
 /**
  * The capabilities a 2026-07-28 client is told of, as they are now: a kind of item is declared only
@@ -33,7 +42,9 @@ export class ServedCapabilities {
     const templates = this.resources.templates.servedItems().length > 0;
     const resources = templates || this.resources.resources.servedItems().length > 0;
     const prompts = this.prompts.servedItems().length > 0;
-    const key = (tools ? 1 : 0) | (resources ? 2 : 0) | (prompts ? 4 : 0) | (prompts || templates ? 8 : 0);
+    const tasks = tools && this.servesTasks();
+    const key =
+      (tools ? 1 : 0) | (resources ? 2 : 0) | (prompts ? 4 : 0) | (prompts || templates ? 8 : 0) | (tasks ? 16 : 0);
     let capabilities = this.byKinds.get(key);
     if (!capabilities) {
       capabilities = Object.freeze({
@@ -42,9 +53,20 @@ export class ServedCapabilities {
         ...(prompts ? { prompts: PROMPTS } : {}),
         ...(prompts || templates ? { completions: EMPTY } : {}),
         logging: EMPTY,
+        ...(tasks ? { extensions: EXTENSIONS } : {}),
       });
       this.byKinds.set(key, capabilities);
     }
     return capabilities;
+  }
+
+  /** What a 2025 session is told at `initialize`: every kind, and tasks while a served tool supports them. */
+  legacy(base: ServerCapabilities): ServerCapabilities {
+    return this.servesTasks() ? { ...base, tasks: LEGACY_TASKS } : base;
+  }
+
+  /** Whether a served tool may run as a task. */
+  private servesTasks(): boolean {
+    return this.tools.servedItems().some((tool) => tool.definition.execution?.taskSupport !== undefined);
   }
 }

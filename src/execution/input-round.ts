@@ -79,6 +79,11 @@ export class InputRound {
     this.round = carried.round;
   }
 
+  /** Every answer the request carries (its `inputResponses` and those of earlier rounds), by key. */
+  get carriedAnswers(): Readonly<Record<string, unknown>> {
+    return this.answers;
+  }
+
   /** Whether the handler asked something the client has not answered yet. */
   get needsInput(): boolean {
     return this.requested.size > 0;

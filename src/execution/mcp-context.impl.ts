@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
+import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import { MAX_TIMER_MS } from '../mcp.constants.js';
 import type {
@@ -67,7 +68,7 @@ export class McpContextImpl implements McpContext {
     readonly requestId: RequestId,
     private itemName: string,
     readonly meta: Meta | undefined,
-    private readonly abort: { readonly signal: AbortSignal },
+    private readonly abort: { readonly signal: AbortSignal; abort(reason?: unknown): void },
     private readonly settings: McpContextSettings,
     private readonly round?: InputRoundSlot,
   ) {}
@@ -206,6 +207,18 @@ export class McpContextImpl implements McpContext {
     return value as Promise<T>;
   }
 
+  startTask(): Promise<void> {
+    const port = this.call.taskStart;
+    if (!port || this.finished) return Promise.resolve();
+    port.start(this.round?.get().carriedAnswers ?? {});
+    const reason = new McpCallAbortedError('task-started', `${this.itemName} goes on as a task`);
+    this.abort.abort(reason);
+    // The handler goes no further in its request: it runs again in the task.
+    const stopped = Promise.reject(reason);
+    stopped.catch(() => undefined);
+    return stopped;
+  }
+
   closeConnection(retryMs?: number): boolean {
     if (this.finished || !this.call.channel) return false;
     return this.call.channel.closeConnection(retryMs);
@@ -258,6 +271,12 @@ export class McpContextImpl implements McpContext {
         });
       }
       throw new McpClientRequestError(message, ErrorCode.MethodNotFound);
+    }
+    if (this.call.taskInput) {
+      if (this.finished) {
+        throw new McpClientRequestError(`${method} cannot be sent: the task has its result`, ErrorCode.InvalidRequest);
+      }
+      return this.call.taskInput.ask(method, params, options.key, problemOf);
     }
     if (caller.era === 'modern') {
       if (!this.round) {

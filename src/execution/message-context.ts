@@ -25,8 +25,39 @@ export interface MessageContext {
   /** Where messages about this message's requests go (the POST's response, or stdout); absent when it carried none. */
   readonly channel?: CallChannel;
   /**
+   * Where a call running as a task sends what its handler asks the client (`ctx.elicit`,
+   * `ctx.sample`, `ctx.listRoots`): the task waits in `input_required` for the answer.
+   */
+  readonly taskInput?: TaskInputPort;
+  /**
+   * For a call of a tool whose handler starts its task (`ctx.startTask()`), while it runs in its
+   * request: told when the handler starts the task, with the answers the request carried.
+   */
+  readonly taskStart?: TaskStartPort;
+  /**
    * The caching hints of the answer, set by what served a cacheable request (a list, a read): the
    * modern era puts them on the result.
    */
   cacheHint?: CacheHint;
+}
+
+/** What a task does with a request its handler makes to the client (see `MessageContext.taskInput`). */
+export interface TaskInputPort {
+  /**
+   * Puts the request in the task's `inputRequests` and resolves with the client's answer.
+   * @param key the request's key, unique over the task's life; by default its kind and order.
+   * @param problemOf what is wrong with an answer, if anything (a malformed one rejects).
+   */
+  ask(
+    method: string,
+    params: Record<string, unknown>,
+    key: string | undefined,
+    problemOf: (answer: unknown) => string | undefined,
+  ): Promise<unknown>;
+}
+
+/** What `ctx.startTask()` tells, in the request of a tool whose handler starts its task. */
+export interface TaskStartPort {
+  /** The handler started the task: `answers` are what the request answered so far, by key. */
+  start(answers: Readonly<Record<string, unknown>>): void;
 }

@@ -160,6 +160,16 @@ export interface McpContext {
    */
   once<T>(key: string, work: () => T | Promise<T>): Promise<T>;
   /**
+   * For a tool declared with `task: { support, start: 'handler' }`: the call becomes a task here,
+   * once what the handler asked before is answered (2026-07-28 multi round-trip requests). The
+   * request is answered with the task, and the handler runs again from the start inside it: what
+   * it asked before this point is answered at once from the request's answers, and this promise
+   * resolves. Resolves at once when the call runs as a task already, or when it cannot be one (the
+   * client did not declare the tasks extension, for a tool that supports tasks as an option): the
+   * handler then goes on in its request.
+   */
+  startTask(): Promise<void>;
+  /**
    * Closes the call's SSE connection now, asking the client to reconnect after `retryMs` (SSE
    * polling, 2025-11-25 clients): the call goes on, and what it sends meanwhile, its result
    * included, waits in the event store for the client's `Last-Event-ID` reconnection. Frees the

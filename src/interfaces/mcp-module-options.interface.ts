@@ -56,6 +56,8 @@ export interface McpModuleOptions {
   routes?: McpRoutesOptions;
   /** A stdio server (`transport: 'stdio'`): who its user is. */
   stdio?: McpStdioOptions;
+  /** Tasks (tools declared with `task`): how long they are kept, how often clients poll, how many may run. */
+  tasks?: McpTasksOptions;
 }
 
 /**
@@ -323,6 +325,45 @@ export interface McpResumabilityOptions {
    * @default 300000 (5 minutes)
    */
   maxEventAgeMs?: number;
+}
+
+/**
+ * Tasks of tools declared with `task` (see {@link McpModuleOptions.tasks}): the 2026-07-28 extension
+ * `io.modelcontextprotocol/tasks` and the tasks of 2025-11-25.
+ * @category Options
+ */
+export interface McpTasksOptions {
+  /**
+   * How long a task is kept from its creation when the client does not ask for a TTL (2025-11-25
+   * `params.task.ttl`; 2026-07-28 clients never do): its status, then its result or error, are
+   * readable until then, and it is forgotten after (`tasks/get` then says it is unknown). A task
+   * still running when its TTL ends is cancelled.
+   * @default 3600000 (1 hour)
+   */
+  defaultTtlMs?: number;
+  /**
+   * The longest TTL a client may ask for; a longer one is cut to it.
+   * @default 86400000 (24 hours)
+   */
+  maxTtlMs?: number;
+  /**
+   * How often clients are told to poll (`pollIntervalMs`, 2025-11-25 `pollInterval`).
+   * @default 1000
+   */
+  pollIntervalMs?: number;
+  /**
+   * Unfinished tasks (working or waiting for input) one principal may have at once (anonymous
+   * callers count as one principal); past it, a call that would start a task is refused with a
+   * JSON-RPC error (-32000) naming this limit, until one of its tasks finishes. `Infinity` for none.
+   * @default 100
+   */
+  maxPerPrincipal?: number;
+  /**
+   * Tasks kept in all, finished ones included until their TTL; past it, a call that would start a
+   * task is refused with a JSON-RPC error (-32000) naming this limit.
+   * @default 10000
+   */
+  maxTasks?: number;
 }
 
 /**

@@ -43,6 +43,40 @@ export interface McpToolOptions {
    * @default no limit
    */
   timeoutMs?: number;
+  /**
+   * Whether a call may run as a task (long-running tools: reports, builds, batch jobs):
+   * - `'optional'`: a call runs as a task when the client can take one (2026-07-28: the request
+   *   declares the `io.modelcontextprotocol/tasks` extension; 2025-11-25: it sends `params.task`),
+   *   and as a plain call otherwise;
+   * - `'required'`: always as a task; a client that cannot take one is refused (2026-07-28: -32021
+   *   naming the extension; 2025-11-25: -32601).
+   *
+   * The handler is the same function either way: in a task, `ctx.progress` becomes the task's
+   * `statusMessage`, `ctx.elicit` puts it in `input_required` until the client answers, and
+   * `ctx.signal` aborts on `tasks/cancel`. Advertised as `execution.taskSupport` (2025-11-25).
+   * See the module's `tasks` options for TTLs and limits.
+   *
+   * The object form `{ support, start: 'handler' }` lets the handler ask for input before the task
+   * exists: the call runs in its request (2026-07-28 multi round-trip requests answer its
+   * `ctx.elicit`), and becomes a task when the handler calls `ctx.startTask()` (see there).
+   * @default no task: every call is answered in its request
+   */
+  task?: 'optional' | 'required' | McpToolTaskOptions;
   /** Extra metadata advertised with the tool. */
   _meta?: Meta;
+}
+
+/**
+ * The object form of {@link McpToolOptions.task}.
+ * @category Options
+ */
+export interface McpToolTaskOptions {
+  /** Whether a call may (`optional`) or must (`required`) run as a task. */
+  support: 'optional' | 'required';
+  /**
+   * When the task is created: at the start of the call (`'call'`), or when the handler calls
+   * `ctx.startTask()` (`'handler'`), after what it asked in the request's own rounds.
+   * @default 'call'
+   */
+  start?: 'call' | 'handler';
 }

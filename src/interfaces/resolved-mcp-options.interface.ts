@@ -10,6 +10,7 @@ import type {
   McpSessionsOptions,
   McpStateOptions,
   McpStdioOptions,
+  McpTasksOptions,
 } from './mcp-module-options.interface.js';
 
 /**
@@ -41,4 +42,5 @@ export interface ResolvedMcpOptions {
   readonly cache: McpCacheOptions;
   readonly routes: Readonly<Required<McpRoutesOptions>>;
   readonly stdio: Readonly<McpStdioOptions>;
+  readonly tasks: Readonly<Required<McpTasksOptions>>;
 }

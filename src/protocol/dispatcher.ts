@@ -39,6 +39,7 @@ import { readCompleteParams } from './completion-params.js';
 import { readGetPromptParams } from './prompt-params.js';
 import { readResourceUriParams } from './resource-params.js';
 import { readSubscriptionFilter } from './subscription-filter.js';
+import { readTaskId, readTaskUpdate } from './tasks.js';
 
 /**
  * What the dispatcher needs from the server around it. `C` is the caller's per-message context
@@ -47,7 +48,12 @@ import { readSubscriptionFilter } from './subscription-filter.js';
  */
 export interface DispatcherPort<C> {
   listTools(cursor: string | undefined, context: C): ListToolsResult | Promise<ListToolsResult>;
-  callTool(params: CallToolParams, context: C, requestId: RequestId): Promise<CallToolResult | InputRequiredResult>;
+  /** `tools/call`: the result, an MRTR interim result, or a task made for it (its era's shape). */
+  callTool(
+    params: CallToolParams,
+    context: C,
+    requestId: RequestId,
+  ): Promise<CallToolResult | InputRequiredResult | Readonly<Record<string, unknown>>>;
   /** `resources/list`; without it (as for every optional method below) the method is not found. */
   listResources?(cursor: string | undefined, context: C): Promise<ListResourcesResult>;
   listResourceTemplates?(cursor: string | undefined, context: C): Promise<ListResourceTemplatesResult>;
@@ -68,6 +74,16 @@ export interface DispatcherPort<C> {
    * server ends the subscription (its result then closes it) or the client goes away.
    */
   listen?(filter: SubscriptionFilter, context: C, requestId: RequestId): Promise<Record<string, unknown>>;
+  /** `tasks/get`: the task's state as the request's era shows it. */
+  getTask?(taskId: string, context: C): Promise<Record<string, unknown>>;
+  /** `tasks/update` (2026-07-28): the client's answers to what the task asks. */
+  updateTask?(taskId: string, inputResponses: Record<string, unknown>, context: C): Promise<Record<string, unknown>>;
+  /** `tasks/cancel`. */
+  cancelTask?(taskId: string, context: C): Promise<Record<string, unknown>>;
+  /** `tasks/result` (2025-11-25): waits for the task to finish, answers what the call would have. */
+  taskResult?(taskId: string, context: C, requestId: RequestId): Promise<Record<string, unknown>>;
+  /** `tasks/list` (2025-11-25): the caller's tasks, one page. */
+  listTasks?(cursor: string | undefined, context: C): Promise<Record<string, unknown>>;
   onInitialized?(context: C): void;
   /** Sets the client's log threshold (`logging/setLevel`); without it the method is not found. */
   setLoggingLevel?(level: LoggingLevel, context: C): void;
@@ -193,6 +209,22 @@ export class Dispatcher<C> {
         (params, context, id) => p.complete!(readCompleteParams(params), context, id),
       ],
       [Method.ServerDiscover, p.discover !== undefined, (_params, context) => p.discover!(context)],
+      [Method.TasksGet, p.getTask !== undefined, (params, context) => p.getTask!(readTaskId(params), context)],
+      [
+        Method.TasksUpdate,
+        p.updateTask !== undefined,
+        (params, context) => {
+          const { taskId, inputResponses } = readTaskUpdate(params);
+          return p.updateTask!(taskId, inputResponses, context);
+        },
+      ],
+      [Method.TasksCancel, p.cancelTask !== undefined, (params, context) => p.cancelTask!(readTaskId(params), context)],
+      [
+        Method.TasksResult,
+        p.taskResult !== undefined,
+        (params, context, id) => p.taskResult!(readTaskId(params), context, id),
+      ],
+      [Method.TasksList, p.listTasks !== undefined, (params, context) => p.listTasks!(readCursor(params), context)],
       [
         Method.SubscriptionsListen,
         p.listen !== undefined,

@@ -17,6 +17,11 @@ export const LEGACY_METHODS: ReadonlySet<string> = new Set([
   Method.PromptsList,
   Method.PromptsGet,
   Method.CompletionComplete,
+  // The experimental tasks of 2025-11-25 (served when a tool supports tasks).
+  Method.TasksGet,
+  Method.TasksResult,
+  Method.TasksList,
+  Method.TasksCancel,
 ]);
 
 /** The notifications a legacy client sends. */

@@ -61,6 +61,8 @@ export interface ToolDefinition {
   readonly outputSchema?: JsonSchemaObject;
   readonly annotations?: ToolAnnotations;
   readonly icons?: readonly Icon[];
+  /** How the tool runs: whether calls may be tasks (2025-11-25 `execution.taskSupport`). */
+  readonly execution?: { readonly taskSupport?: 'forbidden' | 'optional' | 'required' };
   readonly _meta?: Meta;
 }
 
@@ -207,6 +209,10 @@ export interface ServerCapabilities {
   readonly prompts?: { readonly listChanged?: boolean };
   readonly resources?: { readonly subscribe?: boolean; readonly listChanged?: boolean };
   readonly experimental?: Record<string, unknown>;
+  /** 2025-11-25 tasks: what may run as a task, and whether tasks may be listed and cancelled. */
+  readonly tasks?: Readonly<Record<string, unknown>>;
+  /** 2026-07-28 extensions the server supports, by identifier (`io.modelcontextprotocol/tasks`). */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** The result of `server/discover` (2026-07-28), before the era stamps its `resultType`, caching hints and server identity. */

@@ -17,6 +17,17 @@ export const Method = {
   ServerDiscover: 'server/discover',
   /** 2026-07-28: a long-lived stream of the change notifications the client opts in to. */
   SubscriptionsListen: 'subscriptions/listen',
+  /** Tasks (2026-07-28 extension and 2025-11-25): a task's state, its result inlined once it has one. */
+  TasksGet: 'tasks/get',
+  /** 2026-07-28 tasks extension: the client's answers to what a task asks. */
+  TasksUpdate: 'tasks/update',
+  TasksCancel: 'tasks/cancel',
+  /** 2025-11-25 tasks only: the result of a task, once it has one. */
+  TasksResult: 'tasks/result',
+  /** 2025-11-25 tasks only: the caller's tasks, paginated. */
+  TasksList: 'tasks/list',
+  /** 2025-11-25 tasks: a task's status changed. */
+  TasksStatus: 'notifications/tasks/status',
   Initialized: 'notifications/initialized',
   Cancelled: 'notifications/cancelled',
   Progress: 'notifications/progress',

@@ -18,13 +18,22 @@ import { claimsModernEra, MetaKey, readEnvelope } from './request-envelope.js';
 const VERSION = MODERN_PROTOCOL_VERSIONS[0];
 const admission: ModernAdmission = {
   supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
-  capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+  capabilities: {
+    tools: {},
+    resources: {},
+    prompts: {},
+    completions: {},
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
+  },
 };
 /** The body field `Mcp-Name` mirrors, per method. */
 const NAME_FIELD: Readonly<Record<string, string>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));

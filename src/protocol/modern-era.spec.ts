@@ -30,6 +30,7 @@ const ALL_CAPABILITIES: ServerCapabilities = {
   prompts: { listChanged: true },
   completions: {},
   logging: {},
+  extensions: { 'io.modelcontextprotocol/tasks': {} },
 };
 
 /** A server with tools and resources (and so completions of templates), but no prompts. */
@@ -100,6 +101,9 @@ describe('the modern method sets', () => {
         'prompts/get',
         'completion/complete',
         'subscriptions/listen',
+        'tasks/get',
+        'tasks/update',
+        'tasks/cancel',
       ].sort(),
     );
   });
@@ -146,6 +150,14 @@ describe('servesMethod', () => {
     expect(served.sort()).toStrictEqual([...methods, 'server/discover', 'subscriptions/listen'].sort());
   });
 
+  it('serves the tasks methods only while the server declares the tasks extension', () => {
+    const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const served = [...MODERN_METHODS].filter((method) => servesMethod(method, capabilities));
+    expect(served.sort()).toStrictEqual(
+      ['server/discover', 'subscriptions/listen', 'tasks/cancel', 'tasks/get', 'tasks/update'].sort(),
+    );
+  });
+
   it.each([
     'initialize',
     'ping',
@@ -154,7 +166,8 @@ describe('servesMethod', () => {
     'resources/unsubscribe',
     'notifications/cancelled',
     'notifications/initialized',
-    'tasks/get',
+    'tasks/result',
+    'tasks/list',
     'Tools/List',
     '',
   ])('does not serve %p, whatever the capabilities', (method) => {

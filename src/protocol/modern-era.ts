@@ -12,6 +12,7 @@ import { decodeHeaderValue } from './header-value.js';
 import { Method } from './methods.js';
 import type { Implementation, ServerCapabilities } from './mcp.types.js';
 import { INTERIM_RESULT, type CacheHint } from './modern.types.js';
+import { TASK_RESULT, TASKS_EXTENSION } from './tasks.js';
 import { isModernProtocolVersion } from './protocol-version.js';
 import { MetaKey, readEnvelope, type RequestEnvelope } from './request-envelope.js';
 
@@ -33,6 +34,10 @@ export const MODERN_METHODS: ReadonlySet<string> = new Set([
   Method.PromptsGet,
   Method.CompletionComplete,
   Method.SubscriptionsListen,
+  // The tasks extension's; `tasks/result` and `tasks/list` are 2025's only (-32601 here).
+  Method.TasksGet,
+  Method.TasksUpdate,
+  Method.TasksCancel,
 ]);
 
 /**
@@ -73,6 +78,10 @@ const NAME_FIELD: Readonly<Record<string, string>> = {
   [Method.ToolsCall]: 'name',
   [Method.PromptsGet]: 'name',
   [Method.ResourcesRead]: 'uri',
+  // The tasks extension mirrors the task id (SEP-2663, routing headers).
+  [Method.TasksGet]: 'taskId',
+  [Method.TasksUpdate]: 'taskId',
+  [Method.TasksCancel]: 'taskId',
 };
 
 /** Reads a request header by its lower-case name (`undefined` when absent). */
@@ -157,9 +166,13 @@ function checkMethodHeaders(request: JsonRpcRequest, header: HeaderReader): void
   if (field !== undefined) checkNameHeader(header('mcp-name'), request.params?.[field]);
 }
 
+/** The tasks extension's methods: served while the server declares the extension (a tool supports tasks). */
+const TASKS_METHODS: ReadonlySet<string> = new Set([Method.TasksGet, Method.TasksUpdate, Method.TasksCancel]);
+
 /** Whether the modern era serves `method` while the server has `capabilities`. */
 export function servesMethod(method: string, capabilities: ServerCapabilities): boolean {
   if (!MODERN_METHODS.has(method)) return false;
+  if (TASKS_METHODS.has(method)) return capabilities.extensions?.[TASKS_EXTENSION] !== undefined;
   const capability = CAPABILITY_OF[method];
   return capability === undefined || capabilities[capability] !== undefined;
 }
@@ -237,7 +250,7 @@ export function finishModernResult(
   const meta = isPlainObject(result._meta) ? result._meta : undefined;
   const finished: Record<string, unknown> = {
     ...result,
-    resultType: (result as { [INTERIM_RESULT]?: boolean })[INTERIM_RESULT] === true ? 'input_required' : 'complete',
+    resultType: resultTypeOf(result),
     _meta: meta ? { ...meta, [MetaKey.ServerInfo]: serverInfo } : { [MetaKey.ServerInfo]: serverInfo },
   };
   // Interim results are never cached: they depend on answers that are not part of any cache key.
@@ -246,6 +259,13 @@ export function finishModernResult(
     finished.cacheScope = cache.cacheScope;
   }
   return finished;
+}
+
+/** `input_required` and `task` only for what the lifecycle branded so; `complete` for anything else. */
+function resultTypeOf(result: Record<string, unknown>): string {
+  const branded = result as { [INTERIM_RESULT]?: boolean; [TASK_RESULT]?: boolean };
+  if (branded[INTERIM_RESULT] === true) return 'input_required';
+  return branded[TASK_RESULT] === true ? 'task' : 'complete';
 }
 
 /** A resource not found is -32602 in the modern era, with the URI kept in `data` (the legacy -32002 must not be sent). */

@@ -13,4 +13,6 @@ export interface RegisteredTool extends ServedHandler {
   readonly checkOutput?: SchemaValidator;
   /** The arguments its input schema marks with `x-mcp-header` (2026-07-28 clients mirror them into headers). */
   readonly paramHeaders: readonly ParamHeader[];
+  /** When a call that runs as a task becomes one: at its start, or when its handler calls `ctx.startTask()`. */
+  readonly taskStart?: 'call' | 'handler';
 }

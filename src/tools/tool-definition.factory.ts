@@ -8,7 +8,7 @@ import {
   optionalText,
 } from '../items/definition-checks.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
-import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import type { McpToolOptions, McpToolTaskOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { invalidTimeoutMessage, invalidToolNameMessage, missingDescriptionMessage } from '../mcp.messages.js';
 import type { JsonSchemaObject, ToolDefinition } from '../protocol/mcp.types.js';
 import { NO_ARGUMENTS_SCHEMA, type DtoJsonSchemaConverter } from '../schemas/dto-json-schema.js';
@@ -43,6 +43,7 @@ export function buildToolDefinition(
       'icons',
       toolField(() => checkIcons(options.icons, `@McpTool() on ${owner}`)),
     ),
+    ...taskExecution(options.task, owner),
     ...toolField(() => optionalMeta(options._meta, `@McpTool() on ${owner}`)),
   };
   return deepFreeze(structuredClone(definition));
@@ -75,4 +76,26 @@ function toolField<T>(check: () => T): T {
   } catch (error) {
     throw new McpDefinitionError((error as Error).message);
   }
+}
+
+/** `execution.taskSupport` of a tool that may run as a task; nothing for one that may not. */
+function taskExecution(task: McpToolOptions['task'], owner: string): Pick<ToolDefinition, 'execution'> {
+  if (task === undefined) return {};
+  return { execution: { taskSupport: taskOptionsOf(task, owner).support } };
+}
+
+/**
+ * The `task` option in its object form.
+ * @throws McpDefinitionError for anything but `'optional'`, `'required'` or `{ support, start? }` of those.
+ */
+export function taskOptionsOf(task: NonNullable<McpToolOptions['task']>, owner: string): Required<McpToolTaskOptions> {
+  const options = typeof task === 'string' ? { support: task } : task;
+  const support = (options as { support?: unknown } | null)?.support;
+  const start = (options as { start?: unknown } | null)?.start ?? 'call';
+  if ((support !== 'optional' && support !== 'required') || (start !== 'call' && start !== 'handler')) {
+    throw new McpDefinitionError(
+      `@McpTool() on ${owner}: task must be 'optional', 'required' or { support: 'optional' | 'required', start?: 'call' | 'handler' }, got ${JSON.stringify(task)}`,
+    );
+  }
+  return { support, start };
 }

@@ -26,7 +26,7 @@ import { Schemas } from '../schemas/schemas.js';
 import { ToolCaller } from './tool.caller.js';
 import { ToolStore } from './tool.store.js';
 import { testSession } from '../../test/internals/client-session.js';
-import { testLifecycle } from '../../test/internals/lifecycle.js';
+import { testToolCaller } from '../../test/internals/lifecycle.js';
 
 type Execute = (args: ExecutionArgs) => Promise<unknown>;
 
@@ -76,8 +76,7 @@ function setup(): Fixture {
   const options = resolveMcpOptions({ name: 'pipeline-test', version: '1.0.0' });
   const schemas = new Schemas();
   const store = new ToolStore(schemas);
-  const { lifecycle } = testLifecycle(options, schemas);
-  const caller = new ToolCaller(store, lifecycle);
+  const caller = testToolCaller(store, options, schemas);
   const session = testSession();
   const request = { user: { sub: 'alice' } };
   const call: MessageContext = { transport: 'http', caller: session, session, httpRequest: request, headers: {} };

@@ -18,7 +18,7 @@ import { ToolCaller } from './tool.caller.js';
 import { ToolStore } from './tool.store.js';
 import { delay, until } from '../../test/utils/wait.js';
 import { testSession } from '../../test/internals/client-session.js';
-import { testLifecycle } from '../../test/internals/lifecycle.js';
+import { testToolCaller } from '../../test/internals/lifecycle.js';
 
 /** A promise the test settles by hand. */
 function deferred<T = unknown>(): {
@@ -58,7 +58,7 @@ function setup(): Fixture {
   const schemas = new Schemas();
   const store = new ToolStore(schemas);
   const registry = new McpToolRegistry(store);
-  const caller = new ToolCaller(store, testLifecycle(options, schemas).lifecycle);
+  const caller = testToolCaller(store, options, schemas);
   const session = testSession({ logLevel: 'debug' });
   const controllers = new Map<RequestId, AbortController>();
   const ended: Array<{ id: RequestId; own: boolean }> = [];

@@ -2,7 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { CallLifecycle } from '../execution/call-lifecycle.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
 import type { MessageContext } from '../execution/message-context.js';
-import type { CallCandidate } from '../execution/running-call.js';
+import { ItemVisibility } from '../execution/item-visibility.js';
+import type { CallCandidate, RunningCall } from '../execution/running-call.js';
+import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import type { JsonRpcParams } from '../protocol/json-rpc.types.js';
+import {
+  createTaskResult,
+  declaresTasksExtension,
+  legacyTask,
+  readTaskAugmentation,
+  tasksExtensionRequired,
+  type TaskSupport,
+} from '../protocol/tasks.js';
+import { TaskService } from '../tasks/task.service.js';
 import type { McpEra } from '../protocol/era-classifier.js';
 import { invalidParams } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
@@ -46,12 +58,104 @@ export class ToolCaller {
   constructor(
     private readonly tools: ToolStore,
     private readonly lifecycle: CallLifecycle,
+    private readonly visibility: ItemVisibility,
+    private readonly tasks: TaskService,
   ) {}
 
-  call(
+  /**
+   * Serves a call: as a task when the tool supports tasks and the client can take one (see
+   * {@link taskOf}), else in its request.
+   */
+  async call(
     params: CallToolParams,
     call: MessageContext,
     requestId: RequestId,
+  ): Promise<CallToolResult | InputRequiredResult | Readonly<Record<string, unknown>>> {
+    const tool = this.tools.get(params.name);
+    const support = tool?.definition.execution?.taskSupport;
+    if (!tool || support === undefined || support === 'forbidden') return this.callNow(params, call, requestId);
+    const task = this.taskOf(support, params, call);
+    if (task === undefined) return this.callNow(params, call, requestId);
+    // The caller's guards first: a tool it may not see neither makes a task nor says it needs one.
+    if (!(await this.visibility.isVisible(tool, { kind: 'tool', name: params.name }, call))) {
+      return this.callNow(params, call, requestId);
+    }
+    if (task === 'refused') throw this.taskRefusal(params.name, call);
+    if (tool.taskStart === 'handler' && call.caller.era === 'modern') {
+      // The handler starts the task itself, after the rounds it needs in its request.
+      let carried: Readonly<Record<string, unknown>> | undefined;
+      const result = await this.callNow(
+        params,
+        { ...call, taskStart: { start: (answers) => (carried = answers) } },
+        requestId,
+      );
+      if (carried === undefined) return result;
+      return this.startTask(params, call, requestId, task.ttlMs, carried);
+    }
+    return this.startTask(params, call, requestId, task.ttlMs);
+  }
+
+  /** Creates the task of a call and runs the call in it: the request is answered with the task. */
+  private async startTask(
+    params: CallToolParams,
+    call: MessageContext,
+    requestId: RequestId,
+    ttlMs: number | undefined,
+    carried?: Readonly<Record<string, unknown>>,
+  ): Promise<Readonly<Record<string, unknown>>> {
+    const record = await this.tasks.start(
+      call,
+      params.name,
+      ttlMs,
+      async (taskCall) =>
+        // Without rounds, the lifecycle answers a result, never an interim one.
+        (await this.callNow(
+          // The task's own progress token: its progress becomes the task's status message.
+          { ...params, _meta: { ...params._meta, progressToken: 'task' } },
+          taskCall,
+          requestId,
+          false,
+        )) as CallToolResult as unknown as Record<string, unknown>,
+      carried,
+    );
+    return call.caller.era === 'modern' ? createTaskResult(record) : { task: legacyTask(record) };
+  }
+
+  /**
+   * Whether a call of a tool that supports tasks runs as one: 2026-07-28 when the request declares
+   * the tasks extension (a legacy `params.task` means nothing there), 2025-11-25 when it sends
+   * `params.task`; `refused` when the tool requires a task and the client cannot take one.
+   */
+  private taskOf(
+    support: TaskSupport,
+    params: CallToolParams,
+    call: MessageContext,
+  ): { ttlMs?: number } | 'refused' | undefined {
+    if (call.caller.era === 'modern') {
+      if (declaresTasksExtension(call.caller.clientCapabilities)) return {};
+    } else {
+      const asked = readTaskAugmentation(params as unknown as JsonRpcParams);
+      if (asked) return asked;
+    }
+    return support === 'required' ? 'refused' : undefined;
+  }
+
+  private taskRefusal(name: string, call: MessageContext): JsonRpcError {
+    return call.caller.era === 'modern'
+      ? tasksExtensionRequired(`Tool ${name}`)
+      : new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} runs only as a task: call it with params.task`);
+  }
+
+  /**
+   * Serves a call in the lifecycle, in its request or as the work of a task.
+   * @param rounds whether a 2026-07-28 call may end a round to ask for input (MRTR); a task asks
+   *   through the task instead.
+   */
+  private callNow(
+    params: CallToolParams,
+    call: MessageContext,
+    requestId: RequestId,
+    rounds = true,
   ): Promise<CallToolResult | InputRequiredResult> {
     const { name } = params;
     const unknown = UNKNOWN_TOOL[call.caller.era];
@@ -61,7 +165,7 @@ export class ToolCaller {
       meta: params._meta,
       input: { method: Method.ToolsCall, ...params },
     };
-    return this.lifecycle.run(this.answers, call, requestId, request, async (running) => {
+    const work = async (running: RunningCall<CallToolResult>): Promise<CallToolResult> => {
       const tool = this.tools.get(name);
       if (!tool) return unknown(name);
       const plan = this.planOf(tool);
@@ -72,7 +176,9 @@ export class ToolCaller {
           ? () => checkParamHeaders(paramHeaders, params.arguments, (header) => readHeader(call.headers, header))
           : undefined;
       return running.serveOne({ ...plan, raw: params.arguments ?? {}, admitted }, () => unknown(name));
-    });
+    };
+    if (!rounds) return this.lifecycle.run(this.answers, call, requestId, { ...request, input: undefined }, work);
+    return this.lifecycle.run(this.answers, call, requestId, request, work);
   }
 
   /** What serving a tool takes beside its arguments: built once per tool, not per call. */

@@ -7,7 +7,7 @@ import { paramHeadersOf } from '../protocol/param-headers.js';
 import { argumentsCheckerFor } from '../schemas/arguments-checker.js';
 import { Schemas } from '../schemas/schemas.js';
 import { outputCheckerFor } from './tool-output.checker.js';
-import { buildToolDefinition } from './tool-definition.factory.js';
+import { buildToolDefinition, taskOptionsOf } from './tool-definition.factory.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 
 /**
@@ -44,6 +44,7 @@ export class ToolStore extends ItemStore<RegisteredTool> {
       checkArguments: argumentsCheckerFor(options.input, validators, owner),
       checkOutput: outputCheckerFor(definition.outputSchema, validators, owner),
       paramHeaders: paramHeadersOfTool(definition.inputSchema, owner),
+      ...(options.task === undefined ? {} : { taskStart: taskOptionsOf(options.task, owner).start }),
       target,
     };
     this.add(tool);

@@ -6,6 +6,7 @@ import { ConformanceInteractionTools } from './interaction.tools.js';
 import { ConformancePrompts } from './prompts.fixture.js';
 import { ConformanceResources } from './resources.fixture.js';
 import { ConformanceStatelessTools } from './stateless.tools.js';
+import { ConformanceTaskCompositionTools, ConformanceTaskTools } from './tasks.tools.js';
 
 /**
  * The fixture the official MCP conformance suite runs against: mcp42 with its defaults (both eras
@@ -28,6 +29,8 @@ import { ConformanceStatelessTools } from './stateless.tools.js';
     ConformanceInputRequiredTools,
     ConformanceResources,
     ConformancePrompts,
+    ConformanceTaskTools,
+    ConformanceTaskCompositionTools,
   ],
 })
 export class ConformanceModule {}

@@ -4,6 +4,9 @@ import { ItemVisibility } from '../../src/execution/item-visibility.js';
 import type { ResolvedMcpOptions } from '../../src/interfaces/resolved-mcp-options.interface.js';
 import { Schemas } from '../../src/schemas/schemas.js';
 import { Sealer } from '../../src/sealing/sealer.js';
+import { TaskService } from '../../src/tasks/task.service.js';
+import { ToolCaller } from '../../src/tools/tool.caller.js';
+import type { ToolStore } from '../../src/tools/tool.store.js';
 
 /** The call lifecycle and item visibility of one application, wired as the module wires them. */
 export function testLifecycle(
@@ -13,4 +16,10 @@ export function testLifecycle(
   const clock = new GuardClock();
   const visibility = new ItemVisibility(options, clock);
   return { lifecycle: new CallLifecycle(options, schemas, visibility, clock, Sealer.ephemeral()), visibility };
+}
+
+/** A tool caller wired as the module wires it: its lifecycle, visibility and tasks. */
+export function testToolCaller(store: ToolStore, options: ResolvedMcpOptions, schemas = new Schemas()): ToolCaller {
+  const { lifecycle, visibility } = testLifecycle(options, schemas);
+  return new ToolCaller(store, lifecycle, visibility, new TaskService(options));
 }

@@ -10,7 +10,8 @@
  * How a message is judged (the suite's rules):
  * - a result by the method of the request it answers (`tools/call` → `CallToolResult`, ...), or as
  *   `InputRequiredResult` when its `resultType` is `input_required`; methods without a result type
- *   of their own as `Result`;
+ *   of their own (the tasks extension's `tasks/*`) as `Result`, and so is a `CreateTaskResult`
+ *   (`resultType: "task"`): the extension's shapes are not part of the revision's schema;
  * - an error by its code: -32020 `HeaderMismatchError`, -32021
  *   `MissingRequiredClientCapabilityError`, -32022 `UnsupportedProtocolVersionError`, any other
  *   `JSONRPCErrorResponse`;
@@ -102,7 +103,9 @@ export function schemaTypesOf(message: unknown, requestMethod?: string): string[
     const type =
       result.resultType === 'input_required'
         ? 'InputRequiredResult'
-        : ((requestMethod === undefined ? undefined : RESULT_OF[requestMethod]) ?? 'Result');
+        : result.resultType === 'task'
+          ? 'Result'
+          : ((requestMethod === undefined ? undefined : RESULT_OF[requestMethod]) ?? 'Result');
     return ['JSONRPCResultResponse', type];
   }
   if (typeof message.method === 'string' && !('id' in message)) {

@@ -68,6 +68,8 @@ describe('official MCP SDK client against the sample app', () => {
       prompts: { listChanged: true },
       completions: {},
       logging: {},
+      // refresh_forecasts may run as a task (2025-11-25 experimental tasks).
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     });
     expect(client.getInstructions()).toBe(
       'Use weather_forecast or weather_summary for weather questions; echo returns its input unchanged.',

@@ -128,6 +128,8 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
         prompts: { listChanged: true },
         resources: { subscribe: true, listChanged: true },
         tools: { listChanged: true },
+        // refresh_forecasts may run as a task.
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
       });
       expect(discovered.instructions).toMatch(/^Use weather_forecast or weather_summary/);
 
@@ -169,7 +171,12 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
       expect(byName.get('echo')).toEqual(ECHO_TOOL_DEFINITION);
       expect(byName.get('weather_forecast')).toEqual(WEATHER_FORECAST_TOOL_DEFINITION);
       expect(byName.get('weather_summary')).toEqual(WEATHER_SUMMARY_TOOL_DEFINITION);
-      expect(byName.get('refresh_forecasts')).toEqual(REFRESH_FORECASTS_TOOL_DEFINITION);
+      // The SDK v2 client's 2026-07-28 Tool has no `execution`: it keeps the rest of the definition.
+      const { execution: _taskSupport, ...refreshForecasts } = REFRESH_FORECASTS_TOOL_DEFINITION;
+      expect(byName.get('refresh_forecasts')).toEqual(refreshForecasts);
+      expect(reader.posts('tools/list')[0]!.response).toMatchObject({
+        result: { tools: expect.arrayContaining([REFRESH_FORECASTS_TOOL_DEFINITION]) },
+      });
       // A list result carries the caching hints the revision requires.
       expect(reader.posts('tools/list')[0]!.response).toMatchObject({ result: { ttlMs: 0, cacheScope: 'private' } });
 

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
+import type { Caller } from '../interfaces/caller.interface.js';
+import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
+import type { MessageContext, TaskInputPort } from '../execution/message-context.js';
+import { RequestCancelledError } from '../protocol/dispatcher.js';
+import { ErrorCode, internalError, JsonRpcError, serverError } from '../protocol/json-rpc.errors.js';
+import type { InputRequest } from '../protocol/mcp.types.js';
+import { isTerminalStatus, unknownTask } from '../protocol/tasks.js';
+import { InMemoryTaskStore } from './in-memory-task-store.js';
+import { TaskCaller } from './task-caller.js';
+import type { TaskRecord } from './task-record.js';
+import { TaskRun } from './task-run.js';
+import type { TaskCaps, TaskStore } from './task-store.js';
+
+/**
+ * 2025-11-25 tasks deliver their requests to the client on the `tasks/result` stream, which mcp42
+ * does not serve: a handler's request in such a task fails, saying so.
+ */
+const NO_LEGACY_TASK_INPUT: TaskInputPort = {
+  ask: (method) =>
+    Promise.reject(
+      new McpClientRequestError(
+        `${method} cannot be sent from a 2025-11-25 task: mcp42 serves requests to the client in tasks for 2026-07-28 clients (tasks/update)`,
+        ErrorCode.InvalidRequest,
+      ),
+    ),
+};
+
+/** What a task's call answers: the tool's result (`isError` ones included). */
+export type TaskOutcome = Record<string, unknown>;
+
+/**
+ * Runs the call of a task: the same call lifecycle as a plain call, with the task's own context.
+ * Resolves with the result; rejects with a {@link JsonRpcError} (the task fails with it) or
+ * {@link RequestCancelledError} (it was cancelled).
+ */
+export type TaskWork = (call: MessageContext) => Promise<TaskOutcome>;
+
+/**
+ * The tasks of one server (both eras): creates them within the caps, runs their calls detached
+ * from the request that made them, keeps their status, input requests, result or error in the
+ * {@link TaskStore} until their TTL, and serves the tasks methods, each task visible to its owner only.
+ */
+@Injectable()
+export class TaskService implements OnModuleDestroy {
+  private readonly logger = new Logger('McpTasks');
+  private readonly store: TaskStore;
+  private readonly caps: TaskCaps;
+  private readonly settings: ResolvedMcpOptions['tasks'];
+  /** Tasks running in this process. */
+  private readonly runs = new Map<string, { readonly run: TaskRun; readonly expiry: NodeJS.Timeout }>();
+  /** `tasks/result` calls waiting for a task of this process to finish. */
+  private readonly waiters = new Map<string, Set<(task: TaskRecord | undefined) => void>>();
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
+    this.settings = options.tasks;
+    this.caps = { perOwner: options.tasks.maxPerPrincipal, total: options.tasks.maxTasks };
+    this.store = new InMemoryTaskStore();
+  }
+
+  /** Who a task of this caller belongs to: its principal, else its 2025 session, else nobody in particular. */
+  ownerOf(caller: Caller): string {
+    if (caller.principal !== undefined) return `principal:${caller.principal}`;
+    if (caller.session) return `session:${caller.session.id}`;
+    return 'anonymous';
+  }
+
+  /**
+   * Creates a task for a call and starts its work, detached from the request.
+   * @param ttlMs the TTL the client asked for (2025-11-25), cut to `tasks.maxTtlMs`.
+   * @param carried answers the request carried, for what the handler asked before `ctx.startTask()`.
+   * @returns the task as created: a `tasks/get` for it resolves already.
+   * @throws JsonRpcError -32000 when the caller's or the server's cap on tasks is reached.
+   */
+  async start(
+    call: MessageContext,
+    tool: string,
+    ttlMs: number | undefined,
+    work: TaskWork,
+    carried?: Readonly<Record<string, unknown>>,
+  ): Promise<TaskRecord> {
+    const now = Date.now();
+    const ttl = Math.min(ttlMs ?? this.settings.defaultTtlMs, this.settings.maxTtlMs);
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      owner: this.ownerOf(call.caller),
+      era: call.caller.era,
+      tool,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: ttl,
+      pollIntervalMs: this.settings.pollIntervalMs,
+      expiresAt: now + ttl,
+    };
+    const refusal = await this.store.create(record, this.caps);
+    if (refusal === 'owner-full') {
+      throw serverError(
+        `Too many unfinished tasks for this caller (tasks.maxPerPrincipal = ${this.caps.perOwner}); retry once one finishes`,
+      );
+    }
+    if (refusal === 'full') {
+      throw serverError(`Too many tasks on this server (tasks.maxTasks = ${this.caps.total}); retry later`);
+    }
+    this.launch(record, call, work, carried);
+    return record;
+  }
+
+  /**
+   * The caller's task.
+   * @throws JsonRpcError -32602 for a task that does not exist, expired, is another caller's or another era's.
+   */
+  async get(taskId: string, caller: Caller): Promise<TaskRecord> {
+    const task = await this.store.get(taskId);
+    if (!task || task.owner !== this.ownerOf(caller) || task.era !== caller.era) throw unknownTask(taskId);
+    return task;
+  }
+
+  /** The client's answers to what the caller's task asks (answers to unknown keys are ignored). */
+  async update(taskId: string, caller: Caller, responses: Readonly<Record<string, unknown>>): Promise<void> {
+    await this.get(taskId, caller);
+    this.runs.get(taskId)?.run.answer(responses);
+  }
+
+  /**
+   * Cancels the caller's task: it is `cancelled` at once and its call's signal aborts. A finished
+   * task stays as it is.
+   * @returns the task as it was before.
+   */
+  async cancel(taskId: string, caller: Caller): Promise<TaskRecord> {
+    const before = await this.get(taskId, caller);
+    if (isTerminalStatus(before.status)) return before;
+    await this.settle(taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client' });
+    this.runs
+      .get(taskId)
+      ?.run.abort.abort(new McpCallAbortedError('cancelled', `Task ${taskId} was cancelled by the client`));
+    return before;
+  }
+
+  /** The caller's task once it has finished (2025-11-25 `tasks/result` blocks until then). */
+  async finished(taskId: string, caller: Caller): Promise<TaskRecord> {
+    const task = await this.get(taskId, caller);
+    if (isTerminalStatus(task.status)) return task;
+    const ended = await new Promise<TaskRecord | undefined>((resolve) => {
+      let waiting = this.waiters.get(taskId);
+      if (!waiting) this.waiters.set(taskId, (waiting = new Set()));
+      waiting.add(resolve);
+    });
+    if (!ended) throw unknownTask(taskId);
+    return ended;
+  }
+
+  /** One page of the caller's tasks, oldest first. */
+  list(caller: Caller, after: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; more: boolean }> {
+    return this.store.list(this.ownerOf(caller), after, limit);
+  }
+
+  onModuleDestroy(): void {
+    for (const [taskId, { run, expiry }] of this.runs) {
+      clearTimeout(expiry);
+      run.abort.abort(new McpCallAbortedError('shutdown', `Task ${taskId} stopped: the server is shutting down`));
+    }
+    if (this.store instanceof InMemoryTaskStore) this.store.close();
+  }
+
+  private launch(
+    record: TaskRecord,
+    call: MessageContext,
+    work: TaskWork,
+    carried: Readonly<Record<string, unknown>> | undefined,
+  ): void {
+    const { taskId } = record;
+    const run = new TaskRun(
+      {
+        inputRequestsChanged: (requests) => this.inputRequestsChanged(taskId, requests),
+        statusMessage: (message) => void this.change(taskId, { statusMessage: message }),
+      },
+      carried,
+    );
+    // A task still running at the end of its TTL is stopped: nobody could read what it produces.
+    const expiry = setTimeout(() => this.expire(taskId), Math.max(0, record.expiresAt - Date.now())).unref();
+    this.runs.set(taskId, { run, expiry });
+    const taskCall: MessageContext = {
+      caller: new TaskCaller(call.caller, run.abort),
+      ...(call.session ? { session: call.session } : {}),
+      transport: call.transport,
+      httpRequest: call.httpRequest,
+      headers: call.headers,
+      channel: run,
+      taskInput: call.caller.era === 'modern' ? run : NO_LEGACY_TASK_INPUT,
+    };
+    void work(taskCall)
+      .then(
+        (result) => this.settle(taskId, { status: 'completed', result }),
+        (error: unknown) => this.settle(taskId, this.failure(taskId, error)),
+      )
+      .catch((error: unknown) => {
+        this.logger.error(
+          `Task ${taskId} could not record its end`,
+          error instanceof Error ? error.stack : String(error),
+        );
+      })
+      .finally(() => {
+        clearTimeout(expiry);
+        this.runs.delete(taskId);
+      });
+  }
+
+  private failure(taskId: string, error: unknown): Partial<TaskRecord> {
+    if (error instanceof RequestCancelledError) return { status: 'cancelled' };
+    if (error instanceof JsonRpcError) return { status: 'failed', error: error.toErrorObject() };
+    this.logger.error(`Task ${taskId} failed`, error instanceof Error ? error.stack : String(error));
+    return { status: 'failed', error: internalError().toErrorObject() };
+  }
+
+  private inputRequestsChanged(taskId: string, requests: Readonly<Record<string, InputRequest>>): void {
+    const waiting = Object.keys(requests).length > 0;
+    void this.store.update(taskId, (task) =>
+      isTerminalStatus(task.status)
+        ? undefined
+        : {
+            ...task,
+            status: waiting ? 'input_required' : 'working',
+            inputRequests: requests,
+            lastUpdatedAt: Date.now(),
+          },
+    );
+  }
+
+  private change(taskId: string, change: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
+    return this.store.update(taskId, (task) =>
+      isTerminalStatus(task.status) ? undefined : { ...task, ...change, lastUpdatedAt: Date.now() },
+    );
+  }
+
+  /** The task's end: recorded once (the first end wins), then whoever waits for it is told. */
+  private async settle(taskId: string, end: Partial<TaskRecord>): Promise<void> {
+    const task = await this.store.update(taskId, (current) => {
+      if (isTerminalStatus(current.status)) return undefined;
+      const { inputRequests: _done, ...rest } = current;
+      return { ...rest, ...end, lastUpdatedAt: Date.now() };
+    });
+    this.wake(taskId, task);
+  }
+
+  private expire(taskId: string): void {
+    this.runs
+      .get(taskId)
+      ?.run.abort.abort(new McpCallAbortedError('timeout', `Task ${taskId} reached the end of its TTL`));
+    this.wake(taskId, undefined);
+  }
+
+  private wake(taskId: string, task: TaskRecord | undefined): void {
+    if (task && !isTerminalStatus(task.status)) return;
+    const waiting = this.waiters.get(taskId);
+    this.waiters.delete(taskId);
+    for (const resolve of waiting ?? []) resolve(task);
+  }
+}
