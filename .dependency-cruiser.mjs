@@ -84,10 +84,11 @@ const LAYERS = [
   },
   {
     name: 'adapters',
-    paths: ['src/redis/', 'src/oauth/'],
+    paths: ['src/redis/', 'src/oauth/', 'src/otel/', 'src/terminus/'],
     why:
       'Optional integrations behind subpath exports: shared state on Redis (mcp42/redis, the internal port of ' +
-      'src/interfaces) and the OAuth resource server (mcp42/oauth); nothing else in src imports them.',
+      'src/interfaces), the OAuth resource server (mcp42/oauth), OpenTelemetry (mcp42/otel, the telemetry port ' +
+      'of src/interfaces) and the Terminus health indicator (mcp42/terminus); nothing else in src imports them.',
   },
 ];
 
@@ -180,6 +181,22 @@ export default {
       to: { path: 'node_modules/jose/' },
     },
     {
+      name: 'opentelemetry-in-the-otel-adapter-only',
+      comment:
+        '@opentelemetry/api stays an optional peer: only the adapter behind mcp42/otel imports it; the core ' +
+        'records through the telemetry port of src/interfaces, a no-op without it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/otel/' },
+      to: { path: 'node_modules/@opentelemetry/' },
+    },
+    {
+      name: 'terminus-in-the-terminus-adapter-only',
+      comment: '@nestjs/terminus stays an optional peer: only the health indicator behind mcp42/terminus imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/terminus/' },
+      to: { path: 'node_modules/@nestjs/terminus/' },
+    },
+    {
       name: 'src-not-to-tests',
       comment: 'The library never reaches into the tests, the sample app or the benchmarks.',
       severity: 'error',
@@ -197,11 +214,11 @@ export default {
       name: 'public-api-only',
       comment:
         'The sample app and the tests use mcp42 as users do: through src/index.ts (and the index.ts of the ' +
-        'subpath exports mcp42/protocol, mcp42/redis and mcp42/oauth). Unit specs beside the source, and ' +
+        'subpath exports mcp42/protocol, mcp42/redis, mcp42/oauth, mcp42/otel and mcp42/terminus). Unit specs beside the source, and ' +
         'the helpers in test/internals/ for tests that read internal state, are the tests of internals.',
       severity: 'error',
       from: { path: '^(sample-app|test)/', pathNot: '^test/internals/' },
-      to: { path: '^src/', pathNot: '^src/(protocol/|redis/|oauth/)?index\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(protocol/|redis/|oauth/|otel/|terminus/)?index\\.ts$' },
     },
   ],
   options: {

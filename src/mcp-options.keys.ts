@@ -29,6 +29,7 @@ const TOP_LEVEL: Keys<McpModuleOptions> = {
   resumability: true,
   state: true,
   cache: true,
+  telemetry: true,
 };
 
 /** The groups of options, each with its fields. */

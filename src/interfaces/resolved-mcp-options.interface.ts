@@ -9,6 +9,7 @@ import type {
   McpSessionsOptions,
   McpStateOptions,
 } from './mcp-module-options.interface.js';
+import type { ServerTelemetry } from './mcp-telemetry.interface.js';
 
 /**
  * The module's options with every default applied (see `mcp-options.defaults.ts`): what the
@@ -37,4 +38,6 @@ export interface ResolvedMcpOptions {
     Pick<McpStateOptions, 'shared' | 'secret'> & Required<Pick<McpStateOptions, 'requestStateTtlMs'>>
   >;
   readonly cache: McpCacheOptions;
+  /** This server's telemetry; `NO_TELEMETRY` without the `telemetry` option. */
+  readonly telemetry: ServerTelemetry;
 }
