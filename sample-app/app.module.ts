@@ -1,8 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
 import { McpModule, type McpModuleOptions } from '../src/index.js';
 import { McpOAuthGuard, McpOAuthModule } from '../src/oauth/index.js';
+import { mcpTelemetry } from '../src/otel/index.js';
 import { redisState } from '../src/redis/index.js';
+import { McpHealthIndicator } from '../src/terminus/index.js';
+import { HealthController } from './health.controller.js';
+import { TelemetryShutdown } from './telemetry-shutdown.js';
 import { BearerAuthGuard, type BearerTokenGrant } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
 import { PublicWeatherModule } from './public-weather.module.js';
@@ -36,6 +41,11 @@ export interface SampleAppConfig {
    */
   readonly oauthIssuer?: string;
   readonly oauthAudience?: string;
+  /**
+   * Stops the OpenTelemetry SDK, given when it was started (see `telemetry.ts`): the servers then
+   * record traces and metrics (`mcpTelemetry()`); without it they record nothing and pay nothing.
+   */
+  readonly stopTelemetry?: () => Promise<void>;
 }
 
 /**
@@ -67,6 +77,7 @@ export class AppModule {
       ...(config.oauthIssuer === undefined ? {} : { auth: { scopeDenial: 'challenge' as const } }),
       // Browser pages of the allowed origins (loopback, any port, by default) may call it directly.
       http: { cors: true },
+      ...(config.stopTelemetry ? { telemetry: mcpTelemetry() } : {}),
     };
     const oauth =
       config.oauthIssuer === undefined
@@ -87,8 +98,18 @@ export class AppModule {
           });
     return {
       module: AppModule,
-      imports: [...(oauth ? [oauth] : []), mcp, PublicWeatherModule.register(config.stateSecret)],
+      imports: [
+        ...(oauth ? [oauth] : []),
+        mcp,
+        PublicWeatherModule.register(config.stateSecret, config.stopTelemetry !== undefined),
+        TerminusModule,
+      ],
+      controllers: [HealthController],
       providers: [
+        McpHealthIndicator,
+        ...(config.stopTelemetry
+          ? [{ provide: TelemetryShutdown, useValue: new TelemetryShutdown(config.stopTelemetry) }]
+          : []),
         WeatherService,
         WeatherTools,
         WeatherAdminTools,
