@@ -6,29 +6,26 @@ import type { AddressInfo } from 'node:net';
  * of the telemetry loads send, so that what is measured is the export, not a collector.
  */
 export class OtlpSink {
-  /** Exports received (trace and metric requests). */
-  exports = 0;
-  bytes = 0;
-
   private constructor(
     private readonly server: http.Server,
     readonly url: string,
+    /** Exports received (trace and metric requests), and their bytes. */
+    readonly received: { exports: number; bytes: number },
   ) {}
 
   static async start(): Promise<OtlpSink> {
-    let sink: OtlpSink | undefined;
+    const received = { exports: 0, bytes: 0 };
     const server = http.createServer((req, res) => {
       req.on('data', (chunk: Buffer) => {
-        if (sink) sink.bytes += chunk.length;
+        received.bytes += chunk.length;
       });
       req.on('end', () => {
-        if (sink) sink.exports++;
+        received.exports++;
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    sink = new OtlpSink(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    return sink;
+    return new OtlpSink(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received);
   }
 
   close(): Promise<void> {

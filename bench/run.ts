@@ -122,7 +122,8 @@ async function runLoad(settings: LoadSettings): Promise<Map<LoadName, LoadFigure
         console.log(`load round ${round + 1}/${settings.rounds}  ${group}: ${label} (${took(started)})`);
       }
     }
-    if (sink) console.log(`otlp sink: ${sink.exports} exports received, ${(sink.bytes / 1e6).toFixed(1)} MB`);
+    if (sink)
+      console.log(`otlp sink: ${sink.received.exports} exports received, ${(sink.received.bytes / 1e6).toFixed(1)} MB`);
     return new Map([...loads].map(([name, load]) => [name, load.figures()]));
   } finally {
     await Promise.all(children.map((child) => child.stop()));

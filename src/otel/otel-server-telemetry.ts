@@ -1,9 +1,11 @@
 import {
   context,
+  createNoopMeter,
   defaultTextMapGetter,
   defaultTextMapSetter,
   metrics,
   propagation,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -56,13 +58,36 @@ export class OtelServerTelemetry implements ServerTelemetry {
   readonly enabled = true;
   private tracerOf: Tracer | undefined;
   private instrumentsOf: McpInstruments | undefined;
+  /** Whether an SDK was seen: from then on every message is recorded. */
+  private recording = false;
+  /** Gauges waiting for an SDK, and the removal of each one reported. */
+  private readonly gauges = new Map<TelemetryGauges, (() => void) | undefined>();
 
   constructor(
     private readonly server: { readonly name: string; readonly version: string },
     private readonly options: McpTelemetryOptions,
   ) {}
 
-  /** Asked for on first use: a global provider registered after the module was built is still found. */
+  /**
+   * Whether anything would record: until an SDK registers a global provider (or one was given), the
+   * API's providers are no-ops, and describing messages for them would be work for nothing. Checked per
+   * message until an SDK is seen, which is two global reads.
+   */
+  private live(): boolean {
+    if (this.recording) return true;
+    const tracing = this.options.tracerProvider ?? trace.getTracerProvider();
+    const metering = this.options.meterProvider ?? metrics.getMeterProvider();
+    const tracerMissing =
+      // The one way API 1.x offers to tell that no SDK registered a tracer provider (deprecated for 2.0).
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+      tracing instanceof ProxyTracerProvider && tracing.getDelegateTracer(SCOPE) === undefined;
+    if (tracerMissing && metering.getMeter(SCOPE) === createNoopMeter()) return false;
+    this.recording = true;
+    for (const gauges of this.gauges.keys()) this.gauges.set(gauges, this.attach(gauges));
+    return true;
+  }
+
+  /** Asked for once an SDK is seen: instruments of the no-op meter would stay no-ops. */
   private get tracer(): Tracer {
     return (this.tracerOf ??= (this.options.tracerProvider ?? trace.getTracerProvider()).getTracer(
       SCOPE,
@@ -80,6 +105,7 @@ export class OtelServerTelemetry implements ServerTelemetry {
     operation: TelemetryOperation,
     serve: () => R | Promise<R>,
   ): Promise<R> {
+    if (!this.live()) return serve();
     const started = performance.now();
     const target = targetOf(operation, this.server.name, this.options.resourceUriInSpanName === true);
     const { span, active } = this.start(operation, target.spanName, target.common, target.spanOnly);
@@ -103,6 +129,10 @@ export class OtelServerTelemetry implements ServerTelemetry {
   }
 
   notification(operation: TelemetryOperation, handle: () => void): void {
+    if (!this.live()) {
+      handle();
+      return;
+    }
     const started = performance.now();
     const target = targetOf(operation, this.server.name, this.options.resourceUriInSpanName === true);
     const { span, active } = this.start(operation, target.spanName, target.common, target.spanOnly);
@@ -114,12 +144,14 @@ export class OtelServerTelemetry implements ServerTelemetry {
   }
 
   traceMeta(): Record<string, string> | undefined {
+    if (!this.recording) return undefined;
     const carrier: Record<string, string> = {};
     (this.options.propagator ?? propagation).inject(context.active(), carrier, defaultTextMapSetter);
     return Object.keys(carrier).length === 0 ? undefined : carrier;
   }
 
   sessionEnded(protocolVersion: string, durationMs: number, reason: string): void {
+    if (!this.live()) return;
     const attributes: Attributes = {
       [ATTR_MCP_PROTOCOL_VERSION]: protocolVersion,
       [ATTR_NETWORK_TRANSPORT]: 'tcp',
@@ -133,10 +165,20 @@ export class OtelServerTelemetry implements ServerTelemetry {
   }
 
   refused(cause: TelemetryRefusal): void {
+    if (!this.live()) return;
     this.instruments.refusals.add(1, { [ATTR_MCP42_SERVER_NAME]: this.server.name, [ATTR_MCP42_REFUSAL_CAUSE]: cause });
   }
 
   observe(gauges: TelemetryGauges): () => void {
+    this.gauges.set(gauges, this.recording ? this.attach(gauges) : undefined);
+    return () => {
+      this.gauges.get(gauges)?.();
+      this.gauges.delete(gauges);
+    };
+  }
+
+  /** Reports `gauges` through the instruments; returns what stops it. */
+  private attach(gauges: TelemetryGauges): () => void {
     const { sessions, listenStreams, stateAvailable } = this.instruments;
     const attributes = { [ATTR_MCP42_SERVER_NAME]: this.server.name };
     const observeSessions = (result: { observe(value: number, attributes: Attributes): void }): void => {

@@ -27,12 +27,19 @@ export const ATTR_MCP42_REFUSAL_CAUSE = 'mcp42.refusal.cause';
 /** Why a 2025 session ended: `deleted`, `idle`, `overflow` or `shutdown`. */
 export const ATTR_MCP42_SESSION_END_REASON = 'mcp42.session.end_reason';
 
+/** Histogram (s): how long each MCP request or notification took to serve (conventions). @category Observability */
 export const METRIC_MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';
+/** Histogram (s): how long 2025 sessions lived on this instance (conventions). @category Observability */
 export const METRIC_MCP_SERVER_SESSION_DURATION = 'mcp.server.session.duration';
+/** Gauge: live 2025 sessions held by this instance. @category Observability */
 export const METRIC_MCP42_SERVER_SESSIONS = 'mcp42.server.sessions';
+/** Gauge: open 2026-07-28 `subscriptions/listen` streams. @category Observability */
 export const METRIC_MCP42_SERVER_LISTEN_STREAMS = 'mcp42.server.listen_streams';
+/** Counter: sessions ended because more than `limits.outboxMessages` waited for their client. @category Observability */
 export const METRIC_MCP42_SERVER_OUTBOX_OVERFLOWS = 'mcp42.server.outbox.overflows';
+/** Counter: requests refused before any handler ran, by `mcp42.refusal.cause`. @category Observability */
 export const METRIC_MCP42_SERVER_REFUSALS = 'mcp42.server.refusals';
+/** Gauge: with shared state, 1 while it answers, 0 while it does not. @category Observability */
 export const METRIC_MCP42_SERVER_STATE_AVAILABLE = 'mcp42.server.state.available';
 
 /** The buckets the conventions advise for the MCP duration histograms, in seconds. */

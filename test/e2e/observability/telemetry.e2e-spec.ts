@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { IsString } from 'class-validator';
@@ -379,6 +379,52 @@ describe('OpenTelemetry by the MCP semantic conventions', () => {
       const result = await client.result('tools/call', { name: 'broken' });
       expect(result.isError).toBe(true);
       expect(otel.span('tools/call broken').attributes['error.type']).toBe('tool_error');
+    });
+  });
+
+  describe('several servers in one application', () => {
+    let two: RunningApp;
+    afterEach(async () => two.close());
+
+    it('records each server under its own name, the metrics of one apart from the other', async () => {
+      const telemetry = mcpTelemetry({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider });
+      @Module({
+        imports: [
+          McpModule.forRoot({
+            name: 'beta',
+            version: '1.0.0',
+            path: 'beta/mcp',
+            items: { tools: ['echo'] },
+            telemetry,
+          }),
+        ],
+      })
+      class BetaModule {}
+      two = await startApp({
+        imports: [McpModule.forRoot({ name: 'alpha', version: '1.0.0', telemetry }), BetaModule],
+        providers: [ObservedItems],
+      });
+      const alpha = new ModernClient(() => two.mcpUrl);
+      const beta = new ModernClient(() => `${two.baseUrl}/beta/mcp`);
+      await alpha.result('tools/call', { name: 'echo', arguments: { text: 'a' } });
+      await beta.result('tools/call', { name: 'echo', arguments: { text: 'b' } });
+      await beta.result('tools/call', { name: 'echo', arguments: { text: 'b' } });
+      alpha.closeAll();
+      beta.closeAll();
+      const servers = otel.spans
+        .filter((span) => span.name === 'tools/call echo')
+        .map((span) => span.attributes['mcp42.server.name']);
+      expect(servers.sort()).toEqual(['alpha', 'beta', 'beta']);
+      const count = async (server: string): Promise<unknown> =>
+        (
+          await otel.points('mcp.server.operation.duration', {
+            'mcp42.server.name': server,
+            'gen_ai.tool.name': 'echo',
+            'mcp.protocol.version': MODERN_VERSION,
+          })
+        ).map((point) => (point.value as { count: number }).count);
+      expect(await count('alpha')).toEqual([1]);
+      expect(await count('beta')).toEqual([2]);
     });
   });
 
