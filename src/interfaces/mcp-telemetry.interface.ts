@@ -55,7 +55,13 @@ export interface TelemetryOperation {
 
 /** Why a request was refused before any handler ran (the `mcp42.refusal.cause` attribute). @internal */
 export type TelemetryRefusal =
-  'sessions_full' | 'principal_sessions_full' | 'listen_streams_full' | 'state_unavailable' | 'session_not_found';
+  | 'sessions_full'
+  | 'principal_sessions_full'
+  | 'listen_streams_full'
+  | 'state_unavailable'
+  | 'session_not_found'
+  | 'host_not_allowed'
+  | 'origin_not_allowed';
 
 /** What the server reports as observable gauges, read when the metric reader collects. @internal */
 export interface TelemetryGauges {

@@ -319,6 +319,15 @@ describe('OpenTelemetry by the MCP semantic conventions', () => {
       expect(unknown.status).toBe(404);
       const [refused] = await otel.points('mcp42.server.refusals', { 'mcp42.refusal.cause': 'session_not_found' });
       expect(refused?.value).toBeGreaterThanOrEqual(1);
+      const foreign = await httpExchange(
+        running.mcpUrl,
+        'POST',
+        { ...session.headers, origin: 'https://evil.example' },
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      );
+      expect(foreign.status).toBe(403);
+      const [origin] = await otel.points('mcp42.server.refusals', { 'mcp42.refusal.cause': 'origin_not_allowed' });
+      expect(origin?.value).toBeGreaterThanOrEqual(1);
     });
   });
 
