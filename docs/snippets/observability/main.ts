@@ -8,3 +8,5 @@ const app = await NestFactory.create(AppModule, { bodyParser: false });
 app.enableShutdownHooks();
 await app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1');
 // #endregion main
+console.log(`MCP endpoint: ${await app.getUrl()}/mcp`);
+console.log(`Health: ${await app.getUrl()}/health`);
