@@ -53,6 +53,11 @@ const LAYERS = [
     why: 'What each kind adds to the lifecycle: its store, definitions, argument checks, result mapping, answers.',
   },
   {
+    name: 'routes',
+    paths: ['src/routes/'],
+    why: 'Controller routes served as tools (@McpRoute()): their Nest route metadata read, their flat input built, calls run in process through the HTTP handler.',
+  },
+  {
     name: 'completion',
     paths: ['src/completion/'],
     why: 'completion/complete, about the prompts and templates of the kinds below.',
@@ -84,11 +89,12 @@ const LAYERS = [
   },
   {
     name: 'adapters',
-    paths: ['src/redis/', 'src/oauth/', 'src/otel/', 'src/terminus/'],
+    paths: ['src/redis/', 'src/oauth/', 'src/testing/', 'src/otel/', 'src/terminus/'],
     why:
       'Optional integrations behind subpath exports: shared state on Redis (mcp42/redis, the internal port of ' +
-      'src/interfaces), the OAuth resource server (mcp42/oauth), OpenTelemetry (mcp42/otel, the telemetry port ' +
-      'of src/interfaces) and the Terminus health indicator (mcp42/terminus); nothing else in src imports them.',
+      'src/interfaces), the OAuth resource server (mcp42/oauth), the testing kit (mcp42/testing), OpenTelemetry ' +
+      '(mcp42/otel, the telemetry port of src/interfaces) and the Terminus health indicator (mcp42/terminus); ' +
+      'nothing else in src imports them.',
   },
 ];
 
@@ -197,6 +203,15 @@ export default {
       to: { path: 'node_modules/@nestjs/terminus/' },
     },
     {
+      name: 'sdk-in-the-testing-kit-only',
+      comment:
+        'The official SDK stays an optional peer: only the testing kit behind mcp42/testing imports it (its Client ' +
+        'is what createMcpTestClient returns).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/testing/' },
+      to: { path: 'node_modules/@modelcontextprotocol/' },
+    },
+    {
       name: 'src-not-to-tests',
       comment: 'The library never reaches into the tests, the sample app or the benchmarks.',
       severity: 'error',
@@ -214,11 +229,12 @@ export default {
       name: 'public-api-only',
       comment:
         'The sample app and the tests use mcp42 as users do: through src/index.ts (and the index.ts of the ' +
-        'subpath exports mcp42/protocol, mcp42/redis, mcp42/oauth, mcp42/otel and mcp42/terminus). Unit specs beside the source, and ' +
-        'the helpers in test/internals/ for tests that read internal state, are the tests of internals.',
+        'subpath exports mcp42/protocol, mcp42/redis, mcp42/oauth, mcp42/testing, mcp42/otel and mcp42/terminus). ' +
+        'Unit specs beside the source, and the helpers in test/internals/ for tests that read internal state, are ' +
+        'the tests of internals.',
       severity: 'error',
       from: { path: '^(sample-app|test)/', pathNot: '^test/internals/' },
-      to: { path: '^src/', pathNot: '^src/(protocol/|redis/|oauth/|otel/|terminus/)?index\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(protocol/|redis/|oauth/|testing/|otel/|terminus/)?index\\.ts$' },
     },
   ],
   options: {

@@ -1,7 +1,11 @@
 const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // See test/setup/cookie.cjs: an ES-module-only dependency of light-my-request Jest cannot require.
+    '^cookie$': '<rootDir>/test/setup/cookie.cjs',
+  },
   transform: { '^.+\\.ts$': ['@swc/jest'] },
 };
 

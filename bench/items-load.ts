@@ -2,7 +2,7 @@ import type { Agent } from 'node:http';
 import { keepAliveAgent, send } from './http-client.js';
 import { ItemsChild } from './items-child.js';
 import { TargetLoad, type LoadFigures, type LoadRequest, type LoadSettings } from './load.js';
-import { ECHO_BODY, openSession, sampleEcho, sessionHeaders } from './mcp-client.js';
+import { ECHO_BODY, ECHO_TEXT, openSession, sampleEcho, sessionHeaders } from './mcp-client.js';
 import {
   ITEM_OPERATIONS,
   ITEM_TOPICS,
@@ -74,6 +74,14 @@ const OPERATIONS: Record<ItemOperation, { readonly body: string; readonly result
           },
         },
       ],
+    },
+  },
+  // The same text as echo, from a controller route run through the HTTP handler: what serving an existing route costs.
+  route: {
+    body: request('tools/call', { name: 'route_echo', arguments: { text: ECHO_TEXT } }),
+    result: {
+      content: [{ type: 'text', text: JSON.stringify({ text: ECHO_TEXT }) }],
+      structuredContent: { text: ECHO_TEXT },
     },
   },
   completion: {

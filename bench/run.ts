@@ -53,7 +53,7 @@ const CATALOGUE_DURATION_SHARE = 0.25;
 const CATALOGUE_WARMUP_SHARE = 0.5;
 const CATALOGUE_LISTING_SHARE = 0.05;
 /**
- * Shares of BENCH_DURATION and BENCH_WARMUP each items request gets: there are eight of them, on four
+ * Shares of BENCH_DURATION and BENCH_WARMUP each items request gets: there are nine of them, on four
  * server processes (the first request on each warms up twice as long).
  */
 const ITEMS_DURATION_SHARE = 0.15;

@@ -230,6 +230,7 @@ export const ITEM_OPERATIONS = {
   template: 'resources/read, template + DTO variables',
   prompt: 'prompts/get, DTO arguments',
   completion: 'completion/complete, @McpCompletion list',
+  route: 'tools/call, @McpRoute GET (in process)',
 } as const;
 
 export type ItemOperation = keyof typeof ITEM_OPERATIONS;

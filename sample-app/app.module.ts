@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
 import { McpModule, type McpModuleOptions } from '../src/index.js';
@@ -6,13 +6,17 @@ import { McpOAuthGuard, McpOAuthModule } from '../src/oauth/index.js';
 import { mcpTelemetry } from '../src/otel/index.js';
 import { redisState } from '../src/redis/index.js';
 import { McpHealthIndicator } from '../src/terminus/index.js';
+import { API_GRANTS } from './api-auth.guards.js';
 import { HealthController } from './health.controller.js';
 import { TelemetryShutdown } from './telemetry-shutdown.js';
 import { BearerAuthGuard, type BearerTokenGrant } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
+import { JsonBodyMiddleware } from './json-body.middleware.js';
 import { PublicWeatherModule } from './public-weather.module.js';
 import { ForecastUpdates } from './forecast-updates.js';
 import { WeatherAdminTools } from './weather-admin.tools.js';
+import { WeatherAlerts } from './weather-alerts.js';
+import { WeatherController } from './weather.controller.js';
 import { WeatherCompletions } from './weather.completions.js';
 import { WeatherPrompts } from './weather.prompts.js';
 import { WeatherResources } from './weather.resources.js';
@@ -53,11 +57,12 @@ export interface SampleAppConfig {
  * refresh that reports progress and can be cancelled, and a cache purge that needs the
  * `weather:admin` scope and asks the user to confirm; the known cities and each city's forecast as
  * resources (subscribers hear of refreshes), a forecast summary prompt, and completion of city names;
- * all behind optional bearer tokens, at `/mcp`. A second server, `weather-public` at `/public/mcp`,
+ * two routes of its REST API (`WeatherController`) served as the tools `get_forecast` and
+ * `create_alert`; all behind optional bearer tokens, at `/mcp`. A second server, `weather-public` at `/public/mcp`,
  * serves the forecast tool and the city list to anyone (`PublicWeatherModule`).
  */
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
   static register(config: SampleAppConfig = {}): DynamicModule {
     if (config.adminToken && config.adminToken === config.bearerToken) {
       // The first matching grant wins: the admin scope would silently never be granted.
@@ -104,8 +109,10 @@ export class AppModule {
         PublicWeatherModule.register(config.stateSecret, config.stopTelemetry !== undefined),
         TerminusModule,
       ],
-      controllers: [HealthController],
+      controllers: [WeatherController, HealthController],
       providers: [
+        { provide: API_GRANTS, useValue: grants },
+        WeatherAlerts,
         McpHealthIndicator,
         ...(config.stopTelemetry
           ? [{ provide: TelemetryShutdown, useValue: new TelemetryShutdown(config.stopTelemetry) }]
@@ -120,5 +127,9 @@ export class AppModule {
         ForecastUpdates,
       ],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes(WeatherController);
   }
 }

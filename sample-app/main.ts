@@ -60,6 +60,10 @@ async function bootstrap(): Promise<void> {
   );
   logger.log(`Health: http://${HOST}:${port}/health${telemetry ? '; OpenTelemetry: exporting over OTLP' : ''}`);
   logger.log(`Public MCP endpoint: http://${HOST}:${port}/public/mcp (weather_forecast and weather://cities, open)`);
+  logger.log(
+    `REST API: GET http://${HOST}:${port}/api/forecasts/:city?days=N and POST /api/alerts, ` +
+      'also served on /mcp as the tools get_forecast and create_alert',
+  );
 }
 
 bootstrap().catch((error: unknown) => {

@@ -5,6 +5,8 @@
 //   dist/cjs/package.json  {"type":"commonjs"} (the package itself is "type": "module")
 //   dist/esm/index.js   export * from '../cjs/index.js';   (Node's "ES module wrapper" pattern)
 //   dist/esm/index.d.ts the same line, for `import` under TypeScript's node16/nodenext/bundler
+//   dist/esm/<subpath>/ the same for each subpath export, but mcp42/testing's (OWN_ESM_ENTRIES below):
+//                       the kit of dist/cjs given the official SDK's ES module copy
 //
 // `require('mcp42')` and `import 'mcp42'` (package.json `exports`) therefore reach the same single
 // copy of the library: one McpModule class, one MCP_SESSION symbol, one McpToolRegistry token. A dual
@@ -27,6 +29,42 @@ export const ESM_WRAPPER = "export * from '../cjs/index.js';\n";
 
 /** The wrapper of a subpath entry one folder down (`mcp42/redis` → dist/esm/redis/index.js). */
 export const SUBPATH_ESM_WRAPPER = (subpath) => `export * from '../../cjs/${subpath}/index.js';\n`;
+
+/**
+ * Subpaths whose ES module entry is more than the wrapper. `mcp42/testing` hands the kit (of the one
+ * CommonJS copy) the official SDK as ES modules load it: the SDK is published as two copies, and the
+ * `Client` a test gets, the `McpError` it catches, must be those of the copy its own `import`s load.
+ */
+export const OWN_ESM_ENTRIES = {
+  testing: {
+    js:
+      "import { Client } from '@modelcontextprotocol/sdk/client/index.js';\n" +
+      'import {\n' +
+      '  CreateMessageRequestSchema,\n' +
+      '  ElicitRequestSchema,\n' +
+      '  ListRootsRequestSchema,\n' +
+      "} from '@modelcontextprotocol/sdk/types.js';\n" +
+      "import { connectTestClient } from '../../cjs/testing/connect-test-client.js';\n" +
+      "export { McpHttpError } from '../../cjs/testing/mcp-http-error.js';\n" +
+      'const sdk = { Client, ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema };\n' +
+      'export function createMcpTestClient(app, options) {\n' +
+      '  return connectTestClient(sdk, app, options);\n' +
+      '}\n',
+    dts:
+      "import type { INestApplication } from '@nestjs/common';\n" +
+      "import type { Client } from '@modelcontextprotocol/sdk/client/index.js';\n" +
+      "import type { McpTestClientOptions } from '../../cjs/testing/mcp-test-client-options.interface.js';\n" +
+      "export { McpHttpError, type McpHttpRpcError } from '../../cjs/testing/mcp-http-error.js';\n" +
+      "export type { McpTestClientOptions, McpTestEra } from '../../cjs/testing/mcp-test-client-options.interface.js';\n" +
+      '/**\n' +
+      ' * A client of the official MCP SDK (its ES module copy, the one `import` loads), connected to the\n' +
+      " * application's MCP endpoint inside the process: no port, no socket. See the CommonJS declaration\n" +
+      ' * of `createMcpTestClient` for the whole story.\n' +
+      " * @throws McpHttpError when the application refuses the handshake (an endpoint guard's 401, say).\n" +
+      ' */\n' +
+      'export declare function createMcpTestClient(app: INestApplication, options?: McpTestClientOptions): Promise<Client>;\n',
+  },
+};
 
 /**
  * The subpath exports (`mcp42/protocol`, `mcp42/redis`…), each an entry of its own over the one
@@ -71,8 +109,9 @@ export async function buildPackage(outDir) {
   writeFileSync(join(esm, 'index.d.ts'), ESM_WRAPPER);
   for (const subpath of SUBPATHS) {
     mkdirSync(join(esm, subpath), { recursive: true });
-    writeFileSync(join(esm, subpath, 'index.js'), SUBPATH_ESM_WRAPPER(subpath));
-    writeFileSync(join(esm, subpath, 'index.d.ts'), SUBPATH_ESM_WRAPPER(subpath));
+    const own = OWN_ESM_ENTRIES[subpath];
+    writeFileSync(join(esm, subpath, 'index.js'), own?.js ?? SUBPATH_ESM_WRAPPER(subpath));
+    writeFileSync(join(esm, subpath, 'index.d.ts'), own?.dts ?? SUBPATH_ESM_WRAPPER(subpath));
   }
 }
 

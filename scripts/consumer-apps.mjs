@@ -1,5 +1,6 @@
 // The consumer apps of test/consumers/, written from their one template (test/consumers/template/):
-// for each variant of template/variants.mjs, test/consumers/<name>/src/ and tsconfig.json (git-ignored,
+// for each variant of template/variants.mjs, test/consumers/<name>/src/, tsconfig.json and, for a Vitest
+// app, vitest.config.ts (git-ignored,
 // written again on every run, so that the four never drift apart), once the app's committed
 // package.json was checked to say what its variant says. Its package.json and package-lock.json stay
 // committed: they are npm's own inputs, changed together by npm (`npm install` in the app's folder),
@@ -34,8 +35,20 @@ function sourcesOf(variant) {
     { file: 'echo.tools.ts', from: 'app/echo.tools.ts' },
     { file: 'module-system.ts', from: `module-system/${variant.moduleSystem}.ts` },
     { file: 'platform.ts', from: `platform/${variant.platform}.ts` },
+    // Jest finds a file as its import names it, and there is only a .ts one: a Jest project writes
+    // its relative imports without `.js`, as Nest 11's own files do.
+    { file: 'echo.kit.spec.ts', from: 'kit/echo.kit.spec.ts', extensionless: variant.runner === 'jest' },
   ];
 }
+
+/** The global types of the app's runner, for its spec files (as `nest new` lists them). */
+const RUNNER_TYPES = { jest: 'jest', vitest: 'vitest/globals' };
+
+/** What the app's package.json must hold for its runner: devDependencies, and Jest's config. */
+const RUNNER_PACKAGES = {
+  jest: ['jest', 'ts-jest', '@types/jest'],
+  vitest: ['vitest', 'unplugin-swc', '@swc/core'],
+};
 
 /** `text` as `//` comment lines of at most 100 characters. */
 function comment(text) {
@@ -78,6 +91,20 @@ export function checkManifest(variant) {
   if (esm !== (variant.moduleSystem === 'esm')) {
     problems.push(`"type": ${JSON.stringify(manifest.type)} for ${variant.moduleSystem}`);
   }
+  const devDependencies = manifest.devDependencies ?? {};
+  for (const name of [...RUNNER_PACKAGES[variant.runner], '@modelcontextprotocol/sdk', '@nestjs/testing']) {
+    if (devDependencies[name] === undefined) problems.push(`${name} missing from devDependencies (${variant.runner})`);
+  }
+  const testing = /^\D*(\d+)\./.exec(devDependencies['@nestjs/testing'] ?? '')?.[1];
+  if (testing !== undefined && Number(testing) !== variant.nest) {
+    problems.push(`@nestjs/testing ${devDependencies['@nestjs/testing']}, not Nest ${variant.nest}`);
+  }
+  if ((manifest.jest !== undefined) !== (variant.runner === 'jest')) {
+    problems.push(`a "jest" config ${manifest.jest === undefined ? 'missing' : 'present'} for ${variant.runner}`);
+  }
+  if (manifest.scripts?.test !== (variant.runner === 'jest' ? 'jest' : 'vitest run')) {
+    problems.push(`scripts.test ${JSON.stringify(manifest.scripts?.test)} for ${variant.runner}`);
+  }
   if (problems.length > 0) {
     throw new Error(`test/consumers/${variant.name}/package.json disagrees with its variant: ${problems.join('; ')}`);
   }
@@ -90,8 +117,10 @@ export function writeApp(variant) {
   const src = join(dir, 'src');
   rmSync(src, { recursive: true, force: true });
   mkdirSync(src);
-  for (const { file, from } of sourcesOf(variant)) {
-    writeFileSync(join(src, file), header(variant, from) + readFileSync(join(TEMPLATE, from), 'utf8'));
+  for (const { file, from, extensionless } of sourcesOf(variant)) {
+    let text = readFileSync(join(TEMPLATE, from), 'utf8');
+    if (extensionless) text = text.replace(/(from '\.{1,2}\/[^']+)\.js'/g, "$1'");
+    writeFileSync(join(src, file), header(variant, from) + text);
   }
   writeFileSync(
     join(src, 'app-name.ts'),
@@ -100,11 +129,21 @@ export function writeApp(variant) {
       `export const APP_NAME = '${variant.name}';\n`,
   );
   const base = JSON.parse(readFileSync(join(TEMPLATE, 'tsconfig.base.json'), 'utf8'));
-  const tsconfig = { ...base, compilerOptions: { ...variant.compilerOptions, ...base.compilerOptions } };
+  const compilerOptions = { ...variant.compilerOptions, ...base.compilerOptions };
+  compilerOptions.types = [...compilerOptions.types, RUNNER_TYPES[variant.runner]];
+  const tsconfig = { ...base, compilerOptions };
   writeFileSync(
     join(dir, 'tsconfig.json'),
     `${header(variant, 'tsconfig.base.json')}${JSON.stringify(tsconfig, null, 2)}\n`,
   );
+  const vitestConfig = join(dir, 'vitest.config.ts');
+  rmSync(vitestConfig, { force: true });
+  if (variant.runner === 'vitest') {
+    writeFileSync(
+      vitestConfig,
+      header(variant, 'runner/vitest.config.ts') + readFileSync(join(TEMPLATE, 'runner', 'vitest.config.ts'), 'utf8'),
+    );
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -10,7 +10,12 @@
 //      node_modules/.mcp42-consumers-stamp, remembers which); node_modules is git-ignored and reused;
 //   2. the tarball: `npm install --no-save <tarball>`, every run, as a user installs a package, and
 //      npm must not warn of an install script of mcp42 (the published manifest has no scripts);
-//   3. its build: the app's own TypeScript (`tsc -p tsconfig.json`), against the published declarations;
+//   3. its build: the app's own TypeScript (`tsc -p tsconfig.json`), against the published declarations
+//      (its spec file included, with its runner's global types);
+//   3b. its tests: `npm test` as the app has it, Jest (ts-jest) in the CommonJS apps and Vitest (SWC)
+//      in the ES module apps, runs src/echo.kit.spec.ts: a tool behind a token guard, through
+//      `mcp42/testing`, in both eras, on an app that never listens, its errors those of the SDK copy
+//      the test imports; all of its tests must pass;
 //   4. its run: `node dist/main.js` listens on 127.0.0.1:0 and reports itself on one line; the official
 //      SDK client (@modelcontextprotocol/sdk v1, from the root's devDependencies) initializes, lists the
 //      tools and calls the DTO-argument tool (valid and invalid arguments); one stateless 2026-07-28
@@ -48,7 +53,22 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = '.mcp42-consumers-stamp';
 const TOTAL_TIMEOUT_MS = Number(process.env.CONSUMERS_TIMEOUT_MS ?? 10 * 60_000);
 const CONCURRENCY = Math.max(1, Number(process.env.CONSUMERS_CONCURRENCY ?? Math.min(4, availableParallelism())));
-const TIMEOUTS = { pack: 180_000, ci: 300_000, install: 180_000, build: 120_000, start: 30_000, exit: 10_000 };
+const TIMEOUTS = {
+  pack: 180_000,
+  ci: 300_000,
+  install: 180_000,
+  build: 120_000,
+  tests: 120_000,
+  start: 30_000,
+  exit: 10_000,
+};
+/** The tests of kit/echo.kit.spec.ts: three in each era. */
+const KIT_TESTS = 6;
+/** How each runner is started, from the app's node_modules, not watching. */
+const RUNNERS = {
+  jest: [join('node_modules', 'jest', 'bin', 'jest.js'), '--ci'],
+  vitest: [join('node_modules', 'vitest', 'vitest.mjs'), 'run'],
+};
 /** mcp42's body limit in every app (`maxBodyBytes` of its McpModule.forRoot). */
 const MAX_BODY_BYTES = 4096;
 const MODERN_VERSION = '2026-07-28';
@@ -398,6 +418,18 @@ async function runApp(name, tarball) {
         timeout: TIMEOUTS.build,
       }),
     );
+    step = 'kit tests';
+    const { runner } = variantOf(name);
+    // Not the environment of whoever runs this (a NODE_OPTIONS of the root's Jest, say): the app's own.
+    const env = { ...process.env, CI: '1' };
+    delete env.NODE_OPTIONS;
+    const tests = await timed('tests', () =>
+      run(process.execPath, RUNNERS[runner], { cwd: dir, timeout: TIMEOUTS.tests, env }),
+    );
+    // eslint-disable-next-line no-control-regex -- the colours a runner may print
+    const summary = tests.output.replace(/\u001b\[[0-9;]*m/g, '');
+    const passed = new RegExp(`Tests:?\\s+${KIT_TESTS} passed`).test(summary);
+    checks.that(passed, `${runner}: the ${KIT_TESTS} tests of mcp42/testing pass`, tests.output.slice(-400));
     step = 'run';
     const started = Date.now();
     app = startApp(dir);

@@ -21,12 +21,14 @@ export type {
   McpStateOptions,
   McpCacheOptions,
   McpCacheHintOptions,
+  McpRoutesOptions,
 } from './interfaces/mcp-module-options.interface.js';
 export { defaultPrincipalOf } from './session/principal-of.js';
 export { defaultScopesOf } from './guards/scopes-of.js';
 
 // Decorators and the options they take
 export { McpTool } from './decorators/mcp-tool.decorator.js';
+export { McpRoute } from './decorators/mcp-route.decorator.js';
 export { McpResource } from './decorators/mcp-resource.decorator.js';
 export { McpResourceTemplate } from './decorators/mcp-resource-template.decorator.js';
 export { McpPrompt } from './decorators/mcp-prompt.decorator.js';
@@ -39,6 +41,7 @@ export { McpParamHeader } from './decorators/mcp-param-header.decorator.js';
 export { McpScopes } from './decorators/mcp-scopes.decorator.js';
 export { McpPublic } from './decorators/mcp-public.decorator.js';
 export type { McpToolOptions } from './interfaces/mcp-tool-options.interface.js';
+export type { McpRouteOptions } from './interfaces/mcp-route-options.interface.js';
 export type { McpResourceOptions, McpResourceTemplateOptions } from './interfaces/mcp-resource-options.interface.js';
 export type { McpPromptOptions, McpPromptArgumentOptions } from './interfaces/mcp-prompt-options.interface.js';
 export type {

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { jest } from '@jest/globals';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
@@ -40,6 +41,9 @@ describe('MCP_OPTION_DEFAULTS', () => {
       listenStreams: 1_000,
       listenStreamsPerPrincipal: 10,
       outboxMessages: 1_000,
+      outboxChars: 4_194_304,
+      // A 64th of the heap limit: 64 Mi characters under the usual 4 GB heap.
+      bufferedChars: Math.floor(getHeapStatistics().heap_size_limit / 64),
       pageSize: 100,
     });
     expect([...http.allowedHosts].sort()).toEqual(['127.0.0.1', '[::1]', 'localhost']);

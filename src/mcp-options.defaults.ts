@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
 import { NO_TELEMETRY } from './interfaces/mcp-telemetry.interface.js';
@@ -28,6 +29,9 @@ export const MCP_OPTION_DEFAULTS = {
     listenStreams: 1_000,
     listenStreamsPerPrincipal: 10,
     outboxMessages: 1_000,
+    outboxChars: 4 * 1024 * 1024,
+    // A small fraction of what the process may hold: the rest is the application's.
+    bufferedChars: Math.floor(getHeapStatistics().heap_size_limit / 64),
     pageSize: 100,
   },
   sessions: {
@@ -50,6 +54,10 @@ export const MCP_OPTION_DEFAULTS = {
     requestStateTtlMs: 15 * 60 * 1000,
   },
   cache: {},
+  routes: {
+    forwardHeaders: ['authorization'],
+    maxResponseBytes: 4 * 1024 * 1024,
+  },
 } as const satisfies Omit<McpModuleOptions, 'name' | 'version'>;
 
 /** Defaults of the options that shape the module itself (see {@link McpModuleExtras}). */
@@ -96,6 +104,7 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     state: { ...defaults.state, ...given(options.state) },
     cache: options.cache ?? defaults.cache,
     telemetry: telemetryOf(options),
+    routes: { ...defaults.routes, ...given(options.routes) },
   };
   validateMcpOptions(resolved);
   return resolved;

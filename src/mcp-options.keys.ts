@@ -7,6 +7,7 @@ import type {
   McpModuleExtras,
   McpModuleOptions,
   McpResumabilityOptions,
+  McpRoutesOptions,
   McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
@@ -30,6 +31,7 @@ const TOP_LEVEL: Keys<McpModuleOptions> = {
   state: true,
   cache: true,
   telemetry: true,
+  routes: true,
 };
 
 /** The groups of options, each with its fields. */
@@ -49,6 +51,8 @@ const GROUPS = {
     listenStreams: true,
     listenStreamsPerPrincipal: true,
     outboxMessages: true,
+    outboxChars: true,
+    bufferedChars: true,
     pageSize: true,
   } satisfies Keys<McpLimitsOptions>,
   sessions: {
@@ -74,6 +78,7 @@ const GROUPS = {
     resourceTemplates: true,
     reads: true,
   } satisfies Keys<McpCacheOptions>,
+  routes: { forwardHeaders: true, maxResponseBytes: true } satisfies Keys<McpRoutesOptions>,
 } as const;
 
 type Group = keyof typeof GROUPS;

@@ -21,6 +21,8 @@ export function validateMcpOptions(options: ResolvedMcpOptions): void {
     'bodyBytes',
     'sessions',
     'outboxMessages',
+    'outboxChars',
+    'bufferedChars',
     'pageSize',
     'listenStreams',
     'listenStreamsPerPrincipal',
@@ -78,6 +80,7 @@ export function validateMcpOptions(options: ResolvedMcpOptions): void {
   if (typeof auth.principalOf !== 'function') {
     throw new TypeError('McpModule: options.auth.principalOf must be a function');
   }
+  validateRoutes(options.routes);
   for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
     if (!Array.isArray(http[key]) || !http[key].every((entry) => typeof entry === 'string')) {
       throw new TypeError(`McpModule: options.http.${key} must be an array of strings`);
@@ -207,6 +210,24 @@ function validateCors(http: Readonly<Required<McpHttpOptions>>): void {
   if (cors.credentials === true && http.allowedOrigins.includes('*')) {
     throw new TypeError(
       "McpModule: options.http.cors.credentials cannot be combined with http.allowedOrigins ['*']: any page could then act with the user's cookies",
+    );
+  }
+}
+
+/** HTTP header names: RFC 9110 tokens. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function validateRoutes(routes: ResolvedMcpOptions['routes']): void {
+  const { forwardHeaders, maxResponseBytes } = routes;
+  if (
+    !Array.isArray(forwardHeaders) ||
+    !forwardHeaders.every((name) => typeof name === 'string' && HEADER_NAME.test(name))
+  ) {
+    throw new TypeError('McpModule: options.routes.forwardHeaders must be an array of header names');
+  }
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+    throw new TypeError(
+      `McpModule: options.routes.maxResponseBytes must be a positive whole number, got ${String(maxResponseBytes)}`,
     );
   }
 }

@@ -13,6 +13,9 @@ export const MCP_PROMPT_METADATA = 'mcp:prompt';
 /** Reflect-metadata key under which `@McpCompletion()` stores what a method completes (a list). */
 export const MCP_COMPLETION_METADATA = 'mcp:completion';
 
+/** Reflect-metadata key under which `@McpRoute()` stores its options on a controller route handler. */
+export const MCP_ROUTE_METADATA = 'mcp:route';
+
 /** Injection token of the module's resolved options (defaults applied). */
 export const MCP_RESOLVED_OPTIONS = Symbol('mcp:resolved-options');
 

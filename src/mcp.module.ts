@@ -35,6 +35,8 @@ import { McpSessionRegistry } from './registries/session.registry.js';
 import { McpToolRegistry } from './registries/tool.registry.js';
 import { ResourceReader } from './resources/resource.reader.js';
 import { ResourceStore } from './resources/resource.store.js';
+import { RouteInjector } from './routes/route-injector.js';
+import { RouteTools } from './routes/route-tools.js';
 import { Schemas } from './schemas/schemas.js';
 import { Sealer } from './sealing/sealer.js';
 import { InProcessChangeBus } from './notifications/in-process-change-bus.js';
@@ -47,6 +49,7 @@ import { SessionFanout } from './notifications/session-fanout.js';
 import { StateSecretNotice } from './sealing/state-secret.notice.js';
 import { RequestSessions } from './session/request-sessions.js';
 import { SessionStore } from './session/session.store.js';
+import { BufferBudget } from './session/buffer-budget.js';
 import { SharedSessions } from './session/shared-sessions.js';
 import { SharedChangeBus } from './notifications/shared-change-bus.js';
 import { ToolCaller } from './tools/tool.caller.js';
@@ -98,6 +101,12 @@ const REGISTRIES = [
         state.secret === undefined ? Sealer.ephemeral() : Sealer.fromSecret(state.secret),
       inject: [MCP_RESOLVED_OPTIONS],
     },
+    // What this server holds for its clients, in all (`limits.bufferedChars`).
+    {
+      provide: BufferBudget,
+      useFactory: ({ limits }: ResolvedMcpOptions) => new BufferBudget(limits.bufferedChars),
+      inject: [MCP_RESOLVED_OPTIONS],
+    },
     SharedSessions,
     {
       provide: MCP_CHANGE_BUS,
@@ -111,6 +120,8 @@ const REGISTRIES = [
     ServersCheck,
     MetadataAccessor,
     ItemExplorer,
+    RouteTools,
+    RouteInjector,
     Schemas,
     ToolStore,
     ResourceStore,

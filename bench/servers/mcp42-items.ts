@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Injectable, Module } from '@nestjs/common';
+import { Controller, Get, Injectable, Module, Query } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EchoTools } from '../../sample-app/echo.tools.js';
 import {
@@ -8,6 +8,7 @@ import {
   McpPrompt,
   McpResource,
   McpResourceTemplate,
+  McpRoute,
   type McpCompletionRequest,
 } from '../../src/index.js';
 import { ITEM_TOPICS, ITEMS_FIXTURE } from '../targets.js';
@@ -44,8 +45,19 @@ class ItemsFixture {
   }
 }
 
+/** A route served as a tool: the echo tool's text, run through the HTTP handler in process. */
+@Controller('bench')
+class RouteFixture {
+  @McpRoute({ name: 'route_echo', description: 'Echoes its text, as a REST route' })
+  @Get('echo')
+  echo(@Query('text') text: string): object {
+    return { text };
+  }
+}
+
 @Module({
   imports: [McpModule.forRoot({ name: 'mcp42-items', version: '0.1.0' })],
+  controllers: [RouteFixture],
   providers: [EchoTools, ItemsFixture],
 })
 class ItemsModule {}

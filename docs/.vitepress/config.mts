@@ -32,6 +32,7 @@ const guides: DefaultTheme.SidebarItem[] = [
     text: 'Guides',
     items: [
       { text: 'Tools', link: '/guide/tools' },
+      { text: 'Exposing existing routes', link: '/guide/routes' },
       { text: 'Resources, templates, prompts, completion', link: '/guide/resources-prompts' },
       { text: 'The context', link: '/guide/context' },
       { text: 'Guards and authentication', link: '/guide/guards-auth' },

@@ -7,9 +7,10 @@ import { PipelineFactory } from '../execution/pipeline.factory.js';
 import type { PipelineTarget } from '../execution/pipeline-target.js';
 import type { McpCompletionOptions } from '../interfaces/mcp-completion.interface.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
+import { MCP_HANDLER_PARAMS_METADATA, MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import { PromptStore } from '../prompts/prompt.store.js';
 import { ResourceStore } from '../resources/resource.store.js';
+import { RouteTools } from '../routes/route-tools.js';
 import { ToolStore } from '../tools/tool.store.js';
 import { MetadataAccessor, type MethodMetadata } from './metadata.accessor.js';
 import { ServedItems } from './served-items.js';
@@ -45,6 +46,7 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
     private readonly resources: ResourceStore,
     private readonly prompts: PromptStore,
     private readonly pipelines: PipelineFactory,
+    private readonly routes: RouteTools,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
@@ -94,8 +96,7 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
       if (!found) continue;
       handlers++;
       const owner = `${classRef.name}.${methodName}`;
-      const paramsKey = prepareHandlerParams(classRef, methodName, owner, decoratorOf(found));
-      const target: TargetOf =
+      const pipeline = (paramsKey: string): TargetOf =>
         isStatic && instance
           ? this.pipelines.forStatic(instance as object, methodName, paramsKey, wrapper.id)
           : this.pipelines.forScoped(
@@ -105,6 +106,18 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
               wrapper.id,
               wrapper.isDependencyTreeDurable(),
             );
+      if (found.route) {
+        this.defineRoute(found, classRef, methodName, owner, served, pipeline);
+        // A route-backed tool is listed by its guards as a tool is: the same warning about public caches.
+        this.checkCacheScope(
+          { tool: found.route },
+          classRef,
+          (prototype as Record<string, unknown>)[methodName],
+          owner,
+        );
+        continue;
+      }
+      const target = pipeline(prepareHandlerParams(classRef, methodName, owner, decoratorOf(found)));
       this.checkCacheScope(found, classRef, (prototype as Record<string, unknown>)[methodName], owner);
       // Every server asks about every item (a name its `items` option gives must exist somewhere).
       if (found.tool && served.serves('tools', found.tool.name ?? methodName)) {
@@ -131,10 +144,39 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /**
+   * Serves a route handler as a tool. Only its guards run behind the MCP pipeline (for listings): the
+   * route itself runs through the HTTP handler, so its own parameters are never read as MCP ones.
+   */
+  private defineRoute(
+    found: MethodMetadata,
+    classRef: abstract new (...args: never[]) => unknown,
+    methodName: string,
+    owner: string,
+    served: ServedItems,
+    pipeline: (paramsKey: string) => TargetOf,
+  ): void {
+    const others = Object.entries(found).filter(([key, value]) => key !== 'route' && value !== undefined);
+    if (others.length > 0) {
+      throw new McpDefinitionError(
+        `@McpRoute() on ${owner}: a route handler is served through HTTP and cannot also be an MCP handler; ` +
+          'put @McpTool() and the other MCP decorators on another method',
+      );
+    }
+    const route = found.route!;
+    if (!served.serves('tools', route.name ?? methodName)) return;
+    this.routes.define(route, classRef, methodName, owner, pipeline(MCP_HANDLER_PARAMS_METADATA));
+  }
+
+  /**
    * Warns when a list configured `public` (shared caches may serve it to anyone) holds an item whose
    * guards may hide it from some callers: one caller's list would then reach another.
    */
-  private checkCacheScope(found: MethodMetadata, classRef: object, method: unknown, owner: string): void {
+  private checkCacheScope(
+    found: Omit<MethodMetadata, 'tool'> & { readonly tool?: object },
+    classRef: object,
+    method: unknown,
+    owner: string,
+  ): void {
     const { cache } = this.options;
     const lists = [
       found.tool && cache.tools?.scope === 'public' ? 'tools' : undefined,

@@ -3,12 +3,14 @@ import { Reflector } from '@nestjs/core';
 import type { McpCompletionOptions } from '../interfaces/mcp-completion.interface.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/mcp-resource-options.interface.js';
+import type { McpRouteOptions } from '../interfaces/mcp-route-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import {
   MCP_COMPLETION_METADATA,
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
   MCP_RESOURCE_TEMPLATE_METADATA,
+  MCP_ROUTE_METADATA,
   MCP_TOOL_METADATA,
 } from '../mcp.constants.js';
 
@@ -19,6 +21,8 @@ export interface MethodMetadata {
   readonly resourceTemplate?: McpResourceTemplateOptions;
   readonly prompt?: McpPromptOptions;
   readonly completions?: readonly McpCompletionOptions[];
+  /** `@McpRoute()`: a controller route served as a tool. */
+  readonly route?: McpRouteOptions;
 }
 
 /** Every read of decorator metadata the library needs goes through here. */
@@ -42,6 +46,7 @@ export class MetadataAccessor {
       resourceTemplate: read(MCP_RESOURCE_TEMPLATE_METADATA) as McpResourceTemplateOptions | undefined,
       prompt: read(MCP_PROMPT_METADATA) as McpPromptOptions | undefined,
       completions: read(MCP_COMPLETION_METADATA) as McpCompletionOptions[] | undefined,
+      route: read(MCP_ROUTE_METADATA) as McpRouteOptions | undefined,
     };
     return Object.values(metadata).some((value) => value !== undefined) ? metadata : undefined;
   }

@@ -2,8 +2,8 @@ import { Inject, Injectable, Optional, type Type } from '@nestjs/common';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_ENDPOINT_CONTROLLER, MCP_ENDPOINT_METADATA, MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 
-/** `mcp`, `/mcp` and `mcp/` are one route. */
-const normalised = (path: string): string => path.replace(/^\/+|\/+$/g, '');
+/** `mcp`, `/mcp` and `mcp/` are one route; so are `MCP` and `mcp` on Express, which routes regardless of case. */
+const normalised = (path: string): string => path.replace(/^\/+|\/+$/g, '').toLowerCase();
 
 /**
  * One MCP server of the application, as the others see it: each `McpModule.forRoot()` provides one,
@@ -17,6 +17,8 @@ export class ServerIdentity {
   readonly path: string | undefined;
   /** Whether it serves every decorated item (no `items` option). */
   readonly servesEverything: boolean;
+  /** The namespace of its shared state (Redis: the key prefix), when it has one. */
+  readonly stateNamespace: string | undefined;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -26,6 +28,7 @@ export class ServerIdentity {
     const path: unknown = endpoint ? Reflect.getMetadata(MCP_ENDPOINT_METADATA, endpoint) : undefined;
     this.path = typeof path === 'string' ? normalised(path) : undefined;
     this.servesEverything = options.items === undefined;
+    this.stateNamespace = options.state.shared?.port.namespace;
   }
 
   /** How messages name it: `'weather' (/mcp)`. */

@@ -37,6 +37,16 @@ export class ServersCheck implements OnModuleInit {
           'answer every request there. Give one of them another `path`.',
       );
     }
+    const sameState = others.find(
+      (server) => server.stateNamespace !== undefined && server.stateNamespace === this.own.stateNamespace,
+    );
+    if (sameState) {
+      throw new McpDefinitionError(
+        `MCP servers ${String(sameState)} and ${String(this.own)} share one state namespace ` +
+          `('${this.own.stateNamespace}'): each would serve the other's sessions and hear its broadcasts. ` +
+          "Give each server's redisState() its own keyPrefix.",
+      );
+    }
     const everything = servers.filter((server) => server.servesEverything);
     if (everything.length > 1) {
       throw new McpDefinitionError(

@@ -227,7 +227,11 @@ export class StreamableHttpTransport {
     // its 'close', and would keep the session from ever idling out.
     if (raw.destroyed || res.destroyed || res.writableEnded) return;
     session.lastActivity = Date.now();
-    const writer = new SseWriter(res, this.options.http.keepAliveMs, session.streams.pendingCounter());
+    const writer: SseWriter = new SseWriter(
+      res,
+      this.options.http.keepAliveMs,
+      session.streams.pendingCounter(() => writer.abandon()),
+    );
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
     const postStreamId = resumeFrom && resumeFrom.streamId !== STANDALONE_STREAM_ID ? resumeFrom.streamId : undefined;
     pumpToConnection(events, writer, res, {

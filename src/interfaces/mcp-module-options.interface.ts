@@ -61,6 +61,28 @@ export interface McpModuleOptions {
    * @default no telemetry: nothing recorded, nothing paid
    */
   telemetry?: McpTelemetry;
+  /** Controller routes served as tools (`@McpRoute()`): which headers reach them, how much comes back. */
+  routes?: McpRoutesOptions;
+}
+
+/**
+ * Controller routes served as tools (see {@link McpModuleOptions.routes} and `@McpRoute()`).
+ * @category Options
+ */
+export interface McpRoutesOptions {
+  /**
+   * The headers of the MCP request a route-backed tool's in-process request carries, by name (any
+   * case): the route's guards see the caller's credentials, and nothing else of the MCP request
+   * (its cookies, session and protocol headers stay behind).
+   * @default ['authorization']
+   */
+  forwardHeaders?: readonly string[];
+  /**
+   * Bytes a route's response body may have: a larger one is cut off and the call answered with an
+   * error result saying so, rather than held in memory and sent to the model.
+   * @default 4194304 (4 MiB)
+   */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -167,6 +189,23 @@ export interface McpLimitsOptions {
    * @default 1000
    */
   outboxMessages?: number;
+  /**
+   * Characters of server-to-client messages a session may hold undelivered, as `outboxMessages`
+   * counts them: past it a stalled reader's session ends, and the oldest messages waiting for a GET
+   * stream are dropped. A 2026-07-28 response stream past it is cut. Without it, a tool that logs
+   * 1 MB messages to a client that stopped reading would hold `outboxMessages` megabytes.
+   * @default 4194304 (4 Mi characters, as a POST body may hold)
+   */
+  outboxChars?: number;
+  /**
+   * Characters of server-to-client messages this server holds for all its clients together: what
+   * connections hold back because their clients do not read, messages waiting for a GET stream,
+   * and the default event store's events. Past it, the session holding the most is relieved: its
+   * connections that hold messages back are cut (the client may resume from its stored events) or,
+   * holding none, it ends. A thousand stalled readers then cost this much, not a thousand outboxes.
+   * @default a 64th of the V8 heap limit (64 Mi characters under the default 4 GB heap; 16 Mi in a 1 GB one)
+   */
+  bufferedChars?: number;
   /**
    * Items per page of `tools/list` (and the other list methods); the client follows `nextCursor`
    * for more.

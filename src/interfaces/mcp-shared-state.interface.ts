@@ -135,6 +135,12 @@ export interface SharedState {
   readonly replicaId: string;
   /** Whether operations can be sent now. */
   readonly available: boolean;
+  /**
+   * What tells this state's keys and channels from another's on the same store (Redis: the key
+   * prefix): two servers of one application must not share one, or each would serve the other's
+   * sessions and hear its broadcasts.
+   */
+  readonly namespace?: string;
   /** Connects and starts hearing messages. Resolves once ready, or after the connect timeout. */
   start(hooks: SharedStateHooks): Promise<void>;
   /** Releases what this instance holds, and disconnects. */

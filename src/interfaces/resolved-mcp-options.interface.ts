@@ -5,6 +5,7 @@ import type {
   McpHttpOptions,
   McpLimitsOptions,
   McpResumabilityOptions,
+  McpRoutesOptions,
   McpServedItems,
   McpSessionsOptions,
   McpStateOptions,
@@ -40,4 +41,5 @@ export interface ResolvedMcpOptions {
   readonly cache: McpCacheOptions;
   /** This server's telemetry; `NO_TELEMETRY` without the `telemetry` option. */
   readonly telemetry: ServerTelemetry;
+  readonly routes: Readonly<Required<McpRoutesOptions>>;
 }

@@ -72,6 +72,10 @@ export class RedisSharedState implements SharedState {
     return this.connected() && !this.ops.open;
   }
 
+  get namespace(): string {
+    return this.options.keyPrefix;
+  }
+
   async start(hooks: SharedStateHooks): Promise<void> {
     if (this.started) {
       throw new Error('redisState: this state was started already; call redisState() once per McpModule');

@@ -1,3 +1,4 @@
+import { BufferBudget } from '../session/buffer-budget.js';
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { Subscription } from 'rxjs';
@@ -362,7 +363,7 @@ describe('McpResourceRegistry.notifyUpdated', () => {
 
   beforeEach(() => {
     const options = resolveMcpOptions({ name: 'server', version: '1.0.0' });
-    sessions = new SessionStore(options, new SharedSessions(options));
+    sessions = new SessionStore(options, new SharedSessions(options), new BufferBudget(options.limits.bufferedChars));
   });
 
   afterEach(() => {

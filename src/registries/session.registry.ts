@@ -61,8 +61,10 @@ export class McpSessionRegistry {
    * Sends a notification to every live session.
    * @param options.connectedOnly only to sessions with a GET stream open now: for news that is
    *   stale by the time a client connects.
-   * @returns how many sessions it was sent to; with shared state 0: it goes to every instance, and
-   *   each delivers it to the sessions whose GET stream it holds.
+   * @returns how many sessions it was sent to; to more than 256 sessions, it goes out in slices of
+   *   a couple of milliseconds that let other requests be served, and this is how many it goes to.
+   *   With shared state 0: it goes to every instance, and each delivers it to the sessions whose GET
+   *   stream it holds.
    */
   notifyAll(method: string, params?: Record<string, unknown>, options?: { connectedOnly?: boolean }): number {
     return this.store.notifyAll(method, params, options);
@@ -70,7 +72,8 @@ export class McpSessionRegistry {
 
   /**
    * Sends a log message (`notifications/message`) to every live session whose client level lets it through.
-   * @returns how many sessions it was sent to; with shared state 0 (see {@link notifyAll}).
+   * @returns how many sessions it was sent to; to more than 256 sessions, how many it goes to,
+   *   whatever their levels (see {@link notifyAll}); with shared state 0.
    */
   logAll(level: LoggingLevel, data: unknown, logger?: string): number {
     return this.store.logAll(level, data, logger);

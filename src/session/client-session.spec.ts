@@ -178,12 +178,12 @@ describe('ClientSession', () => {
     it('ends the session with reason "overflow" when held-back events pass outboxLimit, calling onEnd once', () => {
       const { session, onEnd } = makeSession({ outboxLimit: 3 });
       const report = session.streams.pendingCounter();
-      report(4);
+      report(4, 0);
       expect(session.ended).toBe(true);
       expect(session.endedBecause).toBe('overflow');
       expect(onEnd).toHaveBeenCalledTimes(1);
       expect(onEnd).toHaveBeenCalledWith(session, 'overflow');
-      report(5);
+      report(5, 0);
       expect(session.send(note(5))).toBe(false);
       expect(onEnd).toHaveBeenCalledTimes(1);
       expect(session.undeliveredMessages).toBe(0);
@@ -197,10 +197,10 @@ describe('ClientSession', () => {
       const { session, onEnd } = makeSession({ outboxLimit: 3 });
       listen(session);
       const report = session.streams.pendingCounter();
-      report(3);
+      report(3, 0);
       expect(session.ended).toBe(false);
       expect(session.undeliveredMessages).toBe(3);
-      report(4);
+      report(4, 0);
       expect(session.ended).toBe(true);
       expect(session.endedBecause).toBe('overflow');
       expect(onEnd).toHaveBeenCalledTimes(1);
@@ -210,10 +210,10 @@ describe('ClientSession', () => {
       const { session } = makeSession({ outboxLimit: 3 });
       listen(session);
       const report = session.streams.pendingCounter();
-      report(2);
-      report(3);
-      report(1);
-      report(3);
+      report(2, 0);
+      report(3, 0);
+      report(1, 0);
+      report(3, 0);
       expect(session.ended).toBe(false);
       expect(session.undeliveredMessages).toBe(3);
     });
@@ -222,10 +222,10 @@ describe('ClientSession', () => {
       const { session } = makeSession({ outboxLimit: 3 });
       const get = session.streams.pendingCounter();
       const post = session.streams.pendingCounter();
-      get(2);
-      post(1);
+      get(2, 0);
+      post(1, 0);
       expect(session.ended).toBe(false);
-      post(2);
+      post(2, 0);
       expect(session.endedBecause).toBe('overflow');
     });
 
@@ -233,19 +233,19 @@ describe('ClientSession', () => {
       const { session } = makeSession({ outboxLimit: 3 });
       const { sub } = listen(session);
       const report = session.streams.pendingCounter();
-      report(2);
+      report(2, 0);
       // A connection that closes drops what it held and reports 0 (see SseWriter).
-      report(0);
+      report(0, 0);
       sub.unsubscribe();
       for (const n of [1, 2, 3]) expect(session.send(note(n))).toBe(true);
       expect(session.ended).toBe(false);
       const again = makeSession({ outboxLimit: 3 }).session;
       again.send(note(1));
       again.send(note(2));
-      again.streams.pendingCounter()(3);
+      again.streams.pendingCounter()(3, 0);
       expect(again.undeliveredMessages).toBe(5);
       expect(again.ended).toBe(false);
-      again.streams.pendingCounter()(1);
+      again.streams.pendingCounter()(1, 0);
       expect(again.endedBecause).toBe('overflow');
     });
 
@@ -708,7 +708,7 @@ describe('ClientSession.end', () => {
   it('ends on overflow while calls run, aborting them as session-ended', () => {
     const { session } = makeSession({ outboxLimit: 1 });
     const call = session.beginCall(1);
-    session.streams.pendingCounter()(2);
+    session.streams.pendingCounter()(2, 0);
     expect(session.endedBecause).toBe('overflow');
     expect((call.signal.reason as McpCallAbortedError).kind).toBe('session-ended');
     expect((call.signal.reason as Error).message).toBe('MCP session ended (overflow)');

@@ -11,7 +11,8 @@ import { supportsSsePolling, type LegacyProtocolVersion } from '../protocol/prot
 import { ClientRequests, type ClientRequestOptions } from './client-requests.js';
 import type { McpEventStore } from '../interfaces/mcp-event-store.interface.js';
 import type { SendOutcome } from './session-stream.js';
-import { SessionStreams } from './session-streams.js';
+import { SessionStreams, type OutboxBounds } from './session-streams.js';
+import type { BufferBudget } from './buffer-budget.js';
 import type { SessionSharing } from './session-sharing.js';
 import type { CallAbort } from './call-abort.js';
 import { RunningCalls } from './running-calls.js';
@@ -29,6 +30,10 @@ export interface ClientSessionInit {
   /** The principal that created the session; absent when it was anonymous. */
   readonly owner?: string;
   readonly outboxLimit: number;
+  /** Characters the outbox may hold (`limits.outboxChars`). @default unlimited */
+  readonly outboxChars?: number;
+  /** The server's budget for undelivered messages, which the session's outbox draws on. */
+  readonly budget?: BufferBudget;
   /** Log messages below this level are not sent until the client sets its own with `logging/setLevel`. */
   readonly logLevel: LoggingLevel;
   readonly eventStore: McpEventStore;
@@ -74,7 +79,7 @@ export class ClientSession implements McpSessionHandle {
   lastActivity: number;
   /** The least severe log level the client wants to receive. */
   logLevel: LoggingLevel;
-  private readonly outboxLimit: number;
+  private readonly outbox: OutboxBounds;
   private readonly store: McpEventStore;
   private readonly onEnd: ClientSessionInit['onEnd'];
   private readonly onStoreError: ClientSessionInit['onStoreError'];
@@ -94,7 +99,7 @@ export class ClientSession implements McpSessionHandle {
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities;
     this.owner = init.owner;
-    this.outboxLimit = init.outboxLimit;
+    this.outbox = { messages: init.outboxLimit, chars: init.outboxChars ?? Infinity, budget: init.budget };
     this.logLevel = init.logLevel;
     this.store = init.eventStore;
     this.lastActivity = init.now;
@@ -165,7 +170,7 @@ export class ClientSession implements McpSessionHandle {
    * @internal
    */
   get streams(): SessionStreams {
-    this.streamSet ??= new SessionStreams(this, this.store, this.outboxLimit, this.onStoreError, this.sharing?.streams);
+    this.streamSet ??= new SessionStreams(this, this.store, this.outbox, this.onStoreError, this.sharing?.streams);
     return this.streamSet;
   }
 
@@ -180,6 +185,28 @@ export class ClientSession implements McpSessionHandle {
     const outcome = this.streams.sendStandalone(message);
     if (outcome === 'unserializable') this.onUnserializable(this);
     return delivered(outcome) && !this.ended;
+  }
+
+  /**
+   * {@link send} for a message serialised already: a broadcast serialises once for every session,
+   * and every session's outbox and stored events then hold the one string.
+   * @internal
+   */
+  sendEncoded(data: string): boolean {
+    if (this.ended) return false;
+    if (this.sharing && !this.hasStream) {
+      this.sharing.sendStandalone(data);
+      return true;
+    }
+    return delivered(this.streams.sendStandaloneEncoded(data)) && !this.ended;
+  }
+
+  /**
+   * {@link log} for a broadcast, serialised once for every session.
+   * @internal
+   */
+  logEncoded(level: LoggingLevel, data: string): boolean {
+    return this.wantsLog(level) && this.sendEncoded(data);
   }
 
   /** Shared state: the connection of the standalone stream, if any, is another instance's. */

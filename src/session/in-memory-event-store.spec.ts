@@ -209,3 +209,25 @@ describe('InMemoryEventStore', () => {
     }
   });
 });
+
+describe('InMemoryEventStore meters', () => {
+  it('tells every meter what each session gains and loses, until it stops', () => {
+    const store = new InMemoryEventStore({ maxEventsPerSession: 2, maxEventAgeMs: 60_000 });
+    const first: [string, number][] = [];
+    const second: [string, number][] = [];
+    const stopFirst = store.meter((id, chars) => first.push([id, chars]));
+    store.meter((id, chars) => second.push([id, chars]));
+    store.append('s1', { streamId: 'g', seq: 1, data: 'abc' });
+    store.append('s1', { streamId: 'g', seq: 2, data: 'de' });
+    // A third event drops the first: the session gains 1 and loses 3.
+    store.append('s1', { streamId: 'g', seq: 3, data: 'f' });
+    stopFirst();
+    store.deleteSession('s1');
+    expect(first).toEqual([
+      ['s1', 3],
+      ['s1', 2],
+      ['s1', -2],
+    ]);
+    expect(second).toEqual([...first, ['s1', -3]]);
+  });
+});

@@ -17,6 +17,7 @@ class FakeHost implements StreamHost {
   readonly kept: McpStoredEvent[] = [];
   readonly backlogDeltas: number[] = [];
   backlogLimit = 1000;
+  backlogCharLimit = Infinity;
   replay: (streamId: string, afterSeq: number) => Promise<readonly McpStoredEvent[]> = async (streamId, afterSeq) =>
     this.kept.filter((event) => event.streamId === streamId && event.seq > afterSeq);
 
@@ -32,7 +33,7 @@ class FakeHost implements StreamHost {
     return this.replay(streamId, afterSeq);
   }
 
-  backlogChanged(delta: number): void {
+  backlogChanged(delta: number, _deltaChars: number): void {
     this.backlogDeltas.push(delta);
   }
 

@@ -15,10 +15,12 @@ export interface StreamHost {
   keep(event: McpStoredEvent): void;
   /** The stored events of a stream after a position, for a resume. */
   stored(streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]>;
-  /** Messages waiting in a backlog changed by `delta`. */
-  backlogChanged(delta: number): void;
+  /** Messages waiting in a backlog changed by `delta`, their characters by `deltaChars`. */
+  backlogChanged(delta: number, deltaChars: number): void;
   /** The most messages a backlog keeps; past it the oldest are dropped. */
   readonly backlogLimit: number;
+  /** The most characters a backlog keeps; past it the oldest are dropped (never the newest). */
+  readonly backlogCharLimit: number;
 }
 
 /** How a message fared: written to a connection, kept for a resume only, queued for the next connection, or dropped. */
@@ -50,6 +52,7 @@ export const isPrimingEvent = (event: McpStoredEvent): boolean => event.data ===
 export class SessionStream {
   private readonly live = new Subject<McpStoredEvent>();
   private backlog: string[] | undefined;
+  private backlogChars = 0;
   private releaseConnection: ((retryMs?: number) => void) | undefined;
   private isFinished = false;
 
@@ -101,9 +104,20 @@ export class SessionStream {
     const backlog = (this.backlog ??= []);
     // A client is free never to open a GET stream: what waits for one is kept within bounds by
     // dropping the oldest, not by ending the session (which is for readers that stall).
-    if (backlog.length >= this.host.backlogLimit) backlog.shift();
-    else this.host.backlogChanged(1);
     backlog.push(data);
+    let count = 1;
+    let chars = data.length;
+    this.backlogChars += data.length;
+    while (
+      backlog.length > 1 &&
+      (backlog.length > this.host.backlogLimit || this.backlogChars > this.host.backlogCharLimit)
+    ) {
+      const dropped = backlog.shift()!;
+      this.backlogChars -= dropped.length;
+      count--;
+      chars -= dropped.length;
+    }
+    this.host.backlogChanged(count, chars);
     return 'queued';
   }
 
@@ -186,6 +200,11 @@ export class SessionStream {
     this.releaseConnection?.(retryMs);
   }
 
+  /** Drops what waits for the next connection (the server's buffer budget is spent). */
+  dropBacklog(): void {
+    this.takeBacklog();
+  }
+
   /** No more events: the attached connection completes once it has written what it holds. */
   finish(): void {
     if (this.isFinished) return;
@@ -203,7 +222,8 @@ export class SessionStream {
   private takeBacklog(): string[] {
     const backlog = this.backlog ?? [];
     this.backlog = undefined;
-    if (backlog.length > 0) this.host.backlogChanged(-backlog.length);
+    if (backlog.length > 0) this.host.backlogChanged(-backlog.length, -this.backlogChars);
+    this.backlogChars = 0;
     return backlog;
   }
 }

@@ -6,6 +6,7 @@ import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.
 import { postStreamId, STANDALONE_STREAM_ID } from './event-id.js';
 import { SessionStream, type SendOutcome, type StreamEvent, type StreamHost } from './session-stream.js';
 import { validStoredEvents } from './stored-events.js';
+import type { BufferBudget } from './buffer-budget.js';
 
 /** What the streams need of their session. */
 export interface StreamsOwner {
@@ -15,6 +16,13 @@ export interface StreamsOwner {
   readonly pollingStreams: boolean;
   /** The session's connections hold back more than the outbox limit. */
   end(reason: 'overflow'): void;
+}
+
+/** What a session's outbox may hold, in messages and in characters, and the server's budget it draws on. */
+export interface OutboxBounds {
+  readonly messages: number;
+  readonly chars: number;
+  readonly budget?: BufferBudget;
 }
 
 /**
@@ -37,10 +45,11 @@ export interface StreamSharing {
  * The SSE streams of one session: the standalone stream (GET), the streams of POSTs that switched
  * to SSE, their event positions and what the event store keeps of them for resumes.
  *
- * Messages sent while no GET connection is attached wait in a backlog of at most `limits.outboxMessages` (the
- * oldest are dropped: a client need not open a GET stream at all). What the connections hold back
- * because of TCP backpressure is bounded by `limits.outboxMessages` too, and going past it ends the session:
- * a client that stops reading costs bounded memory rather than all of it.
+ * Messages sent while no GET connection is attached wait in a backlog of at most `limits.outboxMessages`
+ * messages and `limits.outboxChars` characters (the oldest are dropped: a client need not open a GET
+ * stream at all). What the connections hold back because of TCP backpressure is bounded by the same
+ * two limits, and going past either ends the session: a client that stops reading costs bounded
+ * memory rather than all of it. Both count against the server's buffer budget too.
  */
 export class SessionStreams implements StreamHost {
   /** Created on first use: most sessions never get a GET stream or a message outside a call. */
@@ -49,15 +58,21 @@ export class SessionStreams implements StreamHost {
   private postStreamCount = 0;
   private replaying: Set<string> | undefined;
   private seq = 0;
-  /** Messages waiting for a GET stream. */
+  /** Messages waiting for a GET stream, and their characters. */
   private queued = 0;
-  /** Events written to connections that their sockets hold back. */
+  private queuedChars = 0;
+  /** Events written to connections that their sockets hold back, and their characters. */
   private heldBack = 0;
+  private heldBackChars = 0;
+  /** How to cut the connections that hold events back now. */
+  private readonly holding = new Set<() => void>();
+  /** Whether the budget took the stored events once already: the next time, the session ends. */
+  private storeDropped = false;
 
   constructor(
     private readonly owner: StreamsOwner,
     private readonly store: McpEventStore,
-    private readonly outboxLimit: number,
+    private readonly outbox: OutboxBounds,
     private readonly onStoreError: (error: unknown) => void,
     private readonly sharing?: StreamSharing,
   ) {}
@@ -68,7 +83,12 @@ export class SessionStreams implements StreamHost {
 
   /** The most messages the GET stream's backlog keeps (the outbox limit). */
   get backlogLimit(): number {
-    return this.outboxLimit;
+    return this.outbox.messages;
+  }
+
+  /** The most characters the GET stream's backlog keeps (the outbox limit). */
+  get backlogCharLimit(): number {
+    return this.outbox.chars;
   }
 
   /** Whether a standalone (GET) connection is attached. */
@@ -182,17 +202,39 @@ export class SessionStreams implements StreamHost {
     this.guardStore(() => this.store.deleteStream(this.owner.id, streamId));
   }
 
+  /** Characters sent but not yet handed to a connection's socket. */
+  get undeliveredChars(): number {
+    return this.queuedChars + this.heldBackChars;
+  }
+
   /**
-   * A counter for one connection to report how many events its socket holds back; they count
-   * against the outbox limit.
+   * A counter for one connection to report how many events (and characters) its socket holds
+   * back; they count against the outbox limits and the server's budget. Past a limit the session
+   * ends ('overflow').
+   * @param cut drops what the connection holds back and closes it: while it holds some back, the
+   *   session may cut it (an overflow, or the server's budget spent).
    */
-  pendingCounter(): (count: number) => void {
+  pendingCounter(cut?: () => void): (count: number, chars: number) => void {
     let reported = 0;
-    return (count) => {
+    let reportedChars = 0;
+    return (count, chars) => {
       if (this.owner.ended) return;
+      const delta = chars - reportedChars;
       this.heldBack += count - reported;
+      this.heldBackChars += delta;
       reported = count;
-      if (this.heldBack > this.outboxLimit) this.owner.end('overflow');
+      reportedChars = chars;
+      if (cut) {
+        if (count > 0) this.holding.add(cut);
+        else this.holding.delete(cut);
+      }
+      if (this.heldBack > this.outbox.messages || this.heldBackChars > this.outbox.chars) {
+        // What the stalled connections hold goes now, not once they time out.
+        this.cutConnections();
+        this.owner.end('overflow');
+        return;
+      }
+      this.outbox.budget?.charge(this.owner.id, delta, this.relieveBudget);
     };
   }
 
@@ -203,8 +245,12 @@ export class SessionStreams implements StreamHost {
       for (const stream of this.postStreams.values()) stream.finish();
       this.postStreams.clear();
     }
+    this.outbox.budget?.charge(this.owner.id, -(this.queuedChars + this.heldBackChars), this.relieveBudget);
     this.queued = 0;
+    this.queuedChars = 0;
     this.heldBack = 0;
+    this.heldBackChars = 0;
+    this.holding.clear();
     this.guardStore(() => this.store.deleteSession(this.owner.id));
   }
 
@@ -232,8 +278,33 @@ export class SessionStreams implements StreamHost {
     }
   }
 
-  backlogChanged(delta: number): void {
-    if (!this.owner.ended) this.queued += delta;
+  backlogChanged(delta: number, deltaChars: number): void {
+    if (this.owner.ended) return;
+    this.queued += delta;
+    this.queuedChars += deltaChars;
+    this.outbox.budget?.charge(this.owner.id, deltaChars, this.relieveBudget);
+  }
+
+  /**
+   * The server's buffer budget is spent, and this session holds the most: it gives up one thing,
+   * the least harmful first — its connections that hold events back are cut (the client may resume
+   * from the stored events); else what waits for a GET stream is dropped (a client need not open
+   * one); else its stored events are (it can no longer resume, but goes on); else it ends.
+   */
+  readonly relieveBudget = (): void => {
+    if (this.holding.size > 0) return this.cutConnections();
+    if (this.queued > 0) return this.standaloneStream?.dropBacklog();
+    if (this.outbox.budget && this.outbox.budget.heldBy(this.owner.id) > 0 && !this.storeDropped) {
+      this.storeDropped = true;
+      return this.guardStore(() => this.store.deleteSession(this.owner.id));
+    }
+    this.owner.end('overflow');
+  };
+
+  private cutConnections(): void {
+    const cuts = [...this.holding];
+    this.holding.clear();
+    for (const cut of cuts) cut();
   }
 
   private get standalone(): SessionStream {

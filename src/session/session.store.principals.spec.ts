@@ -1,3 +1,4 @@
+import { BufferBudget } from './buffer-budget.js';
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
@@ -25,7 +26,7 @@ let store: SessionStore | undefined;
 
 function makeStore(options: Partial<McpModuleOptions> = {}): SessionStore {
   const resolved = resolveMcpOptions({ name: 'server', version: '1.0.0', ...options });
-  store = new SessionStore(resolved, new SharedSessions(resolved));
+  store = new SessionStore(resolved, new SharedSessions(resolved), new BufferBudget(resolved.limits.bufferedChars));
   return store;
 }
 

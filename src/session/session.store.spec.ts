@@ -1,3 +1,4 @@
+import { BufferBudget } from './buffer-budget.js';
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
@@ -26,7 +27,7 @@ const handshake: Handshake = {
 
 function makeRegistry(options: Partial<McpModuleOptions> = {}): SessionStore {
   const resolved = resolveMcpOptions({ name: 'server', version: '1.0.0', ...options });
-  return new SessionStore(resolved, new SharedSessions(resolved));
+  return new SessionStore(resolved, new SharedSessions(resolved), new BufferBudget(resolved.limits.bufferedChars));
 }
 
 describe('SessionStore', () => {
@@ -80,9 +81,9 @@ describe('SessionStore', () => {
     expect(session.ended).toBe(false);
     expect(session.undeliveredMessages).toBe(2);
     const report = session.streams.pendingCounter();
-    report(2);
+    report(2, 0);
     expect(session.ended).toBe(false);
-    report(3);
+    report(3, 0);
     expect(session.endedBecause).toBe('overflow');
     expect(registry.get(session.id)).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);

@@ -7,10 +7,14 @@ import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.inte
 import type { Handshake } from '../protocol/initialize.js';
 import type { LoggingLevel } from '../protocol/logging-level.js';
 import { encodeMessage, notificationMessage } from '../protocol/json-rpc.codec.js';
-import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
+import { Method } from '../protocol/methods.js';
+import { BufferBudget } from './buffer-budget.js';
+import { InMemoryEventStore } from './in-memory-event-store.js';
 import type { InstanceMessage, SessionRefusal } from '../interfaces/mcp-shared-state.interface.js';
 import { ClientSession, type SessionEndReason } from './client-session.js';
 import { PrincipalSessions } from './principal-sessions.js';
+import { FanoutSlices } from './fanout-slices.js';
 import { SharedSessions } from './shared-sessions.js';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 
@@ -25,14 +29,20 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('McpSessions');
   private readonly sessions = new Map<string, ClientSession>();
   private readonly principals = new PrincipalSessions();
+  /** Broadcasts to many sessions go out in slices, so that other requests are served meanwhile. */
+  private readonly slices = new FanoutSlices<ClientSession>();
+  private unmeter: (() => void) | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly forget = (session: ClientSession, reason: SessionEndReason): void => {
     this.options.telemetry.sessionEnded(session.protocolVersion, Date.now() - session.startedAt, reason);
     if (this.shared.enabled) this.shared.ended(session, reason);
     else if (this.sessions.delete(session.id)) this.principals.delete(session);
     if (reason === 'overflow') {
+      const { outboxMessages, outboxChars, bufferedChars } = this.options.limits;
       this.logger.warn(
-        `Session ${session.id} ended: more than ${this.options.limits.outboxMessages} undelivered messages`,
+        `Session ${session.id} ended: its client does not read, and it held more than ${outboxMessages} undelivered ` +
+          `messages or ${outboxChars} characters (limits.outboxMessages, limits.outboxChars), or the most when ` +
+          `the server's ${bufferedChars} were spent (limits.bufferedChars)`,
       );
     }
   };
@@ -52,9 +62,20 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly shared: SharedSessions,
+    private readonly budget: BufferBudget,
   ) {
+    const store = options.resumability.eventStore;
+    // The default store's events count against the budget with the session's outbox.
+    if (store instanceof InMemoryEventStore) {
+      this.unmeter = store.meter((sessionId, chars) => {
+        const session = this.sessions.get(sessionId);
+        // Another server's session, should the application give one store to two servers.
+        if (session) budget.charge(sessionId, chars, session.streams.relieveBudget);
+      });
+    }
     if (!shared.enabled) return;
     shared.bind({
+      budget,
       onEnd: this.forget,
       onStoreError: this.reportStoreError,
       onUnserializable: this.reportUnserializable,
@@ -152,6 +173,8 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
       clientCapabilities: handshake.clientCapabilities,
       owner,
       outboxLimit: this.options.limits.outboxMessages,
+      outboxChars: this.options.limits.outboxChars,
+      budget: this.budget,
       logLevel: this.options.sessions.defaultLogLevel,
       eventStore: this.options.resumability.eventStore,
       now: Date.now(),
@@ -239,12 +262,32 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** {@link notifyAll} for the sessions this instance delivers to. */
   notifyHere(method: string, params?: Record<string, unknown>, options?: { connectedOnly?: boolean }): number {
-    let sent = 0;
-    for (const session of this.fanoutTargets()) {
-      if (options?.connectedOnly && !session.hasStream) continue;
-      if (session.notify(method, params)) sent++;
+    const data = this.encodeOnce(notificationMessage(method, params));
+    if (data === undefined) return 0;
+    const targets = this.fanoutTargets();
+    return this.slices.fanOut(
+      options?.connectedOnly ? targets.filter((session) => session.hasStream) : targets,
+      (session) => session.sendEncoded(data),
+      data.length,
+    );
+  }
+
+  /**
+   * Serialises a broadcast once: every session then sends and stores the one string.
+   * @returns undefined, reported once, when the message cannot be serialised.
+   */
+  private encodeOnce(message: JsonRpcMessage): string | undefined {
+    let data: string | undefined;
+    try {
+      data = encodeMessage(message);
+    } catch {
+      data = undefined;
     }
-    return sent;
+    if (typeof data !== 'string') {
+      this.logger.warn(`A message for every session could not be serialised (${methodOf(message)})`);
+      return undefined;
+    }
+    return data;
   }
 
   /**
@@ -263,9 +306,10 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private logHere(level: LoggingLevel, data: unknown, logger?: string): number {
-    let sent = 0;
-    for (const session of this.fanoutTargets()) if (session.log(level, data, logger)) sent++;
-    return sent;
+    const params = logger === undefined ? { level, data } : { level, logger, data };
+    const encoded = this.encodeOnce(notificationMessage(Method.LogMessage, params));
+    if (encoded === undefined) return 0;
+    return this.slices.fanOut(this.fanoutTargets(), (session) => session.logEncoded(level, encoded), encoded.length);
   }
 
   /** Broadcast to every instance; while the shared state is down, to this instance's streams at least. */
@@ -313,8 +357,14 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   /** Stops the sweep and ends every session (reason `shutdown`), closing their streams. */
   onModuleDestroy(): void {
     clearInterval(this.sweepTimer);
+    this.slices.clear();
+    this.unmeter?.();
     this.rootsChangedSubject.complete();
     // Ending sessions completes their streams, so the HTTP server can close without waiting on them.
     for (const session of this.all()) session.end('shutdown');
   }
+}
+
+function methodOf(message: JsonRpcMessage): string {
+  return 'method' in message ? message.method : 'a response';
 }

@@ -1,3 +1,4 @@
+import type { BufferBudget } from './buffer-budget.js';
 import type { LoadedSessionRecord, SharedState } from '../interfaces/mcp-shared-state.interface.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { isLoggingLevel, type LoggingLevel } from '../protocol/logging-level.js';
@@ -24,6 +25,8 @@ export interface SharedSessionHooks {
   readonly onUnserializable: (session: ClientSession) => void;
   /** Runs a write nobody waits for (its failure is reported, never unhandled). */
   readonly guard: (operation: Promise<unknown>) => void;
+  /** The server's budget for undelivered messages. */
+  readonly budget?: BufferBudget;
 }
 
 /**
@@ -64,6 +67,8 @@ export class SharedSessionFactory {
     return new ClientSession({
       ...init,
       outboxLimit: this.options.limits.outboxMessages,
+      outboxChars: this.options.limits.outboxChars,
+      budget: callbacks.budget,
       eventStore: this.store,
       onEnd: callbacks.onEnd,
       onStoreError: callbacks.onStoreError,

@@ -1,3 +1,4 @@
+import type { BufferBudget } from './buffer-budget.js';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
@@ -28,6 +29,8 @@ export interface SharedSessionCallbacks {
   readonly onStoreError: (error: unknown) => void;
   readonly onUnserializable: (session: ClientSession) => void;
   readonly onRootsChanged: (session: ClientSession) => void;
+  /** The server's budget for undelivered messages, which every session's outbox draws on. */
+  readonly budget?: BufferBudget;
 }
 
 /**

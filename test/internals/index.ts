@@ -11,3 +11,4 @@ export { InMemoryEventStore } from '../../src/session/in-memory-event-store.js';
 export { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from '../../src/session/session-subscriptions.js';
 export { MCP_RESOLVED_OPTIONS } from '../../src/mcp.constants.js';
 export type { ResolvedMcpOptions } from '../../src/interfaces/resolved-mcp-options.interface.js';
+export { BufferBudget } from '../../src/session/buffer-budget.js';

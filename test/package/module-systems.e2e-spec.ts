@@ -1,7 +1,8 @@
 /**
  * The package as an application loads it: packed by npm (./packed-package.ts), resolved through the
  * `exports` of its package.json, from a CommonJS app (`require('mcp42')` reaches dist/cjs) and from an
- * ES module app (`import` reaches dist/esm, a one-line wrapper that re-exports dist/cjs). Both must reach
+ * ES module app (`import` reaches dist/esm, a one-line wrapper that re-exports dist/cjs; mcp42/testing's
+ * entry also hands the kit the SDK's ES module copy). Both must reach
  * ONE copy of the library, whichever system loads it first: a second copy would bring a second
  * McpModule, MCP_SESSION symbol, McpToolRegistry token and McpToolError class, and an app mixing the
  * two (an ESM library of tools in a CommonJS app, say) would fail DI or turn tool errors into
@@ -9,11 +10,11 @@
  * tools, throws McpToolError and injects McpToolRegistry through the other.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { packedPackage, type PackedPackage } from './packed-package.js';
+import { packedPackage, ROOT, type PackedPackage } from './packed-package.js';
 
 const run = promisify(execFile);
 
@@ -160,6 +161,46 @@ Promise.all([import('mcp42/otel'), import('mcp42/terminus')]).then(([otelEsm, te
 });
 `;
 
+/**
+ * `mcp42`, then `mcp42/testing`, from both systems, in an ES module app: the root must not load the
+ * official SDK (an optional peer of the testing kit alone). The kit is one copy (one McpHttpError),
+ * but hands each system the SDK copy that system loads (the SDK publishes two): `require()` gets a
+ * Client of the SDK's CommonJS build, `import` one of its ES module build, so that a test's own
+ * `instanceof` and types match. Both clients talk to one app that never listens.
+ */
+const TESTING_SUBPATH_APP = `
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const sdkLoaded = () => Object.keys(require.cache).some((file) => file.includes('/@modelcontextprotocol/'));
+const { McpModule } = require('mcp42');
+const sdkLoadedByRoot = sdkLoaded();
+const cjs = require('mcp42/testing');
+const esm = await import('mcp42/testing');
+const cjsSdk = require('@modelcontextprotocol/sdk/client/index.js');
+const esmSdk = await import('@modelcontextprotocol/sdk/client/index.js');
+class AppModule {}
+Module({ imports: [McpModule.forRoot({ name: 'kit', version: '1.0.0' })] })(AppModule);
+const app = await NestFactory.create(AppModule, { logger: false, bodyParser: false });
+await app.init();
+const required = await cjs.createMcpTestClient(app);
+const imported = await esm.createMcpTestClient(app, { era: '2026-07-28' });
+const outcome = {
+  resolved: { require: require.resolve('mcp42/testing'), import: import.meta.resolve('mcp42/testing') },
+  names: { require: Object.keys(cjs).sort(), import: Object.keys(esm).sort() },
+  sameError: cjs.McpHttpError === esm.McpHttpError,
+  sdkLoadedByRoot,
+  requiredClient: { cjs: required instanceof cjsSdk.Client, esm: required instanceof esmSdk.Client },
+  importedClient: { cjs: imported instanceof cjsSdk.Client, esm: imported instanceof esmSdk.Client },
+  pings: [await required.ping(), await imported.ping()],
+  listening: app.getHttpServer().listening,
+};
+await Promise.all([required.close(), imported.close()]);
+await app.close();
+console.log(JSON.stringify(outcome));
+`;
+
 interface Outcome {
   resolved: Record<string, string>;
   sameModule: boolean;
@@ -181,6 +222,14 @@ describe('the packed package from CommonJS and from ES modules', () => {
     await writeFile(join(packed.appDir, 'main.mjs'), ESM_APP);
     await writeFile(join(packed.appDir, 'redis.cjs'), REDIS_SUBPATH_APP);
     await writeFile(join(packed.appDir, 'observability.cjs'), OBSERVABILITY_SUBPATHS_APP);
+    await writeFile(join(packed.appDir, 'testing.mjs'), TESTING_SUBPATH_APP);
+    // The app's own copy of the SDK, as a project that uses the kit installs it.
+    await mkdir(join(packed.appDir, 'node_modules', '@modelcontextprotocol'), { recursive: true });
+    await symlink(
+      join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk'),
+      join(packed.appDir, 'node_modules', '@modelcontextprotocol', 'sdk'),
+      'dir',
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -228,6 +277,8 @@ describe('the packed package from CommonJS and from ES modules', () => {
       'dist/esm/redis/index.js',
       'dist/esm/terminus/index.d.ts',
       'dist/esm/terminus/index.js',
+      'dist/esm/testing/index.d.ts',
+      'dist/esm/testing/index.js',
     ]);
     expect(packed.files).toEqual(
       expect.arrayContaining(['dist/cjs/package.json', 'dist/cjs/index.js', 'dist/cjs/index.d.ts']),
@@ -284,6 +335,26 @@ describe('the packed package from CommonJS and from ES modules', () => {
         'mcpTelemetry',
       ],
       telemetry: 'mcp42.telemetry',
+    });
+  }, 30_000);
+
+  it("serves mcp42/testing from both systems, each client of its system's SDK copy; the root never loads the SDK", async () => {
+    const { stdout } = await run(process.execPath, [join(packed.appDir, 'testing.mjs')], { timeout: 30_000 });
+    expect(JSON.parse(stdout)).toEqual({
+      resolved: {
+        require: join(packed.packageDir, 'dist', 'cjs', 'testing', 'index.js'),
+        import: `file://${join(packed.packageDir, 'dist', 'esm', 'testing', 'index.js')}`,
+      },
+      names: {
+        require: ['McpHttpError', 'createMcpTestClient'],
+        import: ['McpHttpError', 'createMcpTestClient'],
+      },
+      sameError: true,
+      sdkLoadedByRoot: false,
+      requiredClient: { cjs: true, esm: false },
+      importedClient: { cjs: false, esm: true },
+      pings: [{}, {}],
+      listening: false,
     });
   }, 30_000);
 });

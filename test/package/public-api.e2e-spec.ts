@@ -89,6 +89,9 @@ const PUBLIC_API = [
   'McpResourceTemplateOptions',
   'McpResourceTemplateRegistry',
   'McpResumabilityOptions',
+  'McpRoute',
+  'McpRouteOptions',
+  'McpRoutesOptions',
   'McpRuntimePromptOptions',
   'McpRuntimeResourceOptions',
   'McpRuntimeResourceTemplateOptions',
@@ -471,6 +474,11 @@ export const sessions = (registry: McpSessionRegistry) => registry.list().map((s
         'McpOAuthUser',
         'ProtectedResourceMetadata',
       ],
+    },
+    {
+      subpath: 'testing',
+      uses: 'createMcpTestClient',
+      names: ['McpHttpError', 'McpHttpRpcError', 'McpTestClientOptions', 'McpTestEra', 'createMcpTestClient'],
     },
   ] as const;
 

@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { redisState, type RedisStateOptions } from '../../src/redis/index.js';
+import type { McpModuleOptions } from '../../src/index.js';
 import { ReplicasModule } from '../fixtures/replicas.module.js';
 import { RedisServer } from './redis-server.js';
 import { startApp, type RunningApp } from './start-app.js';
@@ -18,6 +19,8 @@ export interface RedisAppOptions {
   /** Options of `redisState` beyond its client and prefix. */
   readonly state?: Omit<RedisStateOptions, 'client' | 'keyPrefix'>;
   readonly sessionIdleTimeoutMs?: number;
+  /** Module options beyond the state's. */
+  readonly module?: Pick<McpModuleOptions, 'limits' | 'resumability'>;
   readonly logger?: LoggerService;
 }
 
@@ -31,8 +34,12 @@ export function useRedisApp(options: RedisAppOptions): RedisApp {
     running.redis = await RedisServer.start();
     running.client = new Redis(running.redis.url);
     const state = redisState({ client: running.client, keyPrefix: options.prefix, ...options.state });
-    const extra =
-      options.sessionIdleTimeoutMs === undefined ? {} : { sessions: { idleTimeoutMs: options.sessionIdleTimeoutMs } };
+    const extra = {
+      ...options.module,
+      ...(options.sessionIdleTimeoutMs === undefined
+        ? {}
+        : { sessions: { idleTimeoutMs: options.sessionIdleTimeoutMs } }),
+    };
     running.app = await startApp(
       ReplicasModule.register(state, extra),
       options.logger ? { logger: options.logger } : {},

@@ -4,16 +4,16 @@
 // #region e2e
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createMcpTestClient, McpHttpError, type McpTestEra } from 'mcp42/testing';
 import { AppModule } from './app.module.js';
 import { API_TOKEN } from './bearer-token.guard.js';
 
 const TOKEN = 'test-token';
 
-describe('the MCP endpoint (e2e)', () => {
+// Both eras of the protocol: a 2025-11-25 session, and the stateless 2026-07-28 requests.
+describe.each<McpTestEra>(['2025-11-25', '2026-07-28'])('the MCP endpoint, %s (e2e)', (era) => {
   let app: INestApplication;
-  let url: URL;
   const clients: Client[] = [];
 
   beforeAll(async () => {
@@ -22,9 +22,8 @@ describe('the MCP endpoint (e2e)', () => {
       .useValue(TOKEN)
       .compile();
     app = moduleRef.createNestApplication({ bodyParser: false });
-    // Port 0: the system picks a free port, so test files can run in parallel.
-    await app.listen(0, '127.0.0.1');
-    url = new URL(`${await app.getUrl()}/mcp`);
+    // No listen(): the test client talks to the app inside the process.
+    await app.init();
   });
 
   afterEach(async () => {
@@ -35,14 +34,10 @@ describe('the MCP endpoint (e2e)', () => {
     await app.close();
   });
 
-  /** An official SDK client (v1), connected with `token`; closed after the test. */
+  /** A client of the app that sends `token`, as an MCP client would; closed after the test. */
   async function connect(token: string): Promise<Client> {
-    const client = new Client({ name: 'e2e-test', version: '1.0.0' });
+    const client = await createMcpTestClient(app, { era, headers: { authorization: `Bearer ${token}` } });
     clients.push(client);
-    const transport = new StreamableHTTPClientTransport(url, {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    });
-    await client.connect(transport);
     return client;
   }
 
@@ -50,7 +45,7 @@ describe('the MCP endpoint (e2e)', () => {
     const client = await connect(TOKEN);
 
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['get_forecast']);
+    expect(tools.map((tool) => tool.name)).toEqual(['get_forecast', 'clear_cache']);
     const result = await client.callTool({ name: 'get_forecast', arguments: { city: 'Lisbon' } });
     expect(result.content).toEqual([{ type: 'text', text: 'Lisbon: sunny, 24 °C' }]);
   });
@@ -63,8 +58,11 @@ describe('the MCP endpoint (e2e)', () => {
     expect(result.content).toEqual([{ type: 'text', text: expect.stringContaining('city') }]);
   });
 
-  it('refuses a wrong token with 401', async () => {
-    await expect(connect('wrong-token')).rejects.toMatchObject({ code: 401 });
+  it('refuses a wrong token with 401 and the challenge', async () => {
+    const refusal = connect('wrong-token');
+
+    await expect(refusal).rejects.toBeInstanceOf(McpHttpError);
+    await expect(refusal).rejects.toMatchObject({ status: 401, challenge: 'Bearer' });
   });
 });
 // #endregion e2e

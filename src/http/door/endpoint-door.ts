@@ -7,6 +7,7 @@ import { writeTransportError } from '../responses/http-responses.js';
 import { allowedMethods, reachesTransport, refuseMethod } from './method-refusal.js';
 import { OriginPolicy } from './origin-policy.js';
 import { OriginRefusalLog } from './origin-refusal-log.js';
+import { isInProcess } from './in-process-connection.js';
 
 /** Set on a request the door let through: the transport serves no other (see {@link wasAdmitted}). */
 const ADMITTED = Symbol('mcp42:admitted');
@@ -24,7 +25,8 @@ export function wasAdmitted(raw: IncomingMessage): boolean {
  * What every request to the endpoint meets before any guard (as a middleware on Express, a Fastify
  * hook on Fastify): the `Host` and `Origin` check (403, logged once per value), the CORS preflight
  * (204) and CORS headers, and 405 for a method the endpoint does not serve. A request it lets through
- * goes on to the endpoint's guards and the transport.
+ * goes on to the endpoint's guards and the transport. A request of the testing kit, made in process,
+ * skips the Host/Origin check alone (see {@link isInProcess}): CORS and methods apply to it as to any.
  */
 export class EndpointDoor {
   private readonly policy: OriginPolicy;
@@ -45,7 +47,7 @@ export class EndpointDoor {
    * answered here (Fastify must be told it has no reply to send).
    */
   admit(raw: IncomingMessage, res: ServerResponse, takeOver?: () => void): boolean {
-    const refusal = this.policy.refusal(raw.headers);
+    const refusal = isInProcess(raw) ? undefined : this.policy.refusal(raw.headers);
     if (refusal !== undefined) {
       this.refusals.note(refusal);
       this.telemetry.refused(refusal.option === 'allowedHosts' ? 'host_not_allowed' : 'origin_not_allowed');

@@ -1,3 +1,4 @@
+import { BufferBudget } from '../../session/buffer-budget.js';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpCallAbortedError } from '../../errors/mcp-call-aborted.error.js';
@@ -26,15 +27,20 @@ export class LoneRequests implements BeforeApplicationShutdown {
   private readonly telemetry: ServerTelemetry;
   /** The callers of requests being served: the application's shutdown aborts their calls, as it ends sessions. */
   private readonly serving = new Set<StatelessCaller>();
+  /** Response streams begun: each draws on the budget under its own key. */
+  private streams = 0;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
     private readonly challenges: ScopeChallenges,
+    budget: BufferBudget,
   ) {
     this.telemetry = options.telemetry;
     this.settings = {
       keepAliveMs: options.http.keepAliveMs,
       outboxLimit: options.limits.outboxMessages,
+      outboxChars: options.limits.outboxChars,
+      budget: { of: budget, nextKey: () => `stateless:${++this.streams}` },
       ...loggedSerializationReports(this.logger),
     };
   }

@@ -73,7 +73,11 @@ export class SharedGet {
       ? session.streams.resume(STANDALONE_STREAM_ID, resumeFrom.seq)!
       : session.streams.attach();
     session.lastActivity = Date.now();
-    const writer = new SseWriter(res, this.options.http.keepAliveMs, session.streams.pendingCounter());
+    const writer: SseWriter = new SseWriter(
+      res,
+      this.options.http.keepAliveMs,
+      session.streams.pendingCounter(() => writer.abandon()),
+    );
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) {
       return this.shared.releaseStandalone(session, generation);
     }
@@ -111,7 +115,11 @@ export class SharedGet {
       );
     }
     session.lastActivity = Date.now();
-    const writer = new SseWriter(res, this.options.http.keepAliveMs, session.streams.pendingCounter());
+    const writer: SseWriter = new SseWriter(
+      res,
+      this.options.http.keepAliveMs,
+      session.streams.pendingCounter(() => writer.abandon()),
+    );
     if (!writer.open({ [MCP_SESSION_ID_HEADER]: session.id })) return;
     pumpToConnection(from(events), writer, res, {
       onDelivered: replay.finished ? () => session.streams.forgetPostStream(streamId) : undefined,

@@ -133,7 +133,11 @@ export class PostResponder implements CallChannel {
     if (this.stream) return this.stream;
     const stream = this.session.streams.openPostStream(this.requestIds);
     this.stream = stream;
-    const writer = new SseWriter(this.res, this.settings.keepAliveMs, this.session.streams.pendingCounter());
+    const writer: SseWriter = new SseWriter(
+      this.res,
+      this.settings.keepAliveMs,
+      this.session.streams.pendingCounter(() => writer.abandon()),
+    );
     if (writer.open(this.headers)) {
       pumpToConnection(stream.attach(undefined, this.session.pollingStreams), writer, this.res, {
         onDelivered: () => this.session.streams.forgetPostStream(stream.id),

@@ -8,6 +8,9 @@ import { SseWriter } from './sse.writer.js';
 
 const frame = (message: JsonRpcMessage): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 const note = (n: number): JsonRpcMessage => notificationMessage('notifications/progress', { n });
+/** The characters of a message's data, as the writer counts what it holds back. */
+const chars = (...messages: JsonRpcMessage[]): number =>
+  messages.reduce((sum, message) => sum + JSON.stringify(message).length, 0);
 
 /** Parses an SSE body into its `message` events' data (comments skipped). */
 function events(body: string): unknown[] {
@@ -124,7 +127,7 @@ describe('SseWriter on a fake response', () => {
   describe('backpressure', () => {
     it('queues events while the connection needs to drain, counting them, and reports the count', () => {
       const res = new FakeServerResponse(1); // every write fills the buffer
-      const onPending = jest.fn<(count: number) => void>();
+      const onPending = jest.fn<(count: number, chars: number) => void>();
       const writer = new SseWriter(asServerResponse(res), 0, onPending);
       writer.open();
       writer.send(note(1)); // goes out, and the buffer is now full
@@ -135,12 +138,15 @@ describe('SseWriter on a fake response', () => {
       writer.send(note(3));
       expect(res.chunks).toEqual([frame(note(1))]);
       expect(writer.pending).toBe(2);
-      expect(onPending.mock.calls).toEqual([[1], [2]]);
+      expect(onPending.mock.calls).toEqual([
+        [1, chars(note(2))],
+        [2, chars(note(2), note(3))],
+      ]);
     });
 
     it('flushes queued events in order on drain and reports 0 pending', () => {
       const res = new FakeServerResponse(1);
-      const onPending = jest.fn<(count: number) => void>();
+      const onPending = jest.fn<(count: number, chars: number) => void>();
       const writer = new SseWriter(asServerResponse(res), 0, onPending);
       writer.open();
       for (const n of [1, 2, 3, 4]) writer.send(note(n));
@@ -150,13 +156,13 @@ describe('SseWriter on a fake response', () => {
       res.drainSocket();
       expect(res.chunks).toEqual([frame(note(1)), frame(note(2))]);
       expect(writer.pending).toBe(2);
-      expect(onPending).toHaveBeenLastCalledWith(2);
+      expect(onPending).toHaveBeenLastCalledWith(2, chars(note(3), note(4)));
 
       res.drainSocket();
       res.drainSocket();
       expect(res.chunks).toEqual([1, 2, 3, 4].map((n) => frame(note(n))));
       expect(writer.pending).toBe(0);
-      expect(onPending).toHaveBeenLastCalledWith(0);
+      expect(onPending).toHaveBeenLastCalledWith(0, 0);
     });
 
     it('keeps later events behind queued ones even when the connection has drained meanwhile', () => {
@@ -225,14 +231,14 @@ describe('SseWriter on a fake response', () => {
       // (see SseWriter.pending and ClientSession.pendingCounter).
       jest.useFakeTimers();
       const res = new FakeServerResponse(1);
-      const onPending = jest.fn<(count: number) => void>();
+      const onPending = jest.fn<(count: number, chars: number) => void>();
       const writer = new SseWriter(asServerResponse(res), 1_000, onPending);
       writer.open();
       writer.send(note(1)); // fills the buffer
       writer.send(note(2)); // queued: 1 pending message
       jest.advanceTimersByTime(10_000); // ten keep-alive ticks while the client is stalled
       expect(writer.pending).toBe(1);
-      expect(onPending).toHaveBeenLastCalledWith(1);
+      expect(onPending).toHaveBeenLastCalledWith(1, chars(note(2)));
       res.highWaterMark = Number.POSITIVE_INFINITY;
       res.drainSocket();
       expect(res.chunks).toEqual([frame(note(1)), frame(note(2))]);
@@ -357,7 +363,7 @@ describe('SseWriter on connections that are gone, and messages that cannot be se
 
   it('an unserialisable message queued behind backpressure is not counted as pending', () => {
     const res = new FakeServerResponse(1);
-    const onPending = jest.fn<(count: number) => void>();
+    const onPending = jest.fn<(count: number, chars: number) => void>();
     const writer = new SseWriter(asServerResponse(res), 0, onPending);
     writer.open();
     writer.send(note(1)); // fills the buffer
@@ -405,7 +411,7 @@ describe('SseWriter event ids, priming and retry', () => {
 
   it('queues ids, priming events and retry lines behind backpressure, in order', () => {
     const res = new FakeServerResponse(1);
-    const onPending = jest.fn<(count: number) => void>();
+    const onPending = jest.fn<(count: number, chars: number) => void>();
     const writer = new SseWriter(asServerResponse(res), 0, onPending);
     writer.open();
     writer.prime('p1-1');
@@ -420,7 +426,7 @@ describe('SseWriter event ids, priming and retry', () => {
       'id: p1-2\nevent: message\ndata: {"n":2}\n\n',
       'retry: 500\n\n',
     ]);
-    expect(onPending).toHaveBeenLastCalledWith(0);
+    expect(onPending).toHaveBeenLastCalledWith(0, 0);
   });
 
   it('writes none of them once the client is gone or the stream ended', () => {

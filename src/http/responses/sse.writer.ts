@@ -23,20 +23,27 @@ const END_DRAIN_TIMEOUT_MS = 5_000;
  * (keep-alive), and a POST must choose JSON or SSE per request after the handler started.
  */
 export class SseWriter {
-  private readonly queue: { readonly chunk: string; readonly counted: boolean }[] = [];
+  /**
+   * What waits for `drain`: an event's framing and its data apart, so that a message sent to many
+   * sessions is held once, not once per session (its data is one shared string).
+   */
+  private readonly queue: { readonly head: string; readonly data: string; readonly counted: boolean }[] = [];
   /** Queued events that count against the session's outbox (replays do not: the store bounds them). */
   private counted = 0;
+  /** Characters of the counted events' data. */
+  private countedChars = 0;
   private drainTimer: NodeJS.Timeout | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
   private ended = false;
 
   /**
-   * @param onPending told how many counted events wait because of backpressure, whenever that changes.
+   * @param onPending told how many counted events (and characters of their data) wait because of
+   *   backpressure, whenever that changes.
    */
   constructor(
     private readonly res: ServerResponse,
     private readonly keepAliveMs: number,
-    private readonly onPending?: (count: number) => void,
+    private readonly onPending?: (count: number, chars: number) => void,
   ) {}
 
   /** Events waiting for the connection to drain. */
@@ -89,10 +96,7 @@ export class SseWriter {
    *   (a replay from the event store does not: the store bounds it already).
    */
   sendEncoded(json: string, id?: string, counted = true): void {
-    this.writeRaw(
-      id === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${id}\nevent: message\ndata: ${json}\n\n`,
-      counted,
-    );
+    this.writeEvent(id === undefined ? 'event: message\ndata: ' : `id: ${id}\nevent: message\ndata: `, json, counted);
   }
 
   /**
@@ -101,12 +105,12 @@ export class SseWriter {
    * message; the caller sends it only to newer ones.
    */
   prime(id: string): void {
-    this.writeRaw(`id: ${id}\ndata: \n\n`, false);
+    this.writeEvent(`id: ${id}\ndata: `, '', false);
   }
 
   /** Tells the client how long to wait before reconnecting (milliseconds), ahead of a close on purpose. */
   retry(ms: number): void {
-    this.writeRaw(`retry: ${Math.max(0, Math.floor(ms))}\n\n`, false);
+    this.writeEvent(`retry: ${Math.max(0, Math.floor(ms))}`, '', false);
   }
 
   /**
@@ -128,14 +132,31 @@ export class SseWriter {
     this.drainTimer.unref();
   }
 
-  private writeRaw(chunk: string, counted = true): void {
+  /**
+   * Drops what waits for `drain` and closes the connection at once: the client stopped reading,
+   * and what it would be sent costs the server more than it may hold.
+   */
+  abandon(): void {
+    this.stop();
+    this.res.destroy();
+  }
+
+  /**
+   * Writes `head` + `data` and the blank line that ends an event, or queues them while the
+   * connection cannot take more: queued, the data stays the string it was given.
+   */
+  private writeEvent(head: string, data: string, counted: boolean): void {
     if (this.res.destroyed || this.res.writableEnded) return;
     if (this.queue.length > 0 || this.res.writableNeedDrain) {
-      this.queue.push({ chunk, counted });
-      if (counted) this.onPending?.(++this.counted);
+      this.queue.push({ head, data, counted });
+      if (counted) {
+        this.counted++;
+        this.countedChars += data.length;
+        this.onPending?.(this.counted, this.countedChars);
+      }
       return;
     }
-    this.res.write(chunk);
+    this.res.write(`${head}${data}\n\n`);
   }
 
   /** A keep-alive is only worth sending on an idle connection: a backed-up one is not idle. */
@@ -148,11 +169,14 @@ export class SseWriter {
   private readonly flush = (): void => {
     const before = this.counted;
     while (this.queue.length > 0 && !this.res.writableNeedDrain && !this.res.destroyed) {
-      const { chunk, counted } = this.queue.shift()!;
-      if (counted) this.counted--;
-      this.res.write(chunk);
+      const { head, data, counted } = this.queue.shift()!;
+      if (counted) {
+        this.counted--;
+        this.countedChars -= data.length;
+      }
+      this.res.write(`${head}${data}\n\n`);
     }
-    if (this.counted !== before) this.onPending?.(this.counted);
+    if (this.counted !== before) this.onPending?.(this.counted, this.countedChars);
     if (this.ended && this.queue.length === 0 && !this.res.writableEnded) this.res.end();
   };
 
@@ -162,8 +186,9 @@ export class SseWriter {
     if (this.queue.length > 0) {
       this.queue.length = 0;
       this.counted = 0;
+      this.countedChars = 0;
       // What was held back is gone with the connection: it no longer counts against the outbox.
-      this.onPending?.(0);
+      this.onPending?.(0, 0);
     }
     this.clearTimer();
     this.res.off('drain', this.flush);

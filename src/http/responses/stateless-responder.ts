@@ -5,19 +5,26 @@ import type { CallChannel } from '../../execution/call-channel.js';
 import { writeEncoded } from './http-responses.js';
 import type { SerializationReports } from './serialization-reports.js';
 import { SseWriter } from './sse.writer.js';
+import type { BufferBudget } from '../../session/buffer-budget.js';
 
 /** What a stateless responder takes from the module options. */
 export interface StatelessResponderSettings extends SerializationReports {
   readonly keepAliveMs: number;
   /** Messages a client that stops reading may leave waiting before its connection is cut. */
   readonly outboxLimit: number;
+  /** Characters of messages it may leave waiting before its connection is cut. */
+  readonly outboxChars: number;
+  /** The server's budget for undelivered messages, and a key for each stream that draws on it. */
+  readonly budget?: { readonly of: BufferBudget; readonly nextKey: () => string };
 }
 
 /**
  * Answers one stateless (2026-07-28) request: one JSON object, unless the request sends messages
  * before its response (progress, log messages, a `subscriptions/listen` stream), which switch the
  * answer to an SSE stream that the response ends. Nothing is resumable: no event ids, no store. A
- * client that stops reading while more than `limits.outboxMessages` messages wait has its connection cut.
+ * client that stops reading while more than `limits.outboxMessages` messages (or `limits.outboxChars`
+ * characters) wait has its connection cut, as has the one holding the most when the server's
+ * budget is spent.
  */
 export class StatelessResponder implements CallChannel {
   private writer: SseWriter | undefined;
@@ -81,9 +88,15 @@ export class StatelessResponder implements CallChannel {
 
   private stream(): SseWriter | undefined {
     if (this.writer) return this.writer.closed ? undefined : this.writer;
-    const writer = new SseWriter(this.res, this.settings.keepAliveMs, (pending) => {
-      // A reader that stopped reading costs bounded memory: past the limit its connection is cut.
-      if (pending > this.settings.outboxLimit) this.res.destroy();
+    const { outboxLimit, outboxChars, budget } = this.settings;
+    const key = budget?.nextKey();
+    const cut = (): void => writer.abandon();
+    let charged = 0;
+    const writer: SseWriter = new SseWriter(this.res, this.settings.keepAliveMs, (pending, chars) => {
+      // A reader that stopped reading costs bounded memory: past a limit its connection is cut.
+      if (pending > outboxLimit || chars > outboxChars) return cut();
+      if (budget && key !== undefined) budget.of.charge(key, chars - charged, cut);
+      charged = chars;
     });
     if (!writer.open()) return undefined;
     this.writer = writer;

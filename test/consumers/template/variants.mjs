@@ -7,16 +7,21 @@
 //     an 'esm' app's package.json says "type": "module";
 //   - platform: 'express' or 'fastify': platform/<it>.ts becomes src/platform.ts (the package.json
 //     depends on @nestjs/platform-<it>);
+//   - runner: the test runner of `npm test`, set up as `nest new` sets it up for that Nest major:
+//     'jest' (ts-jest, its config in package.json) for the CommonJS apps, 'vitest' (with SWC:
+//     runner/vitest.config.ts) for the ES module apps; it runs kit/echo.kit.spec.ts, which tests a
+//     guarded tool through mcp42/testing in both eras;
 //   - compilerOptions: what tsc is told beside tsconfig.base.json;
 //   - about: what the app proves, written at the top of each of its generated files.
 
-/** @type {readonly { name: string, nest: number, moduleSystem: 'cjs' | 'esm', platform: 'express' | 'fastify', compilerOptions: Record<string, string>, about: string }[]} */
+/** @type {readonly { name: string, nest: number, moduleSystem: 'cjs' | 'esm', platform: 'express' | 'fastify', runner: 'jest' | 'vitest', compilerOptions: Record<string, string>, about: string }[]} */
 export const VARIANTS = [
   {
     name: 'nest11-cjs-express',
     nest: 11,
     moduleSystem: 'cjs',
     platform: 'express',
+    runner: 'jest',
     compilerOptions: { module: 'commonjs' },
     about: 'Nest 11 (latest 11.x) compiled to CommonJS as `nest new` sets it up (tsc `module: commonjs`), on Express',
   },
@@ -25,6 +30,7 @@ export const VARIANTS = [
     nest: 11,
     moduleSystem: 'cjs',
     platform: 'fastify',
+    runner: 'jest',
     compilerOptions: { module: 'node16', moduleResolution: 'node16' },
     about:
       'Nest 11 at its lowest (11.0.0, platform-fastify 11.0.3) on Fastify, compiled to CommonJS by tsc ' +
@@ -36,6 +42,7 @@ export const VARIANTS = [
     nest: 12,
     moduleSystem: 'esm',
     platform: 'express',
+    runner: 'vitest',
     compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' },
     about:
       'Nest 12 at its lowest usable (12.0.1) written as ES modules ("type": "module", tsc `module: nodenext`), on Express',
@@ -45,6 +52,7 @@ export const VARIANTS = [
     nest: 12,
     moduleSystem: 'esm',
     platform: 'fastify',
+    runner: 'vitest',
     compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' },
     about: 'Nest 12 (latest 12.x) written as ES modules ("type": "module", tsc `module: nodenext`), on Fastify',
   },

@@ -154,8 +154,17 @@ describe('Guards on the MCP endpoint (e2e)', () => {
       const list = await mcp.post(sessionId).send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
       expect(list.status).toBe(200);
       const names = (list.body.result.tools as { name: string }[]).map((tool) => tool.name).sort();
-      // clear_forecast_cache needs the weather:admin scope, which this token does not grant: hidden.
-      expect(names).toEqual(['echo', 'refresh_forecasts', 'weather_forecast', 'weather_summary', 'whoami']);
+      // clear_forecast_cache needs the weather:admin scope, which this token does not grant: hidden. Without an
+      // admin token configured, the create_alert route admits any authenticated caller.
+      expect(names).toEqual([
+        'create_alert',
+        'echo',
+        'get_forecast',
+        'refresh_forecasts',
+        'weather_forecast',
+        'weather_summary',
+        'whoami',
+      ]);
 
       const echo = await mcp.call(sessionId, 'echo', { text: 'authorized' });
       expect(echo.status).toBe(200);

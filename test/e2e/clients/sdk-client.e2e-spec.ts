@@ -10,7 +10,7 @@ import { AppModule } from '../../../sample-app/app.module.js';
 import {
   ECHO_TOOL_DEFINITION,
   REFRESH_FORECASTS_TOOL_DEFINITION,
-  SAMPLE_TOOL_NAMES,
+  SAMPLE_OPEN_TOOL_NAMES,
   WEATHER_FORECAST_TOOL_DEFINITION,
   WEATHER_SUMMARY_TOOL_DEFINITION,
 } from '../../fixtures/sample-tool-definitions.js';
@@ -90,7 +90,7 @@ describe('official MCP SDK client against the sample app', () => {
 
     expect(nextCursor).toBeUndefined();
     // Without a token nobody holds the weather:admin scope, so clear_forecast_cache is not listed.
-    expect(tools.map((tool) => tool.name).sort()).toEqual(SAMPLE_TOOL_NAMES);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(SAMPLE_OPEN_TOOL_NAMES);
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
     expect(byName.get('echo')).toEqual(ECHO_TOOL_DEFINITION);
@@ -251,7 +251,7 @@ describe('official MCP SDK client against the sample app', () => {
 
       expect(transport.protocolVersion).toBe(version);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(SAMPLE_TOOL_NAMES);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(SAMPLE_OPEN_TOOL_NAMES);
       const result = await client.callTool({ name: 'echo', arguments: { text: `hello ${version} 🌍` } });
       expect(result.content).toEqual([{ type: 'text', text: `hello ${version} 🌍` }]);
       await expect(client.ping()).resolves.toEqual({});

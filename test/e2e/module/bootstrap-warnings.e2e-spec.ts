@@ -3,9 +3,9 @@
  * without class-validator decorators, a module that serves nothing, a list cached `public` although
  * guards filter it. (Several servers that cannot all work fail bootstrap: servers.e2e-spec.ts.)
  */
-import { Injectable, UseGuards, type CanActivate, type OnModuleInit } from '@nestjs/common';
+import { Controller, Get, Injectable, UseGuards, type CanActivate, type OnModuleInit } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { McpModule, McpTool, McpToolRegistry } from '../../../src/index.js';
+import { McpModule, McpRoute, McpTool, McpToolRegistry } from '../../../src/index.js';
 import { RecordingLogger } from '../../utils/recording-logger.js';
 import { startApp, type RunningApp } from '../../utils/start-app.js';
 
@@ -57,6 +57,16 @@ class GuardedTools {
   @UseGuards(DenyGuard)
   forecast(): string {
     return 'sunny';
+  }
+}
+
+@Controller('reports')
+@UseGuards(DenyGuard)
+class GuardedRoutes {
+  @McpRoute({ name: 'report', description: 'A report for admins' })
+  @Get()
+  report(): string {
+    return 'report';
   }
 }
 
@@ -133,6 +143,11 @@ describe('warnings at bootstrap', () => {
     await running!.close();
 
     expect(await warningsOf({ imports: [publicTools], providers: [DecoratedTools] })).toEqual([]);
+    await running!.close();
+
+    expect(await warningsOf({ imports: [publicTools], controllers: [GuardedRoutes] })).toEqual([
+      expect.stringMatching(/^options\.cache\.tools\.scope is 'public', but GuardedRoutes\.report has guards/),
+    ]);
     await running!.close();
 
     const privateTools = McpModule.forRoot({ name: 'private', version: '1.0.0', cache: { tools: { ttlMs: 60_000 } } });

@@ -202,6 +202,17 @@ describe('options that cannot work fail bootstrap with a TypeError naming the op
       { state: { secret: ['a-secret-of-at-least-thirty-two-bytes!', 'short'] } },
       /options\.state\.secret .*\(or a non-empty list of them\)/,
     ],
+    [
+      'routes.forwardHeaders with a name that is no header',
+      { routes: { forwardHeaders: ['authorization', 'x tenant'] } },
+      /options\.routes\.forwardHeaders must be an array of header names/,
+    ],
+    [
+      'routes.maxResponseBytes of zero',
+      { routes: { maxResponseBytes: 0 } },
+      /options\.routes\.maxResponseBytes must be a positive whole number, got 0/,
+    ],
+    ['a typo in the routes options', { routes: { forwardHeader: [] } }, /`routes\.forwardHeader`: did you mean/],
   ])('%s', async (_label, extra, message) => {
     const options = { name: 'invalid', version: '1.0.0', ...extra } as unknown as McpModuleOptions;
     for (const imported of [McpModule.forRoot(options), McpModule.forRootAsync({ useFactory: () => options })]) {

@@ -22,7 +22,10 @@ import {
   McpToolRegistry,
   type McpModuleOptions,
 } from '../../../src/index.js';
+import { redisState } from '../../../src/redis/index.js';
 import { bootstrapFailure, definitionError } from '../../utils/bootstrap-failure.js';
+import { RedisServer } from '../../utils/redis-server.js';
+import { Redis } from 'ioredis';
 import { useSdkClients } from '../../utils/sdk-clients.js';
 import { startApp, type RunningApp } from '../../utils/start-app.js';
 
@@ -189,5 +192,55 @@ describe('servers that cannot all work fail bootstrap', () => {
     expect(failure.error.message).toBe(
       "McpModule 'weather': options.items names what no decorated method of the application serves: tool forcast, prompt nope",
     );
+  });
+
+  describe('sharing Redis', () => {
+    let redis: RedisServer;
+    const clients: Redis[] = [];
+    const SECRET = 'a shared secret of at least 32 bytes, the same on every instance';
+    const stateOf = (keyPrefix?: string) => {
+      const client = new Redis(redis.url);
+      clients.push(client);
+      return { secret: SECRET, shared: redisState({ client, ...(keyPrefix === undefined ? {} : { keyPrefix }) }) };
+    };
+
+    beforeAll(async () => {
+      redis = await RedisServer.start();
+    });
+
+    afterAll(async () => {
+      for (const client of clients) client.disconnect();
+      await redis.stop();
+    });
+
+    it("two whose states share one key prefix: each would serve the other's sessions", async () => {
+      const error = await definitionError({
+        imports: [
+          main({ state: stateOf() }),
+          McpModule.forRoot({ name: 'open', version: '1.0.0', path: 'mcp2', items: PUBLIC_ITEMS, state: stateOf() }),
+        ],
+        providers: [WeatherItems],
+      });
+      expect(error.message).toMatch(
+        /^MCP servers '(weather|open)' \(\/mcp2?\) and '(weather|open)' \(\/mcp2?\) share one state namespace \('mcp42:'\): each would serve the other's sessions and hear its broadcasts\. Give each server's redisState\(\) its own keyPrefix\.$/,
+      );
+    });
+
+    it('two with prefixes of their own start', async () => {
+      const app = await startApp({
+        imports: [
+          main({ state: stateOf('weather:') }),
+          McpModule.forRoot({
+            name: 'open',
+            version: '1.0.0',
+            path: 'mcp2',
+            items: PUBLIC_ITEMS,
+            state: stateOf('open:'),
+          }),
+        ],
+        providers: [WeatherItems],
+      });
+      await app.close();
+    });
   });
 });

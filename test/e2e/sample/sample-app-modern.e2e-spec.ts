@@ -30,6 +30,7 @@ import {
   CLEAR_FORECAST_CACHE_TOOL_DEFINITION,
   ECHO_TOOL_DEFINITION,
   REFRESH_FORECASTS_TOOL_DEFINITION,
+  SAMPLE_ADMIN_TOOL_NAMES,
   SAMPLE_TOOL_NAMES,
   WEATHER_FORECAST_TOOL_DEFINITION,
   WEATHER_SUMMARY_TOOL_DEFINITION,
@@ -174,7 +175,7 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
 
       const admin = await connectModern(ADMIN_TOKEN);
       const adminTools = (await admin.client.listTools()).tools;
-      expect(adminTools.map((tool) => tool.name).sort()).toEqual(['clear_forecast_cache', ...SAMPLE_TOOL_NAMES]);
+      expect(adminTools.map((tool) => tool.name).sort()).toEqual(SAMPLE_ADMIN_TOOL_NAMES);
       expect(adminTools.find((tool) => tool.name === 'clear_forecast_cache')).toEqual(
         CLEAR_FORECAST_CACHE_TOOL_DEFINITION,
       );
@@ -564,7 +565,7 @@ describe('the sample app through the official SDK v2 client on 2026-07-28, and 2
       expect(session).toBeDefined();
       expect(client.getServerVersion()).toEqual(SERVER_INFO);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['clear_forecast_cache', ...SAMPLE_TOOL_NAMES]);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(SAMPLE_ADMIN_TOOL_NAMES);
       expect((await client.readResource({ uri: 'weather://cities' })).contents).toHaveLength(1);
       // A miss is still -32002 on 2025 (the modern era answers -32602).
       await expect(client.readResource({ uri: 'weather://forecast/Atlantis' })).rejects.toMatchObject({ code: -32002 });

@@ -14,6 +14,8 @@ import {
   CLEAR_FORECAST_CACHE_TOOL_DEFINITION,
   ECHO_TOOL_DEFINITION,
   REFRESH_FORECASTS_TOOL_DEFINITION,
+  SAMPLE_ADMIN_TOOL_NAMES,
+  SAMPLE_OPEN_TOOL_NAMES,
   SAMPLE_TOOL_NAMES,
   WEATHER_FORECAST_TOOL_DEFINITION,
   WEATHER_SUMMARY_TOOL_DEFINITION,
@@ -233,7 +235,7 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
         const { tools } = await client.listTools();
         const byName = new Map(tools.map((tool) => [tool.name, tool]));
         // No token, so no weather:admin scope: clear_forecast_cache is hidden.
-        expect([...byName.keys()].sort()).toEqual(SAMPLE_TOOL_NAMES);
+        expect([...byName.keys()].sort()).toEqual(SAMPLE_OPEN_TOOL_NAMES);
         expect(byName.get('echo')).toEqual(ECHO_TOOL_DEFINITION);
         expect(byName.get('weather_forecast')).toEqual(WEATHER_FORECAST_TOOL_DEFINITION);
         expect(byName.get('weather_summary')).toEqual(WEATHER_SUMMARY_TOOL_DEFINITION);
@@ -315,7 +317,7 @@ describe('the built sample app (node dist/sample-app/main.js)', () => {
       expect(names(await toolsFor('secret'))).toEqual(SAMPLE_TOOL_NAMES);
       // Only the admin token grants weather:admin: main.ts hands MCP_ADMIN_TOKEN to the module.
       const adminTools = await toolsFor('admin-secret');
-      expect(names(adminTools)).toEqual(['clear_forecast_cache', ...SAMPLE_TOOL_NAMES]);
+      expect(names(adminTools)).toEqual(SAMPLE_ADMIN_TOOL_NAMES);
       expect(adminTools.find((tool) => tool.name === 'clear_forecast_cache')).toEqual(
         CLEAR_FORECAST_CACHE_TOOL_DEFINITION,
       );

@@ -18,6 +18,7 @@ import { WeatherService } from '../../../sample-app/weather.service.js';
 import { McpCallAbortedError } from '../../../src/index.js';
 import {
   CLEAR_FORECAST_CACHE_TOOL_DEFINITION,
+  SAMPLE_ADMIN_TOOL_NAMES,
   SAMPLE_TOOL_NAMES,
   WEATHER_SUMMARY_TOOL_DEFINITION,
 } from '../../fixtures/sample-tool-definitions.js';
@@ -222,7 +223,7 @@ describe('the sample tools through the official MCP SDK client (e2e)', () => {
       const { client } = await connect(ADMIN_TOKEN);
       const { tools } = await client.listTools();
 
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['clear_forecast_cache', ...SAMPLE_TOOL_NAMES]);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(SAMPLE_ADMIN_TOOL_NAMES);
       expect(tools.find((tool) => tool.name === 'clear_forecast_cache')).toEqual(CLEAR_FORECAST_CACHE_TOOL_DEFINITION);
     });
 

@@ -1,0 +1,214 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { McpModule, type McpModuleOptions } from '../../../src/index.js';
+import { BufferBudget, SessionStore, type ClientSession } from '../../internals/index.js';
+import { ConnectionTracker, McpHttpSession, StalledRequest } from '../../utils/sse-events.js';
+import { useRedisApp } from '../../utils/redis-app.js';
+import { startApp, type RunningApp } from '../../utils/start-app.js';
+import { nextTurn, until } from '../../utils/wait.js';
+
+/**
+ * Bounds in bytes, not counts: a tool that logs 1 MB messages to a client that stopped reading
+ * can hold no more than the session's `limits.outboxChars`, and all sessions together no more than
+ * the server's `limits.bufferedChars`, whatever the message count limits allow. Measured on the
+ * heap itself (after forced collections), on both platforms, in memory and with Redis.
+ */
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const MESSAGE_CHARS = 1024 * 1024;
+/** 100 MB of distinct messages: what an unbounded outbox would keep. */
+const MESSAGES = 100;
+const BUDGET_CHARS = 16 * 1024 * 1024;
+/** What the heap may grow by beyond the budget: one message in flight, and the runtime's own noise. */
+const SLACK_BYTES = 12 * 1024 * 1024;
+
+/** Only the budget binds: the per-session bounds are set far above it. */
+const BUDGET_ONLY: Pick<McpModuleOptions, 'limits' | 'resumability'> = {
+  limits: { outboxMessages: 100_000, outboxChars: 2 ** 30, bufferedChars: BUDGET_CHARS },
+  resumability: { maxEvents: 100_000, maxEventChars: 2 ** 30 },
+};
+
+function heapUsed(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** A distinct 1 MB message each time: nothing a sender could share between them. */
+const bigMessage = (n: number): string => `${n}:`.padEnd(MESSAGE_CHARS, String.fromCharCode(97 + (n % 26)));
+
+interface Flood {
+  readonly sent: number;
+  readonly mostHeld: number;
+  readonly mostBudget: number;
+  readonly heapGrowth: number;
+}
+
+/** Logs MESSAGES distinct 1 MB messages to `session` while its client reads nothing. */
+async function flood(
+  session: ClientSession,
+  budget: BufferBudget,
+  settle: (heapBefore: number) => Promise<unknown> = async () => undefined,
+  messages = MESSAGES,
+): Promise<Flood> {
+  const before = heapUsed();
+  let sent = 0;
+  let mostHeld = 0;
+  let mostBudget = 0;
+  for (let n = 0; n < messages && !session.ended; n++) {
+    if (session.log('info', bigMessage(n))) sent++;
+    mostHeld = Math.max(mostHeld, session.streams.undeliveredChars);
+    mostBudget = Math.max(mostBudget, budget.used);
+    await nextTurn();
+  }
+  await settle(before);
+  return { sent, mostHeld, mostBudget, heapGrowth: heapUsed() - before };
+}
+
+describe('Byte bounds on what stalled readers cost (e2e)', () => {
+  const tracker = new ConnectionTracker();
+  const stalled: StalledRequest[] = [];
+
+  afterEach(() => {
+    for (const request of stalled.splice(0)) request.close();
+    tracker.closeAll();
+  });
+
+  async function stallGet(mcpUrl: string, client: McpHttpSession, readRecords = 0): Promise<StalledRequest> {
+    const request = await StalledRequest.open(
+      mcpUrl,
+      'GET',
+      client.headers({ accept: 'text/event-stream' }),
+      '',
+      readRecords,
+    );
+    stalled.push(request);
+    expect(request.status).toBe(200);
+    return request;
+  }
+
+  describe('in memory', () => {
+    let running: RunningApp | undefined;
+
+    afterEach(async () => {
+      await running?.close();
+      running = undefined;
+    });
+
+    async function start(options: Pick<McpModuleOptions, 'limits' | 'resumability'>): Promise<RunningApp> {
+      running = await startApp({
+        imports: [
+          McpModule.forRoot({ name: 'byte-bounds-e2e', version: '1.0.0', http: { keepAliveMs: 0 }, ...options }),
+        ],
+      });
+      return running;
+    }
+
+    it('ends a stalled session once it holds more than limits.outboxChars, however few messages that is', async () => {
+      const app = await start({ limits: { outboxChars: 4 * MESSAGE_CHARS }, resumability: { maxEventChars: 2 ** 30 } });
+      const sessions = app.app.get(SessionStore);
+      const victim = await McpHttpSession.open(app.mcpUrl, '2025-11-25', tracker);
+      await stallGet(app.mcpUrl, victim);
+      const session = sessions.get(victim.id)!;
+      await until(() => session.hasStream, 'the stream is attached');
+
+      const outcome = await flood(session, app.app.get(BufferBudget));
+
+      expect(session.endedBecause).toBe('overflow');
+      // The socket takes a few megabytes before anything is held back; the outbox never more than its limit.
+      expect(outcome.sent).toBeLessThan(MESSAGES);
+      expect(outcome.mostHeld).toBeGreaterThan(0);
+      expect(outcome.mostHeld).toBeLessThanOrEqual(4 * MESSAGE_CHARS);
+      expect(outcome.heapGrowth).toBeLessThan(4 * MESSAGE_CHARS + SLACK_BYTES);
+    });
+
+    it('keeps all sessions together within limits.bufferedChars: the largest holder is cut, may resume, and others are served', async () => {
+      const app = await start(BUDGET_ONLY);
+      const sessions = app.app.get(SessionStore);
+      const budget = app.app.get(BufferBudget);
+      expect(budget.limit).toBe(BUDGET_CHARS);
+      const victim = await McpHttpSession.open(app.mcpUrl, '2025-11-25', tracker);
+      const bystander = await McpHttpSession.open(app.mcpUrl, '2025-11-25', tracker);
+      // The priming event gives the client a position to resume from.
+      const stalledGet = await stallGet(app.mcpUrl, victim, 1);
+      const primingId = stalledGet.recordsBeforeStall[0]?.id;
+      expect(primingId).toBeDefined();
+      const session = sessions.get(victim.id)!;
+      await until(() => session.hasStream, 'the stream is attached');
+
+      const outcome = await flood(session, budget);
+
+      // Its stalled connection was cut, then what waited for another was dropped: the session goes on.
+      expect(session.ended).toBe(false);
+      expect(session.hasStream).toBe(false);
+      expect(outcome.sent).toBe(MESSAGES);
+      expect(outcome.mostBudget).toBeLessThanOrEqual(BUDGET_CHARS);
+      expect(outcome.heapGrowth).toBeLessThan(BUDGET_CHARS + SLACK_BYTES);
+      expect(budget.used).toBeLessThanOrEqual(BUDGET_CHARS);
+
+      // Resuming after the priming event replays what the store kept, in order, from the first message.
+      const resumed = await victim.get(primingId);
+      expect(resumed.status).toBe(200);
+      await until(() => resumed.messages().length > 0, 'replayed events');
+      const replayed = resumed
+        .messages()
+        .map((message) => Number(String((message.params as { data: string }).data).split(':')[0]));
+      expect(replayed[0]).toBe(0);
+      expect(replayed).toEqual([...replayed].sort((x, y) => x - y));
+
+      const get = await bystander.get();
+      expect(get.status).toBe(200);
+      expect(sessions.get(bystander.id)!.log('info', 'still served')).toBe(true);
+      await get.waitFor((c) => c.messages().some((m) => (m.params as { data?: unknown }).data === 'still served'));
+    });
+
+    it('counts a broadcast once per session it reaches', async () => {
+      const app = await start(BUDGET_ONLY);
+      const sessions = app.app.get(SessionStore);
+      const budget = app.app.get(BufferBudget);
+      const clients = await Promise.all([1, 2, 3].map(() => McpHttpSession.open(app.mcpUrl, '2025-11-25', tracker)));
+      const message = bigMessage(7);
+      expect(sessions.logAll('info', message)).toBe(3);
+      // No GET stream: each session queues it for one; the budget counts each session's copy, once.
+      const queued = budget.heldBy(clients[0]!.id);
+      expect(queued).toBeGreaterThan(MESSAGE_CHARS);
+      expect(queued).toBeLessThan(MESSAGE_CHARS + 200);
+      for (const client of clients) expect(budget.heldBy(client.id)).toBe(queued);
+      expect(budget.used).toBe(3 * queued);
+      expect(budget.used).toBeLessThanOrEqual(BUDGET_CHARS);
+    });
+  });
+
+  describe('with Redis-shared state', () => {
+    const shared = useRedisApp({ prefix: 'byte-bounds:', module: BUDGET_ONLY });
+
+    it('cuts the stalled connection that holds more than the budget, and the heap comes back within it', async () => {
+      const { app } = shared;
+      const sessions = app.app.get(SessionStore);
+      const budget = app.app.get(BufferBudget);
+      const victim = await McpHttpSession.open(app.mcpUrl, '2025-11-25', tracker);
+      await stallGet(app.mcpUrl, victim);
+      await until(() => sessions.get(victim.id)?.hasStream === true, 'the stream is attached');
+      const session = sessions.get(victim.id)!;
+
+      // Writes of stored events to Redis still in flight hold their messages until Redis has them
+      // (not counted by the budget: they drain at Redis's pace). Once they have, the heap is back
+      // within the budget; a connection held back without bound would keep it above for good.
+      const outcome = await flood(
+        session,
+        budget,
+        (before) =>
+          until(() => heapUsed() - before < BUDGET_CHARS + SLACK_BYTES, 'the writes to Redis are done', 30_000),
+        // Fewer than in memory (Redis takes each one), still three times what the budget allows.
+        48,
+      );
+
+      expect(outcome.mostBudget).toBeLessThanOrEqual(BUDGET_CHARS);
+      expect(outcome.heapGrowth).toBeLessThan(BUDGET_CHARS + SLACK_BYTES);
+      await until(() => !session.hasStream, 'the stalled connection is cut');
+      expect(budget.heldBy(victim.id)).toBe(0);
+    }, 60_000);
+  });
+});
