@@ -101,11 +101,12 @@ const LAYERS = [
   },
   {
     name: 'adapters',
-    paths: ['src/redis/', 'src/oauth/', 'src/testing/'],
+    paths: ['src/redis/', 'src/oauth/', 'src/testing/', 'src/otel/', 'src/terminus/'],
     why:
       'Optional integrations behind subpath exports: shared state on Redis (mcp42/redis, the internal port of ' +
-      'src/interfaces), the OAuth resource server (mcp42/oauth) and the testing kit (mcp42/testing); nothing ' +
-      'else in src imports them.',
+      'src/interfaces), the OAuth resource server (mcp42/oauth), the testing kit (mcp42/testing), OpenTelemetry ' +
+      '(mcp42/otel, the telemetry port of src/interfaces) and the Terminus health indicator (mcp42/terminus); ' +
+      'nothing else in src imports them.',
   },
 ];
 
@@ -198,6 +199,22 @@ export default {
       to: { path: 'node_modules/jose/' },
     },
     {
+      name: 'opentelemetry-in-the-otel-adapter-only',
+      comment:
+        '@opentelemetry/api stays an optional peer: only the adapter behind mcp42/otel imports it; the core ' +
+        'records through the telemetry port of src/interfaces, a no-op without it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/otel/' },
+      to: { path: 'node_modules/@opentelemetry/' },
+    },
+    {
+      name: 'terminus-in-the-terminus-adapter-only',
+      comment: '@nestjs/terminus stays an optional peer: only the health indicator behind mcp42/terminus imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/terminus/' },
+      to: { path: 'node_modules/@nestjs/terminus/' },
+    },
+    {
       name: 'sdk-in-the-testing-kit-only',
       comment:
         'The official SDK stays an optional peer: only the testing kit behind mcp42/testing imports it (its Client ' +
@@ -224,11 +241,12 @@ export default {
       name: 'public-api-only',
       comment:
         'The sample app and the tests use mcp42 as users do: through src/index.ts (and the index.ts of the ' +
-        'subpath exports mcp42/protocol, mcp42/redis, mcp42/oauth and mcp42/testing). Unit specs beside the source, and ' +
-        'the helpers in test/internals/ for tests that read internal state, are the tests of internals.',
+        'subpath exports mcp42/protocol, mcp42/redis, mcp42/oauth, mcp42/testing, mcp42/otel and mcp42/terminus). ' +
+        'Unit specs beside the source, and the helpers in test/internals/ for tests that read internal state, are ' +
+        'the tests of internals.',
       severity: 'error',
       from: { path: '^(sample-app|test)/', pathNot: '^test/internals/' },
-      to: { path: '^src/', pathNot: '^src/(protocol/|redis/|oauth/|testing/)?index\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(protocol/|redis/|oauth/|testing/|otel/|terminus/)?index\\.ts$' },
     },
   ],
   options: {

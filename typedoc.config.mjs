@@ -45,6 +45,7 @@ export default {
     'Guards',
     'Sessions',
     'Scaling',
+    'Observability',
     'Protocol',
   ],
   // A page for each class and interface (the API's big members); functions, constants and type

@@ -42,6 +42,7 @@ const GROUPS: Record<LoadGroup, string> = {
   express: `Express (Nest ${versionOf('@nestjs/core')}, @nestjs/platform-express, express ${versionOf('express')})`,
   fastify: `Fastify (Nest ${versionOf('@nestjs/core')}, @nestjs/platform-fastify, fastify ${versionOf('fastify')})`,
   sdk: 'official SDK (@modelcontextprotocol/sdk v1, @modelcontextprotocol/server v2)',
+  telemetry: `OpenTelemetry (Express, 2025 session; @opentelemetry/sdk-node ${versionOf('@opentelemetry/sdk-node')}): vs "mcp42, 2025 session" above`,
 };
 
 function versionOf(name: string): string {
@@ -127,6 +128,9 @@ export function formatResults(results: BenchResults): string {
     ['mcp42 Express stateless / SDK v2', compare(load, 'mcp42-modern', 'sdk2-modern')],
     ['mcp42 Fastify stateless / SDK v2', compare(load, 'mcp42-fastify-modern', 'sdk2-modern')],
     ['SDK v2 stateless / SDK v1 session (node:http)', compare(load, 'sdk2-modern', 'sdk-node')],
+    ['Telemetry option without SDK / off (target >= 0.97x)', compare(load, 'mcp42-otel-nosdk', 'mcp42')],
+    ['Telemetry, SDK + dropping exporter / off', compare(load, 'mcp42-otel-noop', 'mcp42')],
+    ['Telemetry, SDK + batch OTLP / off (target >= 0.85x)', compare(load, 'mcp42-otel-otlp', 'mcp42')],
   ];
   const measured = ratios.filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (measured.length > 0) {

@@ -2,7 +2,9 @@
  * `npm run bench`: throughput of tools/call echo on mcp42 (2025 session and stateless 2026-07-28)
  * and on a bare Nest route answering the same result, on Express and on Fastify, and on the official
  * SDK, v1 (stateful; Express and node:http) and v2 (`createMcpHandler`, 2026-07-28), with each
- * server's CPU per request read from its process; then heap per idle session and session creation
+ * server's CPU per request read from its process, and the 2025 session echo with telemetry (the
+ * `telemetry` option without an OpenTelemetry SDK; the Node SDK with exporters that drop; batch
+ * OTLP/HTTP exporters to a loopback sink of this process); then heap per idle session and session creation
  * rate; then tools/list on catalogues of 1,000 tools with simple and complex schemas; then
  * resources/read, prompts/get and completion/complete next to tools/call, and template resolution
  * with 1, 100 and 1,000 resource templates; then, when `redis-server` is on the PATH, the same 2025
@@ -25,6 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { loadAverage, pinned, placement } from './affinity.js';
 import { ServerChild } from './child.js';
 import { keepAliveAgent } from './http-client.js';
+import { OtlpSink } from './otlp-sink.js';
 import { runItems } from './items-load.js';
 import { TargetLoad, type LoadFigures, type LoadSettings } from './load.js';
 import {
@@ -95,10 +98,18 @@ async function prepareLoad(child: ServerChild, name: LoadName, settings: LoadSet
  */
 async function runLoad(settings: LoadSettings): Promise<Map<LoadName, LoadFigures>> {
   const children: ServerChild[] = [];
+  let sink: OtlpSink | undefined;
   try {
     const loads = new Map<LoadName, TargetLoad>();
     for (const name of loadNames()) {
-      const child = await ServerChild.start(LOADS[name].server);
+      const { server } = LOADS[name];
+      // The batch OTLP exporter sends to a sink of this process, as JSON over loopback HTTP.
+      if (server === 'mcp42-otel-otlp') sink ??= await OtlpSink.start();
+      const env: NodeJS.ProcessEnv | undefined =
+        server === 'mcp42-otel-otlp'
+          ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink!.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }
+          : undefined;
+      const child = await ServerChild.start(server, env ? { env } : {});
       children.push(child);
       loads.set(name, await prepareLoad(child, name, settings));
     }
@@ -111,9 +122,12 @@ async function runLoad(settings: LoadSettings): Promise<Map<LoadName, LoadFigure
         console.log(`load round ${round + 1}/${settings.rounds}  ${group}: ${label} (${took(started)})`);
       }
     }
+    if (sink)
+      console.log(`otlp sink: ${sink.received.exports} exports received, ${(sink.received.bytes / 1e6).toFixed(1)} MB`);
     return new Map([...loads].map(([name, load]) => [name, load.figures()]));
   } finally {
     await Promise.all(children.map((child) => child.stop()));
+    await sink?.close();
   }
 }
 

@@ -9,6 +9,10 @@ const starters: Record<TargetName, () => Promise<BenchServer>> = {
   mcp42: async () => (await import('./servers/mcp42.js')).startMcp42('express'),
   'mcp42-fastify': async () => (await import('./servers/mcp42.js')).startMcp42('fastify'),
   'mcp42-redis': async () => (await import('./servers/mcp42.js')).startMcp42('express', 'redis'),
+  'mcp42-otel-nosdk': async () =>
+    (await import('./servers/mcp42.js')).startMcp42('express', 'memory', () => Promise.resolve()),
+  'mcp42-otel-noop': async () => (await import('./servers/mcp42-otel.js')).startMcp42Otel('noop'),
+  'mcp42-otel-otlp': async () => (await import('./servers/mcp42-otel.js')).startMcp42Otel('otlp'),
   'mcp42-fastify-redis': async () => (await import('./servers/mcp42.js')).startMcp42('fastify', 'redis'),
   'round-robin-proxy': async () => (await import('./servers/round-robin.js')).startRoundRobin(),
   'bare-nest': async () => (await import('./servers/bare-nest.js')).startBareNest('express'),

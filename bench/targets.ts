@@ -10,6 +10,9 @@ export const TARGETS = {
   'mcp42-redis': 'mcp42 (sample app, Nest + Express), sessions in Redis',
   'mcp42-fastify-redis': 'mcp42 (sample app, Nest + Fastify), sessions in Redis',
   'round-robin-proxy': 'round-robin HTTP proxy (test/utils/round-robin-proxy.ts)',
+  'mcp42-otel-nosdk': 'mcp42 (sample app, Nest + Express), telemetry option, no OpenTelemetry SDK registered',
+  'mcp42-otel-noop': 'mcp42 (sample app, Nest + Express), OpenTelemetry SDK, exporters that drop',
+  'mcp42-otel-otlp': 'mcp42 (sample app, Nest + Express), OpenTelemetry SDK, batch OTLP/HTTP to a loopback sink',
 } as const;
 
 export type TargetName = keyof typeof TARGETS;
@@ -21,8 +24,11 @@ export type TargetName = keyof typeof TARGETS;
  */
 export type EchoEra = 'session' | 'modern';
 
-/** Which group of the report a load belongs to: the HTTP platform under Nest, or the official SDK. */
-export type LoadGroup = 'express' | 'fastify' | 'sdk';
+/**
+ * Which group of the report a load belongs to: the HTTP platform under Nest, the official SDK, or
+ * mcp42's telemetry (next to the same load without it).
+ */
+export type LoadGroup = 'express' | 'fastify' | 'sdk' | 'telemetry';
 
 /** One load of the load part: a server process, and how the echo call is sent to it. */
 export interface LoadTarget {
@@ -57,6 +63,25 @@ export const LOADS = {
   'sdk-express': { server: 'sdk-express', era: 'session', group: 'sdk', label: 'v1 createMcpExpressApp, 2025 session' },
   'sdk-node': { server: 'sdk-node', era: 'session', group: 'sdk', label: 'v1 node:http, 2025 session' },
   'sdk2-modern': { server: 'sdk2-node', era: 'modern', group: 'sdk', label: 'v2 createMcpHandler, 2026-07-28' },
+  // The same 2025 session echo as `mcp42`, which is telemetry off (no SDK, no `telemetry` option).
+  'mcp42-otel-nosdk': {
+    server: 'mcp42-otel-nosdk',
+    era: 'session',
+    group: 'telemetry',
+    label: 'telemetry option, no SDK registered',
+  },
+  'mcp42-otel-noop': {
+    server: 'mcp42-otel-noop',
+    era: 'session',
+    group: 'telemetry',
+    label: 'telemetry on, SDK + dropping exporter',
+  },
+  'mcp42-otel-otlp': {
+    server: 'mcp42-otel-otlp',
+    era: 'session',
+    group: 'telemetry',
+    label: 'telemetry on, SDK + batch OTLP to a sink',
+  },
 } as const satisfies Record<string, LoadTarget>;
 
 export type LoadName = keyof typeof LOADS;

@@ -1,9 +1,14 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
 import { McpModule, type McpModuleOptions } from '../src/index.js';
 import { McpOAuthGuard, McpOAuthModule } from '../src/oauth/index.js';
+import { mcpTelemetry } from '../src/otel/index.js';
 import { redisState } from '../src/redis/index.js';
+import { McpHealthIndicator } from '../src/terminus/index.js';
 import { API_GRANTS } from './api-auth.guards.js';
+import { HealthController } from './health.controller.js';
+import { TelemetryShutdown } from './telemetry-shutdown.js';
 import { BearerAuthGuard, type BearerTokenGrant } from './bearer-auth.guard.js';
 import { EchoTools } from './echo.tools.js';
 import { JsonBodyMiddleware } from './json-body.middleware.js';
@@ -45,6 +50,11 @@ export interface SampleAppConfig {
    * has no headers: the process that spawned the server is the local user, granted every scope.
    */
   readonly stdio?: boolean;
+  /**
+   * Stops the OpenTelemetry SDK, given when it was started (see `telemetry.ts`): the servers then
+   * record traces and metrics (`mcpTelemetry()`); without it they record nothing and pay nothing.
+   */
+  readonly stopTelemetry?: () => Promise<void>;
 }
 
 /** The user of a stdio server: whoever spawned it, holding every scope the sample knows. */
@@ -81,6 +91,7 @@ export class AppModule implements NestModule {
       ...(config.oauthIssuer === undefined ? {} : { auth: { scopeDenial: 'challenge' as const } }),
       // Browser pages of the allowed origins (loopback, any port, by default) may call it directly.
       http: { cors: true },
+      ...(config.stopTelemetry ? { telemetry: mcpTelemetry() } : {}),
     };
     const oauth =
       config.oauthIssuer === undefined
@@ -106,12 +117,17 @@ export class AppModule implements NestModule {
       imports: [
         ...(oauth ? [oauth] : []),
         mcp,
-        ...(config.stdio ? [] : [PublicWeatherModule.register(config.stateSecret)]),
+        ...(config.stdio ? [] : [PublicWeatherModule.register(config.stateSecret, config.stopTelemetry !== undefined)]),
+        TerminusModule,
       ],
-      controllers: [WeatherController],
+      controllers: [WeatherController, HealthController],
       providers: [
         { provide: API_GRANTS, useValue: grants },
         WeatherAlerts,
+        McpHealthIndicator,
+        ...(config.stopTelemetry
+          ? [{ provide: TelemetryShutdown, useValue: new TelemetryShutdown(config.stopTelemetry) }]
+          : []),
         WeatherService,
         WeatherTools,
         WeatherAdminTools,

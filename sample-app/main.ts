@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { McpModule } from '../src/index.js';
 import { AppModule } from './app.module.js';
 import { createApp, platformFromEnv } from './http-platform.js';
+import { startTelemetry } from './telemetry.js';
 
 const HOST = '127.0.0.1';
 
@@ -47,8 +48,19 @@ async function bootstrap(): Promise<void> {
     throw new Error('MCP_REDIS_URL needs MCP_STATE_SECRET too: every instance must seal with the same secret');
   }
   const platform = platformFromEnv();
+  // Before the application is built: the SDK registers the global providers the telemetry records with.
+  const stopTelemetry = await startTelemetry();
+  const telemetry = stopTelemetry !== undefined;
   const app = await createApp(
-    AppModule.register({ bearerToken, adminToken, stateSecret, redisUrl, oauthIssuer, oauthAudience }),
+    AppModule.register({
+      bearerToken,
+      adminToken,
+      stateSecret,
+      redisUrl,
+      oauthIssuer,
+      oauthAudience,
+      ...(stopTelemetry ? { stopTelemetry } : {}),
+    }),
     platform,
   );
   app.enableShutdownHooks();
@@ -63,6 +75,7 @@ async function bootstrap(): Promise<void> {
     `MCP endpoint: http://${HOST}:${port}/mcp on ${platform}${bearerToken ? ' (bearer token required)' : ''}` +
       (redisUrl ? ', sessions shared through Redis' : ''),
   );
+  logger.log(`Health: http://${HOST}:${port}/health${telemetry ? '; OpenTelemetry: exporting over OTLP' : ''}`);
   logger.log(`Public MCP endpoint: http://${HOST}:${port}/public/mcp (weather_forecast and weather://cities, open)`);
   logger.log(
     `REST API: GET http://${HOST}:${port}/api/forecasts/:city?days=N and POST /api/alerts, ` +

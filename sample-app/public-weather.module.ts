@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule } from '../src/index.js';
+import { mcpTelemetry } from '../src/otel/index.js';
 
 /**
  * The sample's second MCP server, `weather-public` at `/public/mcp`: read-only, open to anyone (no
@@ -12,7 +13,7 @@ import { McpModule } from '../src/index.js';
  */
 @Module({})
 export class PublicWeatherModule {
-  static register(stateSecret: string | undefined): DynamicModule {
+  static register(stateSecret: string | undefined, telemetry = false): DynamicModule {
     return {
       module: PublicWeatherModule,
       imports: [
@@ -26,6 +27,8 @@ export class PublicWeatherModule {
           sessions: { enabled: false },
           http: { cors: true },
           ...(stateSecret === undefined ? {} : { state: { secret: stateSecret } }),
+          // Its spans and metrics carry its own name (mcp42.server.name: weather-public).
+          ...(telemetry ? { telemetry: mcpTelemetry() } : {}),
         }),
       ],
     };

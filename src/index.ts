@@ -1,5 +1,6 @@
 // The public API of mcp42: what an application writes in its code, and the types that code names.
-// The protocol's wire types are in `mcp42/protocol`; integrations in `mcp42/redis` and `mcp42/oauth`.
+// The protocol's wire types are in `mcp42/protocol`; integrations in `mcp42/redis`, `mcp42/oauth`,
+// `mcp42/otel` and `mcp42/terminus`.
 // Everything else (stores, the call lifecycle, sessions, the transport) is internal and may change
 // in any release; `stripInternal` keeps members tagged internal out of the published declarations
 // (never write that tag in a comment here: the export below it would go too). Named exports only:
@@ -84,6 +85,7 @@ export type { McpSessionHandle } from './interfaces/mcp-session-handle.interface
 // What an application may implement or plug in
 export type { McpEventStore, McpStoredEvent } from './interfaces/mcp-event-store.interface.js';
 export type { McpState } from './interfaces/mcp-shared-state.interface.js';
+export type { McpTelemetry } from './interfaces/mcp-telemetry.interface.js';
 
 // Content builders
 export {

@@ -5,6 +5,7 @@ import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.inter
 import { MCP_OPTION_DEFAULTS, resolveMcpOptions } from './mcp-options.defaults.js';
 import type { McpEventStore } from './interfaces/mcp-event-store.interface.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
+import { NO_TELEMETRY, type McpTelemetry, type ServerTelemetry } from './interfaces/mcp-telemetry.interface.js';
 
 /** The resolved options without the default event store, which is a fresh instance each time. */
 function withoutStore(resolved: ResolvedMcpOptions): unknown {
@@ -16,6 +17,7 @@ function withoutStore(resolved: ResolvedMcpOptions): unknown {
 const RESOLVED_DEFAULTS = {
   ...MCP_OPTION_DEFAULTS,
   resumability: { ...MCP_OPTION_DEFAULTS.resumability, customEventStore: false },
+  telemetry: NO_TELEMETRY,
 };
 
 /** A store that keeps nothing: a stand-in for a user's own implementation. */
@@ -114,8 +116,27 @@ describe('resolveMcpOptions', () => {
       sessions: { ...defaults.sessions, ...options.sessions },
       auth: { ...defaults.auth, ...options.auth },
       resumability: { ...defaults.resumability, ...options.resumability, customEventStore: true },
+      telemetry: NO_TELEMETRY,
     });
     expect(resolved.resumability.eventStore).toBe(options.resumability!.eventStore);
+  });
+
+  it("binds the telemetry adapter to this server's name and version, and refuses anything else", () => {
+    const bound: { name: string; version: string }[] = [];
+    const telemetry: McpTelemetry = {
+      kind: 'mcp42.telemetry',
+      port: {
+        forServer: (server) => {
+          bound.push({ ...server });
+          return { ...NO_TELEMETRY, enabled: true } as ServerTelemetry;
+        },
+      },
+    };
+    expect(resolveMcpOptions({ ...base, telemetry }).telemetry.enabled).toBe(true);
+    expect(bound).toEqual([{ name: 'weather', version: '1.0.0' }]);
+    expect(() => resolveMcpOptions({ ...base, telemetry: {} as McpTelemetry })).toThrow(
+      'options.telemetry must be made by an adapter, such as mcpTelemetry() from mcp42/otel',
+    );
   });
 
   it('derives the default principal from request.user.sub, else request.user.id', () => {

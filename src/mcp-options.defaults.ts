@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import type { ResolvedMcpOptions } from './interfaces/resolved-mcp-options.interface.js';
+import { NO_TELEMETRY } from './interfaces/mcp-telemetry.interface.js';
 import { refuseUnknownOptions } from './mcp-options.keys.js';
 import { validateMcpOptions } from './mcp-options.validation.js';
 import { InMemoryEventStore } from './session/in-memory-event-store.js';
@@ -111,12 +112,24 @@ export function resolveMcpOptions(options: McpModuleOptions): ResolvedMcpOptions
     },
     state: { ...defaults.state, ...given(options.state) },
     cache: options.cache ?? defaults.cache,
+    telemetry: telemetryOf(options),
     routes: { ...defaults.routes, ...given(options.routes) },
     stdio: { ...defaults.stdio, ...given(options.stdio) },
     tasks: { ...defaults.tasks, ...given(options.tasks) },
   };
   validateMcpOptions(resolved);
   return resolved;
+}
+
+/** The server's own telemetry, bound to its name: two servers of one application record apart. */
+function telemetryOf({ telemetry, name, version }: McpModuleOptions): ResolvedMcpOptions['telemetry'] {
+  if (telemetry === undefined) return NO_TELEMETRY;
+  if (typeof telemetry !== 'object' || (telemetry as { kind?: unknown }).kind !== 'mcp42.telemetry') {
+    throw new TypeError(
+      'McpModule: options.telemetry must be made by an adapter, such as mcpTelemetry() from mcp42/otel',
+    );
+  }
+  return telemetry.port.forServer({ name, version });
 }
 
 /** A group as given, without its `undefined` fields (which take the defaults). */

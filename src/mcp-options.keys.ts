@@ -32,6 +32,7 @@ const TOP_LEVEL: Keys<McpModuleOptions> = {
   resumability: true,
   state: true,
   cache: true,
+  telemetry: true,
   routes: true,
   stdio: true,
   tasks: true,

@@ -51,6 +51,7 @@ import { ListChangedNotifier } from './notifications/list-changed.notifier.js';
 import { ListenStreams } from './dispatch/listen-streams.js';
 import { RequestRouter } from './dispatch/request-router.js';
 import { ServedCapabilities } from './dispatch/served-capabilities.js';
+import { TelemetryGauges } from './dispatch/telemetry-gauges.js';
 import { SessionFanout } from './notifications/session-fanout.js';
 import { StateSecretNotice } from './sealing/state-secret.notice.js';
 import { RequestSessions } from './session/request-sessions.js';
@@ -159,6 +160,7 @@ const REGISTRIES = [
     SessionFanout,
     ServedCapabilities,
     ListenStreams,
+    TelemetryGauges,
     RequestRouter,
     EndpointDoorMiddleware,
     FastifyEndpointDoor,

@@ -19,11 +19,15 @@ export type SessionState = 'memory' | 'redis';
 export async function startMcp42(
   platform: HttpPlatform = 'express',
   state: SessionState = 'memory',
+  stopTelemetry?: () => Promise<void>,
 ): Promise<BenchServer> {
   // Silences the sample's "no bearer token" warning, logged before the app (and its `logger: false`) exists.
   Logger.overrideLogger(false);
   const options = { bodyParser: false, logger: false, forceCloseConnections: true } as const;
-  const module = AppModule.register(state === 'redis' ? redisConfigFromEnv() : {});
+  const module = AppModule.register({
+    ...(state === 'redis' ? redisConfigFromEnv() : {}),
+    ...(stopTelemetry ? { stopTelemetry } : {}),
+  });
   const app =
     platform === 'fastify'
       ? await NestFactory.create(module, new FastifyAdapter(), options)

@@ -49,6 +49,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Deployment', link: '/guide/deployment' },
       { text: 'Security', link: '/guide/security' },
       { text: 'Performance', link: '/guide/performance' },
+      { text: 'Observability', link: '/guide/observability' },
       { text: 'Connecting clients', link: '/guide/clients' },
       { text: 'Troubleshooting', link: '/guide/troubleshooting' },
       { text: 'Migrating from 0.x', link: '/guide/migrating' },

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
+import type { ServerTelemetry } from '../interfaces/mcp-telemetry.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import { invalidRequest } from '../protocol/json-rpc.errors.js';
 import type { RequestId } from '../protocol/json-rpc.types.js';
@@ -43,6 +44,7 @@ export class CallLifecycle {
   /** What the handler contexts of each kind share (its logger among them), made once per kind. */
   private readonly contextSettings = new WeakMap<CallAnswers<unknown>, McpContextSettings>();
   private readonly rounds: InputRoundSettings;
+  private readonly telemetry: ServerTelemetry;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -52,6 +54,7 @@ export class CallLifecycle {
     sealer: Sealer,
   ) {
     this.rounds = { sealer, stateTtlMs: options.state.requestStateTtlMs };
+    this.telemetry = options.telemetry;
     this.settings = {
       scopes: { scopesOf: options.auth.scopesOf, scopeDenial: options.auth.scopeDenial },
       clientRequestTimeoutMs: options.sessions.clientRequestTimeoutMs,
@@ -154,7 +157,12 @@ export class CallLifecycle {
     let settings = this.contextSettings.get(answers);
     if (!settings) {
       const { clientRequestTimeoutMs, validators } = this.settings;
-      settings = { clientRequestTimeoutMs, validators, logger: answers.logger };
+      settings = {
+        clientRequestTimeoutMs,
+        validators,
+        logger: answers.logger,
+        ...(this.telemetry.enabled ? { telemetry: this.telemetry } : {}),
+      };
       this.contextSettings.set(answers, settings);
     }
     return settings;

@@ -29,6 +29,7 @@ import type {
   Meta,
   ProgressToken,
 } from '../protocol/mcp.types.js';
+import type { ServerTelemetry } from '../interfaces/mcp-telemetry.interface.js';
 import type { MessageContext } from './message-context.js';
 import type { JsonSchemaValidatorFactory, SchemaValidator } from '../schemas/json-schema.validator.js';
 import { InputProtocolError } from './input-protocol.error.js';
@@ -41,6 +42,8 @@ export interface McpContextSettings {
   readonly validators: JsonSchemaValidatorFactory;
   /** For reports the context drops (late or non-growing progress): worth a debug line, not more. */
   readonly logger: Logger;
+  /** The server's telemetry, when it has one: what it sends the client carries the trace context. */
+  readonly telemetry?: ServerTelemetry;
 }
 
 /**
@@ -224,6 +227,17 @@ export class McpContextImpl implements McpContext {
     return this.call.channel.closeConnection(retryMs);
   }
 
+  /**
+   * `params` with the trace context of the operation running now in its `_meta` (SEP-414 keys,
+   * unprefixed), so that the client's handling of it joins the trace.
+   */
+  private traced(params: JsonRpcParams): JsonRpcParams {
+    const trace = this.settings.telemetry?.traceMeta();
+    if (trace === undefined) return params;
+    const meta = params._meta;
+    return { ...params, _meta: typeof meta === 'object' && meta !== null ? { ...meta, ...trace } : trace };
+  }
+
   private progressToken(): ProgressToken | undefined {
     const token = this.meta?.progressToken;
     return typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)) ? token : undefined;
@@ -231,7 +245,7 @@ export class McpContextImpl implements McpContext {
 
   private sendRelated(method: string, params: JsonRpcParams): boolean {
     if (this.finished || !this.call.channel) return false;
-    return this.call.channel.send(notificationMessage(method, params));
+    return this.call.channel.send(notificationMessage(method, this.traced(params)));
   }
 
   /**
@@ -299,7 +313,7 @@ export class McpContextImpl implements McpContext {
       );
     }
     const answered = (this.answered ??= new AbortController());
-    const result = await session.requestClient(method, params, {
+    const result = await session.requestClient(method, this.traced(params), {
       send: (message) => !this.finished && channel.send(message),
       timeoutMs,
       signal: AbortSignal.any(

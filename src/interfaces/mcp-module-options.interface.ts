@@ -4,6 +4,7 @@ import type { LoggingLevel } from '../protocol/logging-level.js';
 import type { CacheScope } from '../protocol/mcp.types.js';
 import type { McpEventStore } from './mcp-event-store.interface.js';
 import type { McpState } from './mcp-shared-state.interface.js';
+import type { McpTelemetry } from './mcp-telemetry.interface.js';
 
 /**
  * Options of {@link McpModule.forRoot} / `forRootAsync`'s factory: the server's identity at the top,
@@ -52,6 +53,14 @@ export interface McpModuleOptions {
   state?: McpStateOptions;
   /** Caching hints of 2026-07-28 results (SEP-2549). */
   cache?: McpCacheOptions;
+  /**
+   * OpenTelemetry traces and metrics by the MCP semantic conventions, made by `mcpTelemetry()` from
+   * `mcp42/otel` (which needs `@opentelemetry/api`): one SERVER span per MCP request, its parent
+   * read from `params._meta` or the HTTP headers, and the `mcp.server.*` metrics. See the
+   * Observability guide.
+   * @default no telemetry: nothing recorded, nothing paid
+   */
+  telemetry?: McpTelemetry;
   /** Controller routes served as tools (`@McpRoute()`): which headers reach them, how much comes back. */
   routes?: McpRoutesOptions;
   /** A stdio server (`transport: 'stdio'`): who its user is. */

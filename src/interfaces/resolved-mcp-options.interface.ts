@@ -12,6 +12,7 @@ import type {
   McpStdioOptions,
   McpTasksOptions,
 } from './mcp-module-options.interface.js';
+import type { ServerTelemetry } from './mcp-telemetry.interface.js';
 
 /**
  * The module's options with every default applied (see `mcp-options.defaults.ts`): what the
@@ -40,6 +41,8 @@ export interface ResolvedMcpOptions {
     Pick<McpStateOptions, 'shared' | 'secret'> & Required<Pick<McpStateOptions, 'requestStateTtlMs'>>
   >;
   readonly cache: McpCacheOptions;
+  /** This server's telemetry; `NO_TELEMETRY` without the `telemetry` option. */
+  readonly telemetry: ServerTelemetry;
   readonly routes: Readonly<Required<McpRoutesOptions>>;
   readonly stdio: Readonly<McpStdioOptions>;
   readonly tasks: Readonly<Required<McpTasksOptions>>;

@@ -73,6 +73,8 @@ export class ClientSession implements McpSessionHandle {
   readonly owner: string | undefined;
   /** Whether the client sent `notifications/initialized`. */
   initialized = false;
+  /** When (ms since epoch) the session was created here: its `mcp.server.session.duration` starts then. */
+  readonly startedAt: number;
   /** Last time (ms since epoch) a request arrived, a call finished or a stream closed. */
   lastActivity: number;
   /** The least severe log level the client wants to receive. */
@@ -101,6 +103,7 @@ export class ClientSession implements McpSessionHandle {
     this.logLevel = init.logLevel;
     this.store = init.eventStore;
     this.lastActivity = init.now;
+    this.startedAt = init.now;
     this.onEnd = init.onEnd;
     this.onStoreError = init.onStoreError;
     this.onUnserializable = init.onUnserializable;

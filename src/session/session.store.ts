@@ -34,6 +34,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   private unmeter: (() => void) | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly forget = (session: ClientSession, reason: SessionEndReason): void => {
+    this.options.telemetry.sessionEnded(session.protocolVersion, Date.now() - session.startedAt, reason);
     if (this.shared.enabled) this.shared.ended(session, reason);
     else if (this.sessions.delete(session.id)) this.principals.delete(session);
     if (reason === 'overflow') {

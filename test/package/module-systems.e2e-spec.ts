@@ -140,6 +140,28 @@ import('mcp42/redis').then((esm) => {
 `;
 
 /**
+ * The root alone loads neither OpenTelemetry nor Terminus (optional peers); `mcp42/otel` and
+ * `mcp42/terminus` serve each one copy to both systems.
+ */
+const OBSERVABILITY_SUBPATHS_APP = `
+const optional = () =>
+  Object.keys(require.cache).filter((file) => /\\/@opentelemetry\\/|\\/@nestjs\\/terminus\\//.test(file)).length;
+require('mcp42');
+const loadedByRoot = optional();
+const otel = require('mcp42/otel');
+const terminus = require('mcp42/terminus');
+Promise.all([import('mcp42/otel'), import('mcp42/terminus')]).then(([otelEsm, terminusEsm]) => {
+  console.log(JSON.stringify({
+    loadedByRoot,
+    resolved: [require.resolve('mcp42/otel'), require.resolve('mcp42/terminus')],
+    same: otel.mcpTelemetry === otelEsm.mcpTelemetry && terminus.McpHealthIndicator === terminusEsm.McpHealthIndicator,
+    names: [...Object.keys(otel), ...Object.keys(terminus)].sort(),
+    telemetry: otel.mcpTelemetry().kind,
+  }));
+});
+`;
+
+/**
  * `mcp42`, then `mcp42/testing`, from both systems, in an ES module app: the root must not load the
  * official SDK (an optional peer of the testing kit alone). The kit is one copy (one McpHttpError),
  * but hands each system the SDK copy that system loads (the SDK publishes two): `require()` gets a
@@ -199,6 +221,7 @@ describe('the packed package from CommonJS and from ES modules', () => {
     await writeFile(join(packed.appDir, 'main.cjs'), COMMONJS_APP);
     await writeFile(join(packed.appDir, 'main.mjs'), ESM_APP);
     await writeFile(join(packed.appDir, 'redis.cjs'), REDIS_SUBPATH_APP);
+    await writeFile(join(packed.appDir, 'observability.cjs'), OBSERVABILITY_SUBPATHS_APP);
     await writeFile(join(packed.appDir, 'testing.mjs'), TESTING_SUBPATH_APP);
     // The app's own copy of the SDK, as a project that uses the kit installs it.
     await mkdir(join(packed.appDir, 'node_modules', '@modelcontextprotocol'), { recursive: true });
@@ -246,10 +269,14 @@ describe('the packed package from CommonJS and from ES modules', () => {
       'dist/esm/index.js',
       'dist/esm/oauth/index.d.ts',
       'dist/esm/oauth/index.js',
+      'dist/esm/otel/index.d.ts',
+      'dist/esm/otel/index.js',
       'dist/esm/protocol/index.d.ts',
       'dist/esm/protocol/index.js',
       'dist/esm/redis/index.d.ts',
       'dist/esm/redis/index.js',
+      'dist/esm/terminus/index.d.ts',
+      'dist/esm/terminus/index.js',
       'dist/esm/testing/index.d.ts',
       'dist/esm/testing/index.js',
     ]);
@@ -284,6 +311,30 @@ describe('the packed package from CommonJS and from ES modules', () => {
       names: ['redisState'],
       ioredis: 'absent',
       ioredisLoaded: false,
+    });
+  }, 30_000);
+
+  it('loads no OpenTelemetry nor Terminus from the root; mcp42/otel and mcp42/terminus are one copy each', async () => {
+    const { stdout } = await run(process.execPath, [join(packed.appDir, 'observability.cjs')], { timeout: 30_000 });
+    expect(JSON.parse(stdout)).toEqual({
+      loadedByRoot: 0,
+      resolved: [
+        join(packed.packageDir, 'dist', 'cjs', 'otel', 'index.js'),
+        join(packed.packageDir, 'dist', 'cjs', 'terminus', 'index.js'),
+      ],
+      same: true,
+      names: [
+        'METRIC_MCP42_SERVER_LISTEN_STREAMS',
+        'METRIC_MCP42_SERVER_OUTBOX_OVERFLOWS',
+        'METRIC_MCP42_SERVER_REFUSALS',
+        'METRIC_MCP42_SERVER_SESSIONS',
+        'METRIC_MCP42_SERVER_STATE_AVAILABLE',
+        'METRIC_MCP_SERVER_OPERATION_DURATION',
+        'METRIC_MCP_SERVER_SESSION_DURATION',
+        'McpHealthIndicator',
+        'mcpTelemetry',
+      ],
+      telemetry: 'mcp42.telemetry',
     });
   }, 30_000);
 

@@ -22,7 +22,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const APP_PACKAGES = ['@nestjs', 'reflect-metadata', 'rxjs', 'class-validator', 'class-transformer'];
 
 /** What an application may install besides: the optional peers of the subpath exports, the official SDK clients. */
-const OPTIONAL_PACKAGES = ['ioredis', 'jose', '@modelcontextprotocol'];
+const OPTIONAL_PACKAGES = ['ioredis', 'jose', '@modelcontextprotocol', '@opentelemetry'];
 
 export interface PackedPackage {
   /** The application folder: `node_modules/mcp42` is the unpacked tarball. */

@@ -109,6 +109,7 @@ const PUBLIC_API = [
   'McpStdioRequest',
   'McpStoredEvent',
   'McpTasksOptions',
+  'McpTelemetry',
   'McpTool',
   'McpToolError',
   'McpToolHandler',
@@ -386,6 +387,22 @@ export const sessions = (registry: McpSessionRegistry) => registry.list().map((s
   /** The subpath exports: optional integrations, each with the names a consumer writes. */
   const SUBPATH_APIS = [
     { subpath: 'redis', uses: 'redisState', names: ['RedisStateOptions', 'redisState'] },
+    {
+      subpath: 'otel',
+      uses: 'mcpTelemetry',
+      names: [
+        'METRIC_MCP42_SERVER_LISTEN_STREAMS',
+        'METRIC_MCP42_SERVER_OUTBOX_OVERFLOWS',
+        'METRIC_MCP42_SERVER_REFUSALS',
+        'METRIC_MCP42_SERVER_SESSIONS',
+        'METRIC_MCP42_SERVER_STATE_AVAILABLE',
+        'METRIC_MCP_SERVER_OPERATION_DURATION',
+        'METRIC_MCP_SERVER_SESSION_DURATION',
+        'McpTelemetryOptions',
+        'mcpTelemetry',
+      ],
+    },
+    { subpath: 'terminus', uses: 'McpHealthIndicator', names: ['McpHealthIndicator'] },
     {
       subpath: 'protocol',
       uses: 'LATEST_PROTOCOL_VERSION',

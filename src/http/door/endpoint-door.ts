@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResolvedMcpOptions } from '../../interfaces/resolved-mcp-options.interface.js';
+import type { ServerTelemetry } from '../../interfaces/mcp-telemetry.interface.js';
 import { applyCors, corsPolicyOf, type CorsPolicy } from './cors-policy.js';
 import { writeTransportError } from '../responses/http-responses.js';
 import { allowedMethods, reachesTransport, refuseMethod } from './method-refusal.js';
@@ -32,8 +33,10 @@ export class EndpointDoor {
   private readonly cors: CorsPolicy | undefined;
   private readonly allow: string;
   private readonly refusals = new OriginRefusalLog(new Logger('McpTransport'));
+  private readonly telemetry: ServerTelemetry;
 
   constructor(options: ResolvedMcpOptions) {
+    this.telemetry = options.telemetry;
     this.policy = new OriginPolicy(options.http.allowedOrigins, options.http.allowedHosts);
     this.cors = corsPolicyOf(options);
     this.allow = allowedMethods(options);
@@ -47,6 +50,7 @@ export class EndpointDoor {
     const refusal = isInProcess(raw) ? undefined : this.policy.refusal(raw.headers);
     if (refusal !== undefined) {
       this.refusals.note(refusal);
+      this.telemetry.refused(refusal.option === 'allowedHosts' ? 'host_not_allowed' : 'origin_not_allowed');
       takeOver?.();
       writeTransportError(res, 403, refusal.message);
       return false;

@@ -8,9 +8,11 @@ import type { ResolvedMcpOptions } from '../../interfaces/resolved-mcp-options.i
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.constants.js';
 import type { Dispatcher } from '../../protocol/dispatcher.js';
 import type { JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.types.js';
+import type { ServerTelemetry } from '../../interfaces/mcp-telemetry.interface.js';
 import { ScopeChallenges } from '../responses/scope-challenges.js';
 import { loggedSerializationReports } from '../../dispatch/serialization-reports.js';
 import { StatelessResponder, type StatelessResponderSettings } from '../responses/stateless-responder.js';
+import { servedTraced } from './traced-message.js';
 
 /**
  * Serves requests that stand alone, with no session around them: stateless 2026-07-28 requests, and
@@ -22,6 +24,7 @@ import { StatelessResponder, type StatelessResponderSettings } from '../response
 export class LoneRequests implements BeforeApplicationShutdown {
   private readonly logger = new Logger('McpTransport');
   private readonly settings: StatelessResponderSettings;
+  private readonly telemetry: ServerTelemetry;
   /** The callers of requests being served: the application's shutdown aborts their calls, as it ends sessions. */
   private readonly serving = new Set<StatelessCaller>();
   /** Response streams begun: each draws on the budget under its own key. */
@@ -32,6 +35,7 @@ export class LoneRequests implements BeforeApplicationShutdown {
     private readonly challenges: ScopeChallenges,
     budget: BufferBudget,
   ) {
+    this.telemetry = options.telemetry;
     this.settings = {
       keepAliveMs: options.http.keepAliveMs,
       outboxLimit: options.limits.outboxMessages,
@@ -77,7 +81,9 @@ export class LoneRequests implements BeforeApplicationShutdown {
     };
     this.serving.add(caller);
     try {
-      const response = await dispatcher.handleRequest(message, context);
+      const response = await servedTraced(this.telemetry, message, raw, caller.protocolVersion, undefined, () =>
+        dispatcher.handleRequest(message, context),
+      );
       const challenge = this.challenges.answerOf(response);
       if (challenge) responder.respond(response, challenge.status, challenge.headers);
       else responder.respond(response, statusOf(response));

@@ -3,10 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageContext } from '../../execution/message-context.js';
 import type { ResolvedMcpOptions } from '../../interfaces/resolved-mcp-options.interface.js';
 import type { SessionRefusal } from '../../interfaces/mcp-shared-state.interface.js';
+import type { ServerTelemetry } from '../../interfaces/mcp-telemetry.interface.js';
 import { MCP_RESOLVED_OPTIONS, MCP_SESSION_ID_HEADER } from '../../mcp.constants.js';
 import type { DecodedBody, DecodedMessage } from '../../protocol/json-rpc.codec.js';
 import { errorResponse, invalidRequest } from '../../protocol/json-rpc.errors.js';
-import type { JsonRpcRequest } from '../../protocol/json-rpc.types.js';
+import type { JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.types.js';
 import { Method } from '../../protocol/methods.js';
 import { supportsBatching } from '../../protocol/protocol-version.js';
 import { RequestRouter } from '../../dispatch/request-router.js';
@@ -20,6 +21,7 @@ import { ScopeChallenges } from '../responses/scope-challenges.js';
 import { loggedSerializationReports } from '../../dispatch/serialization-reports.js';
 import { legacyVersionHeaderOk, rejectVersionHeader } from './session-headers.js';
 import { writeSessionRefusal } from './session-refusal.js';
+import { operationOf, servedTraced } from './traced-message.js';
 
 /**
  * Serves one 2025 POST, as a 2025 server does: `initialize` creates a session; every other message
@@ -31,6 +33,7 @@ import { writeSessionRefusal } from './session-refusal.js';
 export class SessionPost {
   private readonly logger = new Logger('McpTransport');
   private readonly responderSettings: PostResponderSettings;
+  private readonly telemetry: ServerTelemetry;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
@@ -39,6 +42,7 @@ export class SessionPost {
     private readonly requestSessions: RequestSessions,
     challenges: ScopeChallenges,
   ) {
+    this.telemetry = options.telemetry;
     this.responderSettings = {
       keepAliveMs: options.http.keepAliveMs,
       retryMs: options.http.sseRetryMs,
@@ -63,14 +67,18 @@ export class SessionPost {
         session = found instanceof Promise ? await found : found;
       } catch (error) {
         if (!(error instanceof McpStateUnavailableError)) throw error;
+        this.telemetry.refused('state_unavailable');
         return this.unavailable(body, res);
       }
-      if (!session) return writeTransportError(res, 404, 'Session not found');
+      if (!session) {
+        this.telemetry.refused('session_not_found');
+        return writeTransportError(res, 404, 'Session not found');
+      }
     }
     if (body.kind === 'error') return writeJson(res, 400, body.error);
 
     if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === Method.Initialize) {
-      return this.initialize(body.entry.message, session, request, res);
+      return this.initialize(body.entry.message, session, request, raw, res);
     }
     // `initialize` negotiates the version in its body, so the header is judged only for other messages.
     if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
@@ -86,14 +94,14 @@ export class SessionPost {
       const { entry } = body;
       if (entry.kind === 'invalid') return writeJson(res, 400, entry.error, sessionHeader);
       if (entry.kind !== 'request') {
-        this.dispatchOneWay(entry, base);
+        this.dispatchOneWay(entry, base, raw);
         return writeEmpty(res, 202, sessionHeader);
       }
       const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings, [
         entry.message.id,
       ]);
       const context: MessageContext = { ...base, channel: responder };
-      responder.respond(await this.server.legacy.handleRequest(entry.message, context));
+      responder.respond(await this.serve(entry.message, context, raw));
       return;
     }
 
@@ -105,7 +113,19 @@ export class SessionPost {
         sessionHeader,
       );
     }
-    return this.handleBatch(body.entries, base, res, sessionHeader);
+    return this.handleBatch(body.entries, base, raw, res, sessionHeader);
+  }
+
+  /** Serves one request of the session, inside its telemetry operation when there is telemetry. */
+  private serve(
+    message: JsonRpcRequest,
+    context: MessageContext,
+    raw: IncomingMessage,
+  ): Promise<JsonRpcResponse | undefined> | JsonRpcResponse | undefined {
+    const { session } = context;
+    return servedTraced(this.telemetry, message, raw, session?.protocolVersion, session?.id, () =>
+      this.server.legacy.handleRequest(message, context),
+    );
   }
 
   /**
@@ -123,6 +143,7 @@ export class SessionPost {
     request: JsonRpcRequest,
     existing: ClientSession | undefined,
     httpRequest: unknown,
+    raw: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
     if (existing) {
@@ -131,6 +152,11 @@ export class SessionPost {
       });
     }
     const outcome = this.server.legacy.initialize(request);
+    if (this.telemetry.enabled) {
+      // The version is the one the handshake settled on; no session exists yet.
+      const version = outcome.handshake?.protocolVersion;
+      await this.telemetry.request(operationOf(request, raw, version), () => outcome.response);
+    }
     if (!outcome.handshake) return writeJson(res, 200, outcome.response);
     let session: ClientSession | SessionRefusal;
     try {
@@ -138,40 +164,48 @@ export class SessionPost {
       session = opened instanceof Promise ? await opened : opened;
     } catch (error) {
       if (!(error instanceof McpStateUnavailableError)) throw error;
+      this.telemetry.refused('state_unavailable');
       return writeStateUnavailable(res, request.id);
     }
-    if (session === 'full' || session === 'principal-full') return writeSessionRefusal(res, request.id, session);
+    if (session === 'full' || session === 'principal-full') {
+      this.telemetry.refused(session === 'full' ? 'sessions_full' : 'principal_sessions_full');
+      return writeSessionRefusal(res, request.id, session);
+    }
     writeJson(res, 200, outcome.response, { [MCP_SESSION_ID_HEADER]: session.id });
   }
 
   private async handleBatch(
     entries: readonly DecodedMessage[],
     context: MessageContext,
+    raw: IncomingMessage,
     res: ServerResponse,
     headers: Record<string, string>,
   ): Promise<void> {
     const owed = entries.filter((entry) => entry.kind === 'request' || entry.kind === 'invalid').length;
     if (owed === 0) {
-      for (const entry of entries) this.dispatchOneWay(entry, context);
+      for (const entry of entries) this.dispatchOneWay(entry, context, raw);
       return writeEmpty(res, 202, headers);
     }
     const requestIds = entries.flatMap((entry) => (entry.kind === 'request' ? [entry.message.id] : []));
     const responder = new PostResponder(res, context.session!, owed, true, headers, this.responderSettings, requestIds);
     const withChannel: MessageContext = { ...context, channel: responder };
-    const dispatcher = this.server.legacy;
     await Promise.all(
       entries.map(async (entry) => {
         if (entry.kind === 'invalid') responder.respond(entry.error);
-        else if (entry.kind === 'request')
-          responder.respond(await dispatcher.handleRequest(entry.message, withChannel));
-        else this.dispatchOneWay(entry, context);
+        else if (entry.kind === 'request') responder.respond(await this.serve(entry.message, withChannel, raw));
+        else this.dispatchOneWay(entry, context, raw);
       }),
     );
   }
 
   /** Notifications and the client's answers to server requests: nothing to respond. */
-  private dispatchOneWay(entry: DecodedMessage, context: MessageContext): void {
-    if (entry.kind === 'notification') this.server.legacy.handleNotification(entry.message, context);
-    else if (entry.kind === 'response') this.server.legacy.handleResponse(entry.message, context);
+  private dispatchOneWay(entry: DecodedMessage, context: MessageContext, raw: IncomingMessage): void {
+    if (entry.kind === 'notification') {
+      const { message } = entry;
+      const handle = (): void => this.server.legacy.handleNotification(message, context);
+      if (!this.telemetry.enabled) return handle();
+      const { session } = context;
+      this.telemetry.notification(operationOf(message, raw, session?.protocolVersion, session?.id), handle);
+    } else if (entry.kind === 'response') this.server.legacy.handleResponse(entry.message, context);
   }
 }

@@ -11,6 +11,7 @@ import { RequestRouter } from '../../dispatch/request-router.js';
 import { headerValue } from '../requests/http-request.js';
 import { writeEmpty, writeJson } from '../responses/http-responses.js';
 import { LoneRequests } from './lone-requests.js';
+import { servedTraced } from './traced-message.js';
 import { legacyVersionHeaderOk, rejectVersionHeader } from './session-headers.js';
 
 /** A 2025 JSON-RPC error travels in a 200, as every 2025 response does. */
@@ -36,7 +37,14 @@ export class SessionlessPost {
     if (body.kind === 'error') return writeJson(res, 400, body.error);
     const dispatcher = this.server.sessionless;
     if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === Method.Initialize) {
-      return writeJson(res, 200, dispatcher.initialize(body.entry.message).response);
+      const { message } = body.entry;
+      const outcome = dispatcher.initialize(message);
+      const version = outcome.handshake?.protocolVersion;
+      return writeJson(
+        res,
+        200,
+        await servedTraced(this.options.telemetry, message, raw, version, undefined, () => outcome.response),
+      );
     }
     // As with sessions: `initialize` negotiates in its body, anything else is judged by its header first.
     if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);

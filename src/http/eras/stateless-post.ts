@@ -51,6 +51,7 @@ export class StatelessPost {
     }
     const principal = this.options.auth.principalOf(request);
     if (message.method === Method.SubscriptionsListen && !this.listens.hasRoom(principal)) {
+      this.options.telemetry.refused('listen_streams_full');
       return writeJson(
         res,
         429,

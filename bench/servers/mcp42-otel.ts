@@ -1,0 +1,44 @@
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { BenchServer } from './bench-server.js';
+import { startMcp42 } from './mcp42.js';
+
+/** How the telemetry of a bench server leaves it: dropped by the exporter, or sent over OTLP/HTTP to a sink. */
+export type TelemetryExport = 'noop' | 'otlp';
+
+/** An exporter that takes every batch and drops it: what the SDK itself costs, without the network. */
+const dropping: SpanExporter & PushMetricExporter = {
+  export: (_items: unknown, done: (result: ExportResult) => void) => {
+    done({ code: ExportResultCode.SUCCESS });
+  },
+  shutdown: () => Promise.resolve(),
+  forceFlush: () => Promise.resolve(),
+};
+
+/**
+ * The sample app on Express with the OpenTelemetry Node SDK started first, as sample-app/main.ts
+ * starts it: batched spans and metrics every 5 s, to `export`. With `otlp`, OTEL_EXPORTER_OTLP_ENDPOINT
+ * (given by the parent: a sink of its own) receives them as OTLP/HTTP JSON.
+ */
+export async function startMcp42Otel(exported: TelemetryExport): Promise<BenchServer> {
+  const otlp = exported === 'otlp';
+  const sdk = new NodeSDK({
+    serviceName: 'mcp42-bench',
+    spanProcessors: [new BatchSpanProcessor(otlp ? new OTLPTraceExporter() : dropping)],
+    metricReaders: [
+      new PeriodicExportingMetricReader({
+        exporter: otlp ? new OTLPMetricExporter() : dropping,
+        exportIntervalMillis: 5_000,
+      }),
+    ],
+    logRecordProcessors: [],
+    instrumentations: [],
+  });
+  sdk.start();
+  const server = await startMcp42('express', 'memory', () => sdk.shutdown());
+  return server;
+}

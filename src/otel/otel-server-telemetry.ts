@@ -1,0 +1,268 @@
+import {
+  context,
+  createNoopMeter,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  metrics,
+  propagation,
+  ProxyTracerProvider,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type TextMapGetter,
+  type Tracer,
+} from '@opentelemetry/api';
+import type {
+  ServerTelemetry,
+  TelemetryGauges,
+  TelemetryOperation,
+  TelemetryRefusal,
+} from '../interfaces/mcp-telemetry.interface.js';
+import type { JsonRpcResponse } from '../protocol/json-rpc.types.js';
+import { createInstruments, type McpInstruments } from './mcp-instruments.js';
+import type { McpTelemetryOptions } from './mcp-telemetry-options.js';
+import { failureOf, targetOf } from './operation-attributes.js';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP42_REFUSAL_CAUSE,
+  ATTR_MCP42_SERVER_NAME,
+  ATTR_MCP42_SESSION_END_REASON,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_TRANSPORT,
+} from './semconv.js';
+
+const SCOPE = 'mcp42';
+
+/** Reads `params._meta` as a carrier: only string values are trace context. */
+const META_GETTER: TextMapGetter<Record<string, unknown>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => {
+    const value = carrier[key];
+    return typeof value === 'string' ? value : undefined;
+  },
+};
+
+/**
+ * One MCP server's telemetry on the OpenTelemetry API: a SERVER span per message, active while it
+ * is handled, and the conventions' metrics, every record tagged with the server's name.
+ */
+export class OtelServerTelemetry implements ServerTelemetry {
+  readonly enabled = true;
+  private tracerOf: Tracer | undefined;
+  private instrumentsOf: McpInstruments | undefined;
+  /** Whether an SDK was seen: from then on every message is recorded. */
+  private recording = false;
+  /** Gauges waiting for an SDK, and the removal of each one reported. */
+  private readonly gauges = new Map<TelemetryGauges, (() => void) | undefined>();
+
+  constructor(
+    private readonly server: { readonly name: string; readonly version: string },
+    private readonly options: McpTelemetryOptions,
+  ) {}
+
+  /**
+   * Whether anything would record: until an SDK registers a global provider (or one was given), the
+   * API's providers are no-ops, and describing messages for them would be work for nothing. Checked per
+   * message until an SDK is seen, which is two global reads.
+   */
+  private live(): boolean {
+    if (this.recording) return true;
+    const tracing = this.options.tracerProvider ?? trace.getTracerProvider();
+    const metering = this.options.meterProvider ?? metrics.getMeterProvider();
+    const tracerMissing =
+      // The one way API 1.x offers to tell that no SDK registered a tracer provider (deprecated for 2.0).
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+      tracing instanceof ProxyTracerProvider && tracing.getDelegateTracer(SCOPE) === undefined;
+    if (tracerMissing && metering.getMeter(SCOPE) === createNoopMeter()) return false;
+    this.recording = true;
+    for (const gauges of this.gauges.keys()) this.gauges.set(gauges, this.attach(gauges));
+    return true;
+  }
+
+  /** Asked for once an SDK is seen: instruments of the no-op meter would stay no-ops. */
+  private get tracer(): Tracer {
+    return (this.tracerOf ??= (this.options.tracerProvider ?? trace.getTracerProvider()).getTracer(
+      SCOPE,
+      this.server.version,
+    ));
+  }
+
+  private get instruments(): McpInstruments {
+    return (this.instrumentsOf ??= createInstruments(
+      (this.options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE),
+    ));
+  }
+
+  async request<R extends JsonRpcResponse | undefined>(
+    operation: TelemetryOperation,
+    serve: () => R | Promise<R>,
+  ): Promise<R> {
+    if (!this.live()) return serve();
+    const started = performance.now();
+    const target = targetOf(operation, this.server.name, this.options.resourceUriInSpanName === true);
+    const { span, active } = this.start(operation, target.spanName, target.common, target.spanOnly);
+    let response: R;
+    try {
+      response = await context.with(active, serve);
+    } catch (error) {
+      // The dispatcher answers every failure; a throw here is the transport's own, recorded and passed on.
+      span.recordException(error instanceof Error ? error : String(error));
+      this.end(span, target.common, started, {
+        attributes: { [ATTR_ERROR_TYPE]: errorTypeOf(error) },
+        message: String(error),
+      });
+      throw error;
+    }
+    if (this.options.captureToolCallContent === true && operation.method === 'tools/call') {
+      this.captureToolCall(span, operation, response);
+    }
+    this.end(span, target.common, started, failureOf(operation.method, response));
+    return response;
+  }
+
+  notification(operation: TelemetryOperation, handle: () => void): void {
+    if (!this.live()) {
+      handle();
+      return;
+    }
+    const started = performance.now();
+    const target = targetOf(operation, this.server.name, this.options.resourceUriInSpanName === true);
+    const { span, active } = this.start(operation, target.spanName, target.common, target.spanOnly);
+    try {
+      context.with(active, handle);
+    } finally {
+      this.end(span, target.common, started, undefined);
+    }
+  }
+
+  traceMeta(): Record<string, string> | undefined {
+    if (!this.recording) return undefined;
+    const carrier: Record<string, string> = {};
+    (this.options.propagator ?? propagation).inject(context.active(), carrier, defaultTextMapSetter);
+    return Object.keys(carrier).length === 0 ? undefined : carrier;
+  }
+
+  sessionEnded(protocolVersion: string, durationMs: number, reason: string): void {
+    if (!this.live()) return;
+    const attributes: Attributes = {
+      [ATTR_MCP_PROTOCOL_VERSION]: protocolVersion,
+      [ATTR_NETWORK_TRANSPORT]: 'tcp',
+      [ATTR_NETWORK_PROTOCOL_NAME]: 'http',
+      [ATTR_MCP42_SERVER_NAME]: this.server.name,
+      [ATTR_MCP42_SESSION_END_REASON]: reason,
+    };
+    if (reason === 'overflow') attributes[ATTR_ERROR_TYPE] = 'outbox_overflow';
+    this.instruments.sessionDuration.record(durationMs / 1000, attributes);
+    if (reason === 'overflow') this.instruments.outboxOverflows.add(1, { [ATTR_MCP42_SERVER_NAME]: this.server.name });
+  }
+
+  refused(cause: TelemetryRefusal): void {
+    if (!this.live()) return;
+    this.instruments.refusals.add(1, { [ATTR_MCP42_SERVER_NAME]: this.server.name, [ATTR_MCP42_REFUSAL_CAUSE]: cause });
+  }
+
+  observe(gauges: TelemetryGauges): () => void {
+    this.gauges.set(gauges, this.recording ? this.attach(gauges) : undefined);
+    return () => {
+      this.gauges.get(gauges)?.();
+      this.gauges.delete(gauges);
+    };
+  }
+
+  /** Reports `gauges` through the instruments; returns what stops it. */
+  private attach(gauges: TelemetryGauges): () => void {
+    const { sessions, listenStreams, stateAvailable } = this.instruments;
+    const attributes = { [ATTR_MCP42_SERVER_NAME]: this.server.name };
+    const observeSessions = (result: { observe(value: number, attributes: Attributes): void }): void => {
+      result.observe(gauges.sessions(), attributes);
+    };
+    const observeListens = (result: { observe(value: number, attributes: Attributes): void }): void => {
+      result.observe(gauges.listenStreams(), attributes);
+    };
+    const available = gauges.stateAvailable;
+    const observeState = (result: { observe(value: number, attributes: Attributes): void }): void => {
+      if (available) result.observe(available() ? 1 : 0, attributes);
+    };
+    sessions.addCallback(observeSessions);
+    listenStreams.addCallback(observeListens);
+    if (available) stateAvailable.addCallback(observeState);
+    return () => {
+      sessions.removeCallback(observeSessions);
+      listenStreams.removeCallback(observeListens);
+      if (available) stateAvailable.removeCallback(observeState);
+    };
+  }
+
+  /**
+   * Starts the operation's span. Its parent is the context in `params._meta` (SEP-414), the
+   * transport's context linked; without one, the ambient context (an HTTP server span of an
+   * instrumentation), else the HTTP headers' W3C context, else a new trace.
+   */
+  private start(
+    operation: TelemetryOperation,
+    name: string,
+    common: Attributes,
+    spanOnly: Attributes,
+  ): { span: Span; active: Context } {
+    const propagator = this.options.propagator ?? propagation;
+    const ambient = context.active();
+    let transport = ambient;
+    if (trace.getSpanContext(ambient) === undefined && operation.carrier !== undefined) {
+      transport = propagator.extract(ambient, operation.carrier, defaultTextMapGetter);
+    }
+    const meta = operation.params?._meta;
+    let parent = transport;
+    const links: Link[] = [];
+    if (
+      typeof meta === 'object' &&
+      meta !== null &&
+      typeof (meta as Record<string, unknown>).traceparent === 'string'
+    ) {
+      parent = propagator.extract(ROOT_CONTEXT, meta as Record<string, unknown>, META_GETTER);
+      const linked = trace.getSpanContext(transport);
+      if (linked !== undefined && trace.isSpanContextValid(linked)) links.push({ context: linked });
+    }
+    const span = this.tracer.startSpan(
+      name,
+      { kind: SpanKind.SERVER, attributes: { ...common, ...spanOnly }, links },
+      parent,
+    );
+    return { span, active: trace.setSpan(parent, span) };
+  }
+
+  private end(
+    span: Span,
+    common: Attributes,
+    started: number,
+    failure: { readonly attributes: Attributes; readonly message: string } | undefined,
+  ): void {
+    const attributes = failure === undefined ? common : { ...common, ...failure.attributes };
+    if (failure !== undefined) {
+      span.setAttributes(failure.attributes);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+    }
+    span.end();
+    this.instruments.operationDuration.record((performance.now() - started) / 1000, attributes);
+  }
+
+  /** The conventions' opt-in attributes, as JSON strings (structured values are not span attributes). */
+  private captureToolCall(span: Span, operation: TelemetryOperation, response: JsonRpcResponse | undefined): void {
+    span.setAttribute(ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, JSON.stringify(operation.params?.arguments ?? {}));
+    if (response === undefined || !('result' in response)) return;
+    const result = response.result as { structuredContent?: unknown; content?: unknown; isError?: unknown };
+    if (result.isError === true) return;
+    span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, JSON.stringify(result.structuredContent ?? result.content ?? null));
+  }
+}
+
+function errorTypeOf(error: unknown): string {
+  return error instanceof Error ? error.name : '_OTHER';
+}
