@@ -42,10 +42,10 @@ describe('FanoutSlices', () => {
   });
 
   it('past its bound, sends the oldest waiting at once until the new one fits (a tight loop is held back, not queued)', () => {
-    const slices = new FanoutSlices<number>();
+    const slices = new FanoutSlices<number>({ maxWaitingSends: 65_536, maxWaitingChars: 8 * 1024 * 1024 });
     let sent = 0;
     const send = (): boolean => (sent++, true);
-    // 65 broadcasts to 1000 targets: 65,000 sends may wait (the bound is 65,536).
+    // 65 broadcasts to 1000 targets: 65,000 sends may wait (the bound is 65,536 here).
     for (let round = 0; round < 65; round++) slices.fanOut(range(1000), send, 10);
     expect(sent).toBe(0);
     slices.fanOut(range(1000), send, 10);

@@ -10,8 +10,17 @@ const AT_ONCE = 256;
  * then held back by as many sends as it adds, as it would be without slices, instead of queueing
  * without bound.
  */
-const MAX_WAITING_SENDS = 65_536;
+// A waiting send costs a reference in its broadcast's list of targets (the message is one string
+// for all): a million is about 8 MB, enough that a tool broadcasting a few hundred messages to a
+// thousand sessions at once never waits for its own sends.
+const MAX_WAITING_SENDS = 1024 * 1024;
 const MAX_WAITING_CHARS = 8 * 1024 * 1024;
+
+/** What may wait (see {@link MAX_WAITING_SENDS}); smaller in tests. */
+export interface FanoutBounds {
+  readonly maxWaitingSends: number;
+  readonly maxWaitingChars: number;
+}
 
 interface Broadcast<T> {
   readonly targets: readonly T[];
@@ -32,6 +41,10 @@ export class FanoutSlices<T> {
   private waitingChars = 0;
   private scheduled: NodeJS.Immediate | undefined;
 
+  constructor(
+    private readonly bounds: FanoutBounds = { maxWaitingSends: MAX_WAITING_SENDS, maxWaitingChars: MAX_WAITING_CHARS },
+  ) {}
+
   /**
    * Sends `send(target)` to every target, now or in later slices.
    * @param chars the size of the message, which waits with the broadcast.
@@ -39,7 +52,8 @@ export class FanoutSlices<T> {
    */
   fanOut(targets: readonly T[], send: (target: T) => boolean, chars: number): number {
     const fits = (): boolean =>
-      this.waitingSends + targets.length <= MAX_WAITING_SENDS && this.waitingChars + chars <= MAX_WAITING_CHARS;
+      this.waitingSends + targets.length <= this.bounds.maxWaitingSends &&
+      this.waitingChars + chars <= this.bounds.maxWaitingChars;
     if (!fits()) this.sendWaiting(Infinity, fits);
     if (this.waiting.length === 0 && (targets.length <= AT_ONCE || !fits())) {
       let sent = 0;
