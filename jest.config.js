@@ -22,6 +22,8 @@ export default {
       displayName: 'express',
       roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/sample-app'],
       testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+      // The consumer apps' specs run inside those apps (npm run test:consumers), against the packed package.
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/consumers/'],
       setupFiles: ['<rootDir>/test/setup/express.ts'],
     },
     {

@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MCP_ENDPOINT_CONFIG, MCP_ENDPOINT_METADATA, FASTIFY_ROUTE_CONFIG_METADATA } from '../../mcp.constants.js';
-import { MCP_OPTION_DEFAULTS } from '../../mcp-options.defaults.js';
+import { resolveMcpOptions } from '../../mcp-options.defaults.js';
 import type { ResolvedMcpOptions } from '../../interfaces/resolved-mcp-options.interface.js';
 import { FastifyEndpointDoor } from './fastify-endpoint-door.js';
 
-const options = { ...MCP_OPTION_DEFAULTS } as unknown as ResolvedMcpOptions;
+const options: ResolvedMcpOptions = resolveMcpOptions({ name: 'door', version: '1.0.0' });
 
 /** An endpoint-like controller at `path`, its routes marked as mcp42 marks the endpoint's. */
 function endpointAt(path: string): Type<unknown> {
