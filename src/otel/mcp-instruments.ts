@@ -47,7 +47,9 @@ export function createInstruments(meter: Meter): McpInstruments {
       unit: '1',
     }),
     outboxOverflows: meter.createCounter(METRIC_MCP42_SERVER_OUTBOX_OVERFLOWS, {
-      description: 'Sessions ended because more messages waited for their client than limits.outboxMessages',
+      description:
+        'Sessions ended because more waited for their client than limits.outboxMessages or limits.outboxChars allow, ' +
+        'or their share of limits.bufferedChars was the last to give up',
       unit: '{session}',
     }),
     refusals: meter.createCounter(METRIC_MCP42_SERVER_REFUSALS, {

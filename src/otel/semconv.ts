@@ -35,7 +35,7 @@ export const METRIC_MCP_SERVER_SESSION_DURATION = 'mcp.server.session.duration';
 export const METRIC_MCP42_SERVER_SESSIONS = 'mcp42.server.sessions';
 /** Gauge: open 2026-07-28 `subscriptions/listen` streams. @category Observability */
 export const METRIC_MCP42_SERVER_LISTEN_STREAMS = 'mcp42.server.listen_streams';
-/** Counter: sessions ended because more than `limits.outboxMessages` waited for their client. @category Observability */
+/** Counter: sessions ended because their undelivered messages passed a bound (`limits.outboxMessages`, `limits.outboxChars`, `limits.bufferedChars`). @category Observability */
 export const METRIC_MCP42_SERVER_OUTBOX_OVERFLOWS = 'mcp42.server.outbox.overflows';
 /** Counter: requests refused before any handler ran, by `mcp42.refusal.cause`. @category Observability */
 export const METRIC_MCP42_SERVER_REFUSALS = 'mcp42.server.refusals';

@@ -19,7 +19,7 @@ import { StdioStateless } from './stdio-stateless.js';
 
 /**
  * Why a connection ended: the client closed stdin, a signal asked the process to stop, the client
- * stopped reading stdout (closed it, or let more than `limits.outboxMessages` messages wait), its
+ * stopped reading stdout (closed it, or let more than `limits.outboxMessages` messages or `limits.outboxChars` characters wait), its
  * session ended otherwise (host code ended it), or the application closed on its own.
  */
 export type StdioEnd =
@@ -62,15 +62,18 @@ export class StdioConnection {
   ) {
     const { options, logger } = deps;
     this.reader = new LineReader(options.limits.bodyBytes);
-    const outboxLimit = options.limits.outboxMessages;
+    const { outboxMessages, outboxChars } = options.limits;
     this.output = new StdioOutput(sink, {
       blocked: () => this.input.pause(),
       drained: () => {
         if (!this.stopped) this.input.resume();
       },
-      pending: (count) => {
-        if (count <= outboxLimit || this.stopped) return;
-        logger.warn(`The client left more than ${outboxLimit} messages unread on stdout (limits.outboxMessages)`);
+      pending: (count, chars) => {
+        if ((count <= outboxMessages && chars <= outboxChars) || this.stopped) return;
+        logger.warn(
+          `The client left more than ${outboxMessages} messages or ${outboxChars} characters unread on stdout ` +
+            '(limits.outboxMessages, limits.outboxChars)',
+        );
         this.end('overflow');
       },
       broken: () => this.end('output-closed'),

@@ -13,8 +13,8 @@ export interface OutputHooks extends SerializationReports {
   /** The sink's buffer is full: stop reading input until `drained`. */
   readonly blocked: () => void;
   readonly drained: () => void;
-  /** Messages written and not yet flushed changed: past the outbox limit the reader stalled. */
-  readonly pending: (count: number) => void;
+  /** Messages (and their characters) written and not yet flushed changed: past the outbox limits the reader stalled. */
+  readonly pending: (count: number, chars: number) => void;
   /** The sink failed (the client closed its end): nothing more can be said. */
   readonly broken: (error: Error) => void;
 }
@@ -23,11 +23,12 @@ export interface OutputHooks extends SerializationReports {
  * The server's side of stdout: every message one JSON line (JSON never holds a raw newline: the
  * encoder escapes those in strings), written in the order sent. When the sink's buffer is full,
  * reading stops until it drains, so a client that does not read makes the server stop reading it
- * rather than buffer without bound; what is written and not yet flushed is counted for the outbox
- * limit.
+ * rather than buffer without bound; what is written and not yet flushed is counted, in messages
+ * and characters, for the outbox limits.
  */
 export class StdioOutput {
   private waiting = 0;
+  private waitingChars = 0;
   private isBlocked = false;
   private closed = false;
   private readonly onError = (error: Error): void => {
@@ -82,11 +83,13 @@ export class StdioOutput {
   write(line: string): boolean {
     if (this.closed) return false;
     this.waiting++;
+    this.waitingChars += line.length;
     const accepted = this.sink.write(`${line}\n`, () => {
       this.waiting--;
-      this.hooks.pending(this.waiting);
+      this.waitingChars -= line.length;
+      this.hooks.pending(this.waiting, this.waitingChars);
     });
-    this.hooks.pending(this.waiting);
+    this.hooks.pending(this.waiting, this.waitingChars);
     if (!accepted && !this.isBlocked) {
       this.isBlocked = true;
       this.hooks.blocked();
