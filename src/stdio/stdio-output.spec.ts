@@ -1,10 +1,11 @@
-import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { notificationMessage } from '../protocol/json-rpc.codec.js';
 import { StdioOutput, type LineSink } from './stdio-output.js';
 
 /** A pipe whose reader stopped: it takes writes, says it is full, and flushes only when told. */
 class StalledSink implements LineSink {
-  readonly stream = new EventEmitter();
+  // A stream, for its events only: the output listens on it for 'drain' and 'error'.
+  readonly stream = new PassThrough();
   private readonly held: (() => void)[] = [];
 
   write(_chunk: string, callback: (error?: Error | null) => void): boolean {
