@@ -29,7 +29,10 @@ describe('the sample app with MCP_OAUTH_ISSUER (e2e)', () => {
     await issuer?.close();
   });
 
-  /** The `WWW-Authenticate` of each answer the clients got, in order. */
+  /**
+   * The `WWW-Authenticate` of each refusal (401, 403) the clients got, in order. Only refusals: the
+   * client's own GET stream, opened in the background after the handshake, may answer at any time.
+   */
   const challenges: (string | null)[] = [];
   const connect = async (scope: string): Promise<Client> => {
     const token = await issuer.sign(issuer.claims(AUDIENCE, { scope }));
@@ -39,7 +42,8 @@ describe('the sample app with MCP_OAUTH_ISSUER (e2e)', () => {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
       fetch: async (url, init) => {
         const response = await fetch(url, init);
-        challenges.push(response.headers.get('www-authenticate'));
+        if (response.status === 401 || response.status === 403)
+          challenges.push(response.headers.get('www-authenticate'));
         return response;
       },
     });
