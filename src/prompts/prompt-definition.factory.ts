@@ -11,7 +11,7 @@ import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { McpPromptArgumentOptions, McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { JsonSchemaObject, PromptArgument, PromptDefinition } from '../protocol/mcp.types.js';
 import type { DtoJsonSchemaConverter } from '../schemas/dto-json-schema.js';
-import { validateArguments } from '../schemas/arguments.validator.js';
+import { argumentsValidator } from '../schemas/arguments.validator.js';
 import type { ArgumentsChecker } from '../schemas/arguments-checker.js';
 
 /** Longest prompt name accepted. */
@@ -96,7 +96,7 @@ function fromDto(
     ...(typeof property.description === 'string' ? { description: property.description } : {}),
     required: required.has(name),
   }));
-  return { arguments: promptArguments, check: (raw) => validateArguments(dto, raw), schema };
+  return { arguments: promptArguments, check: argumentsValidator(dto), schema };
 }
 
 function fromList(

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
 import type { JsonSchemaValidatorFactory, SchemaValidator } from './json-schema.validator.js';
-import { validateArguments, type ArgumentsCheck } from './arguments.validator.js';
+import { argumentsValidator, type ArgumentsCheck } from './arguments.validator.js';
 
 /** Checks (and, for a DTO, transforms) the arguments of one call. */
 export type ArgumentsChecker = (raw: Record<string, unknown>) => Promise<ArgumentsCheck<object>>;
@@ -28,7 +28,7 @@ export function argumentsCheckerFor(
       );
     };
   }
-  if (typeof input === 'function') return (raw) => validateArguments(input, raw);
+  if (typeof input === 'function') return argumentsValidator(input);
   const validate = compileDeclaredSchema(input, validators, label, 'input');
   return (raw) =>
     Promise.resolve(validate(raw) as ArgumentsCheck<object>).then((check) =>

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { dtoInstantiator, type DtoInstantiator } from './dto-instance.js';
 
 /**
  * Unknown properties are errors, not silently dropped: a model that misspells a field must hear about it.
@@ -20,18 +20,35 @@ export type ArgumentsCheck<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: string[] };
 
 /**
- * Transforms plain arguments into an instance of `dto` and validates it.
+ * Turns plain arguments into an instance of `dto` and validates it.
  * Problems are listed one per failing property and constraint, with dotted paths for nested ones.
  */
-export async function validateArguments<T extends object>(
+export function validateArguments<T extends object>(
   dto: Type<T>,
   args: Record<string, unknown>,
 ): Promise<ArgumentsCheck<T>> {
-  const instance = plainToInstance(dto, args);
+  return argumentsValidator(dto)(args);
+}
+
+/**
+ * {@link validateArguments} for one DTO, with how its instances are made decided once (see
+ * {@link dtoInstantiator}): what a tool or prompt keeps for its calls.
+ */
+export function argumentsValidator<T extends object>(
+  dto: Type<T>,
+): (args: Record<string, unknown>) => Promise<ArgumentsCheck<T>> {
+  const instantiate = dtoInstantiator(dto);
+  return (args) => checked(instantiate, args);
+}
+
+async function checked<T extends object>(
+  instantiate: DtoInstantiator<T>,
+  args: Record<string, unknown>,
+): Promise<ArgumentsCheck<T>> {
+  // Keys the instance could not take (`constructor`, `__proto__`, a method's name...) are never seen
+  // by the whitelist: refused here, as the advertised `additionalProperties: false` promises.
+  const { instance, dropped } = instantiate(args);
   const errors = await validate(instance, VALIDATOR_OPTIONS);
-  // class-transformer silently skips some keys (`constructor`, `__proto__`...), so the whitelist never
-  // sees them: refuse them here, as the advertised `additionalProperties: false` promises.
-  const dropped = Object.keys(args).filter((key) => !Object.hasOwn(instance, key));
   if (errors.length === 0 && dropped.length === 0) return { ok: true, value: instance };
   return {
     ok: false,

@@ -1,0 +1,169 @@
+/**
+ * `node dist/bench/call-instructions.js [load…]`: the server's instructions per `tools/call` echo,
+ * counted by Valgrind's callgrind, for loads of the load part (default: mcp42 and the bare route on
+ * both platforms). Instruction counts do not depend on what else the machine runs, unlike CPU time,
+ * so they compare builds on a shared machine. Each server runs under callgrind with instrumentation
+ * off (Node starts about 5× slower, not 50×); after CALLS_WARMUP calls (default 2,000: the JIT has
+ * optimised the hot paths) instrumentation is switched on with `callgrind_control`, CALLS_MEASURED
+ * calls (default 5,000) are sent by this process over CALLS_CONNECTIONS keep-alive connections
+ * (default 8), and the counts are dumped. Needs `valgrind` (with `callgrind_control`) on the PATH;
+ * figures are printed, never asserted.
+ */
+import { execFile, fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { keepAliveAgent } from './http-client.js';
+import {
+  ECHO_BODY,
+  MODERN_ECHO_BODY,
+  modernEchoHeaders,
+  openSession,
+  sampleEcho,
+  sessionHeaders,
+} from './mcp-client.js';
+import { LOADS, type ChildReport, type LoadName } from './targets.js';
+
+const run = promisify(execFile);
+const SCRIPT = new URL('./server-process.js', import.meta.url);
+const DEFAULT_LOADS: readonly LoadName[] = ['mcp42', 'bare-nest', 'mcp42-fastify', 'bare-nest-fastify'];
+
+function envCount(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+interface Counted {
+  readonly load: LoadName;
+  readonly instructionsPerCall: number;
+}
+
+/** One server under callgrind: started, warmed, counted over the measured calls, stopped. */
+async function count(load: LoadName, warmup: number, measured: number, connections: number): Promise<Counted> {
+  const { server, era } = LOADS[load];
+  const dir = mkdtempSync(join(tmpdir(), 'mcp42-callgrind-'));
+  const child = fork(SCRIPT, [server], {
+    execPath: 'valgrind',
+    execArgv: [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
+      process.execPath,
+      '--expose-gc',
+    ],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  try {
+    const ready = await new Promise<ChildReport>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`${server} under valgrind exited with ${code}`)));
+      child.once('message', (message: ChildReport) => resolve(message));
+    });
+    if (ready.type !== 'ready') throw new Error(`${server} sent ${ready.type} first`);
+    const agent = keepAliveAgent();
+    let headers: Record<string, string>;
+    let body = ECHO_BODY;
+    if (era === 'modern') {
+      headers = modernEchoHeaders();
+      body = MODERN_ECHO_BODY;
+    } else {
+      const sessionId = server.startsWith('bare-nest') ? randomUUID() : await openSession(agent, ready.url);
+      headers = sessionHeaders(sessionId);
+    }
+    const expectBody = await sampleEcho(agent, ready.url, headers, body);
+    agent.destroy();
+    const calls = async (amount: number): Promise<void> => {
+      const result = await autocannon({
+        url: ready.url,
+        method: 'POST',
+        headers,
+        body,
+        connections,
+        amount,
+        expectBody,
+        timeout: 60,
+      });
+      const wrong = result.errors + result.non2xx + result.mismatches;
+      if (wrong > 0 || result.requests.total !== amount) {
+        throw new Error(`${load}: ${wrong} wrong answers, ${result.requests.total} of ${amount} calls`);
+      }
+    };
+    await calls(warmup);
+    await control(child, '--instr=on');
+    await calls(measured);
+    await control(child, '--dump');
+    await control(child, '--instr=off');
+    const total = readTotal(dir);
+    return { load, instructionsPerCall: total / measured };
+  } finally {
+    await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function control(child: ChildProcess, command: string): Promise<void> {
+  await run('callgrind_control', [command, String(child.pid)]);
+}
+
+/** The instructions of the dump: callgrind writes a `totals:` (or `summary:`) line per file. */
+function readTotal(dir: string): number {
+  let total = 0;
+  for (const file of readdirSync(dir)) {
+    const match = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
+    if (match) total += Number(match[1]);
+  }
+  if (total === 0) throw new Error(`no callgrind dump in ${dir}`);
+  return total;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.send({ type: 'stop' });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function main(): Promise<void> {
+  const warmup = envCount('CALLS_WARMUP', 2000);
+  const measured = envCount('CALLS_MEASURED', 5000);
+  const connections = envCount('CALLS_CONNECTIONS', 8);
+  const all = Object.keys(LOADS) as LoadName[];
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((name) => !(all as string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`unknown load ${unknown.join(', ')}; known: ${all.join(', ')}`);
+  const loads = asked.length > 0 ? (asked as LoadName[]) : DEFAULT_LOADS;
+  console.log(
+    `server instructions per tools/call echo (callgrind): ${warmup} calls warm-up, ${measured} counted, ` +
+      `${connections} keep-alive connections`,
+  );
+  const results = new Map<LoadName, number>();
+  for (const load of loads) {
+    const { instructionsPerCall } = await count(load, warmup, measured, connections);
+    results.set(load, instructionsPerCall);
+    console.log(
+      `  ${`${LOADS[load].group}: ${LOADS[load].label}`.padEnd(48)}${(instructionsPerCall / 1000).toFixed(1).padStart(9)} k`,
+    );
+  }
+  for (const [mine, bare] of [
+    ['mcp42', 'bare-nest'],
+    ['mcp42-fastify', 'bare-nest-fastify'],
+  ] as const) {
+    const [a, b] = [results.get(mine), results.get(bare)];
+    if (a !== undefined && b !== undefined) {
+      console.log(
+        `  ${LOADS[mine].group}: mcp42 - bare route ${((a - b) / 1000).toFixed(1)} k instructions per call, ` +
+          `mcp42 / bare ${(a / b).toFixed(2)}x`,
+      );
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
