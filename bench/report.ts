@@ -137,6 +137,10 @@ export function formatResults(results: BenchResults): string {
     lines.push('', 'ratios of req/s (in brackets the range of the per-round ratios), and by server CPU per request:');
     for (const [label, ratio] of measured) lines.push(`  ${pad(label, 56)}${ratio}`);
   }
+  const added = addedCpuLines(load);
+  if (added.length > 0) {
+    lines.push('', 'what mcp42 adds to the bare route, by server CPU per call (target: at most +25 µs):', ...added);
+  }
   if (sessions.size > 0) {
     lines.push(
       '',
@@ -151,6 +155,29 @@ export function formatResults(results: BenchResults): string {
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * Per platform, the 2025 session echo's server CPU per call on mcp42 and on the bare route, their
+ * difference and their ratio; nothing for a platform where either was not measured.
+ */
+function addedCpuLines(load: ReadonlyMap<LoadName, LoadFigures>): string[] {
+  const pairs = [
+    ['Express', 'mcp42', 'bare-nest'],
+    ['Fastify', 'mcp42-fastify', 'bare-nest-fastify'],
+  ] as const;
+  const lines: string[] = [];
+  for (const [platform, mine, bare] of pairs) {
+    const [x, y] = [load.get(mine)?.cpuMicrosPerRequest, load.get(bare)?.cpuMicrosPerRequest];
+    if (x === undefined || y === undefined) continue;
+    const difference = x - y;
+    lines.push(
+      `  ${pad(`${platform}:`, 10)}mcp42 ${num(x, 1, 6)} µs, bare route ${num(y, 1, 6)} µs: ` +
+        `${difference >= 0 ? '+' : '-'}${Math.abs(difference).toFixed(1)} µs per call, mcp42 / bare ${(x / y).toFixed(2)}x ` +
+        `(bare / mcp42 ${(y / x).toFixed(2)}x, what mcp42 can serve of the bare route's rate on one core)`,
+    );
+  }
+  return lines;
 }
 
 export interface CatalogueResults {

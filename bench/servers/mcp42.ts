@@ -33,11 +33,12 @@ export async function startMcp42(
       ? await NestFactory.create(module, new FastifyAdapter(), options)
       : await NestFactory.create(module, options);
   await app.listen(0, HOST);
-  // With Redis: the sessions this instance has cached (every session it opened or served).
-  const sessions = app.get(McpSessionRegistry);
+  // With Redis: the sessions this instance has cached (every session it opened or served). The sample
+  // serves two endpoints (its main server and `weather-public`), each with a registry: both count.
+  const registries = app.get(McpSessionRegistry, { strict: false, each: true });
   return {
     url: appEndpointUrl(app),
-    sessionCount: () => sessions.size,
+    sessionCount: () => registries.reduce((sum, registry) => sum + registry.size, 0),
     close: () => app.close(),
   };
 }
