@@ -174,7 +174,7 @@ function addedCpuLines(load: ReadonlyMap<LoadName, LoadFigures>): string[] {
     lines.push(
       `  ${pad(`${platform}:`, 10)}mcp42 ${num(x, 1, 6)} µs, bare route ${num(y, 1, 6)} µs: ` +
         `${difference >= 0 ? '+' : '-'}${Math.abs(difference).toFixed(1)} µs per call, mcp42 / bare ${(x / y).toFixed(2)}x ` +
-        `(bare / mcp42 ${(y / x).toFixed(2)}x, what mcp42 can serve of the bare route's rate on one core)`,
+        `(bare / mcp42 ${(y / x).toFixed(2)}x)`,
     );
   }
   return lines;

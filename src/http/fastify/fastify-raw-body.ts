@@ -48,8 +48,9 @@ export class FastifyRawBody implements OnModuleInit {
           const value = headers[name];
           if (value === undefined) continue;
           kept[name] = value;
-          // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- Node's own headers object, a known name
-          delete headers[name];
+          // Set aside as undefined, which is all Fastify asks, rather than deleted: a deletion turns
+          // the headers object into a slower dictionary for every later read of the request.
+          headers[name] = undefined;
         }
         request[stash] = kept;
       }
