@@ -18,6 +18,12 @@ const MAX_ATTEMPTS = 16;
  * instances changing one task never lose a write and the first end stays the end.
  */
 export class SharedTaskStore implements TaskStore {
+  /**
+   * This instance's changes of each task, in the order they were asked: a run's writes (its input
+   * requests, status messages, end) each carry a whole state, so a later one must never land first.
+   */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
   constructor(private readonly shared: SharedState) {}
 
   async create(record: TaskRecord, caps: TaskCaps): Promise<TaskRefusal | undefined> {
@@ -42,11 +48,25 @@ export class SharedTaskStore implements TaskStore {
     return stored && recordOf(stored.json);
   }
 
-  async update(
+  update(taskId: string, change: (current: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
+    if (!TASK_ID.test(taskId)) return Promise.resolve(undefined);
+    const before = this.queues.get(taskId) ?? Promise.resolve();
+    const updated = before.then(
+      () => this.write(taskId, change),
+      () => this.write(taskId, change),
+    );
+    this.queues.set(taskId, updated);
+    const forget = (): void => {
+      if (this.queues.get(taskId) === updated) this.queues.delete(taskId);
+    };
+    updated.then(forget, forget);
+    return updated;
+  }
+
+  private async write(
     taskId: string,
     change: (current: TaskRecord) => TaskRecord | undefined,
   ): Promise<TaskRecord | undefined> {
-    if (!TASK_ID.test(taskId)) return undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.shared.loadTask(taskId);
       const current = stored && recordOf(stored.json);

@@ -203,7 +203,7 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     const run = new TaskRun(
       {
         inputRequestsChanged: (requests) => this.inputRequestsChanged(taskId, requests),
-        statusMessage: (message) => void this.change(taskId, { statusMessage: message }),
+        statusMessage: (message) => this.unawaited(taskId, this.change(taskId, { statusMessage: message })),
       },
       carried,
     );
@@ -245,16 +245,28 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
 
   private inputRequestsChanged(taskId: string, requests: Readonly<Record<string, InputRequest>>): void {
     const waiting = Object.keys(requests).length > 0;
-    void this.store.update(taskId, (task) =>
-      isTerminalStatus(task.status)
-        ? undefined
-        : {
-            ...task,
-            status: waiting ? 'input_required' : 'working',
-            inputRequests: requests,
-            lastUpdatedAt: Date.now(),
-          },
+    this.unawaited(
+      taskId,
+      this.store.update(taskId, (task) =>
+        isTerminalStatus(task.status)
+          ? undefined
+          : {
+              ...task,
+              status: waiting ? 'input_required' : 'working',
+              inputRequests: requests,
+              lastUpdatedAt: Date.now(),
+            },
+      ),
     );
+  }
+
+  /** A write nobody waits for (shared state may be unreachable): said in the log, never an unhandled rejection. */
+  private unawaited(taskId: string, write: Promise<unknown>): void {
+    write.catch((error: unknown) => {
+      this.logger.warn(
+        `Task ${taskId}: a change could not be recorded (${error instanceof Error ? error.message : String(error)})`,
+      );
+    });
   }
 
   private change(taskId: string, change: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
