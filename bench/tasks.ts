@@ -168,7 +168,7 @@ async function measure(state: McpState | undefined, redis: RedisServer | undefin
     const perTask = memoryPer(memoryBefore, memoryAfter, KEPT);
     console.log(`Tasks on Redis ${await redisVersion(redis)} (one instance, Express)`);
     console.log(
-      `  per task creation:  ${((workCreated.commands - workBefore.commands) / CREATED).toFixed(1)} Redis commands, ` +
+      `  per task creation:  ${((workCreated.commands - workBefore.commands) / CREATED).toFixed(1)} Redis commands (script steps included), ` +
         `${((workCreated.cpuMicros - workBefore.cpuMicros) / CREATED).toFixed(0)} µs of redis-server CPU ` +
         `(creation, status writes and the end of a task that answers at once)`,
     );

@@ -199,15 +199,21 @@ describe('tasks across instances sharing Redis (e2e)', () => {
     expect(await get(on.a('bob'), unread)).toMatchObject({ status: 'failed', error: LOST });
   });
 
-  it('keeps a result readable from another instance after the one that produced it closed', async () => {
+  it('keeps a result readable from another instance after the one that produced it closed, and ends what it ran', async () => {
     const taskId = await start(on.a(), 'build_report', { gate: 'o1' });
     a.app.get(TaskGates).open('o1');
     await untilStatus(on.a(), taskId, 'completed');
+    const running = await start(on.a(), 'nightly_batch', { gate: 'never' });
     await a.close();
     aClosed = true;
     expect(await get(on.b(), taskId)).toMatchObject({
       status: 'completed',
       result: { content: [{ type: 'text', text: 'Report o1 ready' }] },
     });
+    // Stopped gracefully: its running task ended (the tool's answer to a shutdown, or a lost instance's error).
+    let ended: Record<string, unknown> = {};
+    await until(async () => (ended = await get(on.b(), running)).status !== 'working', 'the running task ended');
+    expect(ended).toMatchObject({ status: expect.stringMatching(/^(completed|failed)$/) });
+    expect(JSON.stringify(ended.result ?? ended.error)).toMatch(/shutting down|the instance running the task stopped/);
   });
 });
