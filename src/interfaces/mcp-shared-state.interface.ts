@@ -153,6 +153,18 @@ export interface SharedTaskAdmission {
 }
 
 /**
+ * What a compare-and-set of a task says besides its JSON.
+ * @internal
+ */
+export interface SharedTaskChange {
+  readonly owner: string;
+  readonly replica: string;
+  readonly finished: boolean;
+  /** The task is to be forgotten sooner than its TTL: in this many milliseconds (at least 1). */
+  readonly expiresInMs?: number;
+}
+
+/**
  * The port between the library and an engine of shared state. Every method may reject with
  * `McpStateUnavailableError` when the engine cannot be reached or answers too slowly; nothing is
  * queued locally while it is down.
@@ -260,16 +272,11 @@ export interface SharedState {
   /** A task's record, or `undefined` once it expired (or never was). */
   loadTask(taskId: string): Promise<SharedTaskRecord | undefined>;
   /**
-   * Replaces a task's JSON if its version is still `version` (its TTL kept); `finished` says the
-   * task ends with this write (it no longer counts among its owner's unfinished tasks, nor among
-   * those its instance runs).
+   * Replaces a task's JSON if its version is still `version` (its TTL kept, unless `expiresInMs`
+   * shortens it); `finished` says the task ends with this write (it no longer counts among its
+   * owner's unfinished tasks, nor among those its instance runs).
    */
-  casTask(
-    taskId: string,
-    version: number,
-    json: string,
-    change: { readonly owner: string; readonly replica: string; readonly finished: boolean },
-  ): Promise<'ok' | 'conflict' | 'gone'>;
+  casTask(taskId: string, version: number, json: string, change: SharedTaskChange): Promise<'ok' | 'conflict' | 'gone'>;
   /** One page of an owner's tasks (JSON), oldest first, after the task `after` (exclusive). */
   listTasks(owner: string, after: string | undefined, limit: number): Promise<{ json: string[]; more: boolean }>;
   /** The instances recorded as running unfinished tasks. */

@@ -351,9 +351,9 @@ return 1
 `,
   ),
   /**
-   * KEYS t, tl, tr; ARGV version, json, finished (1/0), taskId. 1: written (the TTL kept),
-   * 0: gone, 2: the version changed since it was read. A task that ends leaves its owner's
-   * unfinished set and its instance's set.
+   * KEYS t, tl, tr; ARGV version, json, finished (1/0), taskId [, ttlMs]. 1: written (the TTL kept,
+   * or shortened to ttlMs), 0: gone, 2: the version changed since it was read. A task that ends
+   * leaves its owner's unfinished set and its instance's set.
    */
   taskCas: script(
     3,
@@ -362,6 +362,7 @@ local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return 0 end
 if v ~= ARGV[1] then return 2 end
 redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 'j', ARGV[2])
+if ARGV[5] and tonumber(ARGV[5]) < redis.call('PTTL', KEYS[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
 if ARGV[3] == '1' then
   redis.call('ZREM', KEYS[2], ARGV[4])
   redis.call('SREM', KEYS[3], ARGV[4])

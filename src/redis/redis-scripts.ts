@@ -206,8 +206,11 @@ export class RedisScripts {
     version: number,
     json: string,
     finished: boolean,
+    expiresInMs?: number,
   ): Promise<'ok' | 'conflict' | 'gone'> {
-    const reply = await this.run('taskCas', keys, [String(version), json, finished ? '1' : '0', taskId]);
+    const args = [String(version), json, finished ? '1' : '0', taskId];
+    if (expiresInMs !== undefined) args.push(String(duration(expiresInMs)));
+    const reply = await this.run('taskCas', keys, args);
     return reply === 1 ? 'ok' : reply === 0 ? 'gone' : 'conflict';
   }
 

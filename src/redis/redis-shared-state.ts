@@ -6,6 +6,7 @@ import type {
   SessionAdmission,
   SharedSessionRecord,
   SharedTaskAdmission,
+  SharedTaskChange,
   SharedTaskRecord,
   SharedStateHooks,
   StandaloneClaim,
@@ -250,7 +251,7 @@ export class RedisSharedState implements SharedState {
     taskId: string,
     version: number,
     json: string,
-    change: { readonly owner: string; readonly replica: string; readonly finished: boolean },
+    change: SharedTaskChange,
   ): Promise<'ok' | 'conflict' | 'gone'> {
     return this.use((live) => live.tasks.cas(taskId, version, json, change));
   }

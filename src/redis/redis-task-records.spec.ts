@@ -117,6 +117,21 @@ describe('tasks in Redis (SharedTaskStore on the Redis port)', () => {
     expect((await a.store.list('principal:frank', undefined, 10)).tasks).toHaveLength(1);
   });
 
+  it('forgets a task whose expiry is brought forward: at once for every reader, and in Redis at that time', async () => {
+    const a = await instance();
+    const b = await instance();
+    const created = task('session:s9', a.shared.replicaId);
+    await a.store.create(created, CAPS);
+    const now = Date.now();
+    await a.store.update(created.taskId, (current) => ({ ...current, status: 'cancelled', expiresAt: now + 200 }));
+    const ttl = Number(await server.value('PTTL', `${PREFIX}{g}:t:${created.taskId}`));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(200);
+    await a.store.update(created.taskId, (current) => ({ ...current, expiresAt: now }));
+    expect(await b.store.get(created.taskId)).toBeUndefined();
+    expect((await b.store.list('session:s9', undefined, 10)).tasks).toEqual([]);
+  });
+
   it('changes by compare-and-set: concurrent writers on two instances lose no write, and an end is final', async () => {
     const a = await instance();
     const b = await instance();

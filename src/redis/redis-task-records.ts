@@ -1,4 +1,8 @@
-import type { SharedTaskAdmission, SharedTaskRecord } from '../interfaces/mcp-shared-state.interface.js';
+import type {
+  SharedTaskAdmission,
+  SharedTaskChange,
+  SharedTaskRecord,
+} from '../interfaces/mcp-shared-state.interface.js';
 import type { RedisKeys } from './redis-keys.js';
 import type { RedisConnection, RedisScripts } from './redis-scripts.js';
 
@@ -42,15 +46,10 @@ export class RedisTaskRecords {
     return { version: Number(version), json };
   }
 
-  cas(
-    taskId: string,
-    version: number,
-    json: string,
-    change: { readonly owner: string; readonly replica: string; readonly finished: boolean },
-  ): Promise<'ok' | 'conflict' | 'gone'> {
+  cas(taskId: string, version: number, json: string, change: SharedTaskChange): Promise<'ok' | 'conflict' | 'gone'> {
     const { keys } = this;
     const taskKeys = [keys.task(taskId), keys.ownerLiveTasks(change.owner), keys.tasksOf(change.replica)] as const;
-    return this.scripts.casTask(taskKeys, taskId, version, json, change.finished);
+    return this.scripts.casTask(taskKeys, taskId, version, json, change.finished, change.expiresInMs);
   }
 
   /**

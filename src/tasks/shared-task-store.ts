@@ -24,7 +24,15 @@ export class SharedTaskStore implements TaskStore {
    */
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly shared: SharedState) {}
+  constructor(
+    private readonly shared: SharedState,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A task past its `expiresAt` is no task, even while Redis still holds it (its expiry brought forward). */
+  private current(task: TaskRecord | undefined): TaskRecord | undefined {
+    return task && task.expiresAt > this.now() ? task : undefined;
+  }
 
   async create(record: TaskRecord, caps: TaskCaps): Promise<TaskRefusal | undefined> {
     const outcome = await this.shared.createTask(
@@ -45,7 +53,7 @@ export class SharedTaskStore implements TaskStore {
   async get(taskId: string): Promise<TaskRecord | undefined> {
     if (!TASK_ID.test(taskId)) return undefined;
     const stored = await this.shared.loadTask(taskId);
-    return stored && recordOf(stored.json);
+    return this.current(stored && recordOf(stored.json));
   }
 
   update(taskId: string, change: (current: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
@@ -69,7 +77,7 @@ export class SharedTaskStore implements TaskStore {
   ): Promise<TaskRecord | undefined> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.shared.loadTask(taskId);
-      const current = stored && recordOf(stored.json);
+      const current = this.current(stored && recordOf(stored.json));
       if (!stored || !current) return undefined;
       const next = change(current);
       if (!next) return current;
@@ -77,6 +85,8 @@ export class SharedTaskStore implements TaskStore {
         owner: current.owner,
         replica: current.replica ?? this.shared.replicaId,
         finished: !isTerminalStatus(current.status) && isTerminalStatus(next.status),
+        // Forgotten sooner (its expiry brought forward): Redis lets it go then too.
+        ...(next.expiresAt < current.expiresAt ? { expiresInMs: next.expiresAt - this.now() } : {}),
       });
       if (outcome === 'ok') return next;
       if (outcome === 'gone') return undefined;
@@ -90,7 +100,9 @@ export class SharedTaskStore implements TaskStore {
       after !== undefined && TASK_ID.test(after) ? after : undefined,
       limit,
     );
-    const tasks = page.json.map(recordOf).filter((task): task is TaskRecord => task !== undefined);
+    const tasks = page.json
+      .map((json) => this.current(recordOf(json)))
+      .filter((task): task is TaskRecord => task !== undefined);
     return { tasks, more: page.more };
   }
 }
