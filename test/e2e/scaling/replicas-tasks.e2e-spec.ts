@@ -102,8 +102,16 @@ describe('tasks across instances sharing Redis (e2e)', () => {
 
   it('answers the elicitations of a task running on one instance through the other (tasks/update)', async () => {
     const taskId = await start(on.a(), 'delete_files', { pattern: '*.log' });
-    const waiting = await untilStatus(on.b(), taskId, 'input_required');
-    expect(Object.keys(waiting.inputRequests as object).sort()).toEqual(['confirm', 'who']);
+    // The handler asks twice: each ask is one write, so a reader may see the first alone for a moment.
+    await until(async () => {
+      const task = await get(on.b(), taskId);
+      return (
+        Object.keys((task.inputRequests ?? {}) as object)
+          .sort()
+          .join() === 'confirm,who'
+      );
+    }, 'both requests listed');
+    expect(await get(on.b(), taskId)).toMatchObject({ status: 'input_required' });
     await on
       .b()
       .result(
