@@ -20,6 +20,8 @@ export class DtoSchemas {
   constructor(
     private readonly converter: DtoJsonSchemaConverter,
     private readonly label: string,
+    /** Inputs warn about a class without class-validator decorators (its fields would be refused); outputs do not. */
+    private readonly role: 'input' | 'output' = 'input',
   ) {}
 
   /**
@@ -34,7 +36,8 @@ export class DtoSchemas {
     }
     const documented = swaggerProperties(dto);
     // A class only swagger describes is no mistake here: no warning about missing class-validator decorators.
-    const converted = this.converter.toSchema(dto as Type<object>, documented.size > 0 ? undefined : this.label);
+    const warn = documented.size === 0 && this.role === 'input';
+    const converted = this.converter.toSchema(dto as Type<object>, warn ? this.label : undefined);
     const validated = inlineRefs(converted, this.label) as Schema;
     if (documented.size === 0) return validated;
     const properties: Schema = {};

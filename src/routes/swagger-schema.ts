@@ -73,6 +73,8 @@ export function swaggerSchema(meta: SwaggerMeta, classSchema: ClassSchemaOf): Sc
     schema.enum = values;
     schema.type ??= enumType(values);
   }
+  // The type comes from `type`, not from the keywords `openApiSchema` read: `nullable` is applied here.
+  if (meta.nullable === true && typeof schema.type === 'string') schema.type = [schema.type, 'null'];
   if (!isArray || schema.type === 'array') return schema;
   const items: Schema = {};
   const array: Schema = { type: 'array' };
