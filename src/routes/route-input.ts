@@ -107,7 +107,10 @@ export function buildRouteInput(route: RouteDescription, converter: DtoJsonSchem
   for (const parameter of documented) {
     if ((parameter.in !== 'path' && parameter.in !== 'query') || !parameter.name) continue;
     const name = parameter.name;
-    const schema = swaggerSchema(parameter, (dto) => dtos.of(dto));
+    const described = swaggerSchema(parameter, (dto) => dtos.of(dto));
+    // Swagger documents a path or query parameter without a type as a string: it is text on the wire.
+    const schema =
+      described.type === undefined && described.enum === undefined ? { type: 'string', ...described } : described;
     const existing = fields.get(name);
     const source = `${parameter.in === 'path' ? '@ApiParam()' : '@ApiQuery()'} ${name}`;
     if (existing === undefined) {
