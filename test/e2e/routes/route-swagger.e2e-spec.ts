@@ -31,7 +31,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEnum, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsEnum, IsInt, IsOptional, IsString, Length, Min } from 'class-validator';
 import { McpModule, McpRoute } from '../../../src/index.js';
 import { createMcpTestClient, type McpTestEra } from '../../../src/testing/index.js';
 import { definitionError } from '../../utils/bootstrap-failure.js';
