@@ -52,7 +52,9 @@ describe('selectRoute', () => {
   });
 
   it('refuses options on the wrong target', () => {
-    const onClass = thrownBy(() => selectRoute({ name: 'n', output: {} }, undefined, handler('listThings'), 'T.m'));
+    const onClass = thrownBy(() =>
+      selectRoute({ name: 'n', output: { type: 'object' } }, undefined, handler('listThings'), 'T.m'),
+    );
     expect(onClass).toBeInstanceOf(McpDefinitionError);
     expect(onClass.message).toContain('name, output describe one route');
     const onMethod = thrownBy(() => selectRoute(undefined, { methods: ['GET'] }, handler('listThings'), 'T.m'));
