@@ -54,6 +54,9 @@ async function count(load: LoadName, warmup: number, measured: number, connectio
       `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
       process.execPath,
       '--expose-gc',
+      // No compiler or GC threads: what they did would fall into the counted calls or not depending
+      // on their timing, which moved counts by tens of thousands of instructions per call.
+      '--single-threaded',
     ],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
