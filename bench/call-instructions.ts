@@ -91,7 +91,10 @@ async function count(load: LoadName, warmup: number, measured: number, connectio
       });
       const wrong = result.errors + result.non2xx + result.mismatches;
       if (wrong > 0 || result.requests.total !== amount) {
-        throw new Error(`${load}: ${wrong} wrong answers, ${result.requests.total} of ${amount} calls`);
+        throw new Error(
+          `${load}: ${result.requests.total} of ${amount} calls answered; socket errors ${result.errors} ` +
+            `(timeouts ${result.timeouts}), non-2xx ${result.non2xx}, wrong bodies ${result.mismatches}`,
+        );
       }
     };
     await calls(warmup);
