@@ -3,14 +3,16 @@
  * without HTTP or Nest, under the OpenTelemetry Node SDK (async-local-storage context, batch span
  * processor and periodic metric reader, exporters that drop): describing the message as the HTTP
  * transport does, the span, its context active over a handler with two awaits, the duration metric.
- * Also the same handler with no telemetry, and with the `telemetry` option before any SDK.
+ * Also the same handler with no telemetry, with the `telemetry` option before any SDK, and the
+ * floor: the bare SDK calls any instrumentation by the conventions makes (see `floor`).
  *
  * It measures what the server's code adds, in a form robust to a busy machine: the variants take
  * turns within one process (TP_ROUNDS turns of TP_ITERATIONS operations each), and each reports the
  * median over the turns of its process CPU (user + system) per operation. For instruction counts,
- * run it under `valgrind --tool=callgrind` twice with different TP_ITERATIONS and TP_VARIANTS set to
- * one variant: the difference of the totals over the difference of the operations is the
- * instructions per operation, whatever else the machine runs.
+ * run it under `valgrind --tool=callgrind` twice with different TP_ITERATIONS (both at least 5000,
+ * the warm-up), TP_ROUNDS=1 and TP_VARIANTS set to one variant's name as printed (`|` between
+ * several): the difference of the totals over the difference of the operations is the instructions
+ * per operation, whatever else the machine runs.
  *
  * TP_BUILDS: comma-separated directories holding a build's `src/` (default: this build's), to set
  * two builds side by side (A/B), each as a variant `sdk@<dir>`.
@@ -18,7 +20,7 @@
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { context, metrics, propagation, trace } from '@opentelemetry/api';
+import { context, metrics, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -99,6 +101,43 @@ function traced(build: Build): Variant {
   };
 }
 
+/**
+ * The least any instrumentation by the conventions does per tools/call on the same SDK: one span with
+ * the same attributes, made active over the handler, and one histogram record, every attribute
+ * computed beforehand. What the telemetry costs above it is the describing of messages, the
+ * propagation and the bookkeeping of mcp42's own code.
+ */
+function floor(): Variant {
+  const tracer = trace.getTracer('floor');
+  const histogram = metrics.getMeter('floor').createHistogram('floor.duration');
+  const metric = {
+    'mcp.method.name': 'tools/call',
+    'mcp42.server.name': 'bench',
+    'gen_ai.tool.name': 'echo',
+    'gen_ai.operation.name': 'execute_tool',
+    'mcp.protocol.version': '2025-11-25',
+    'network.transport': 'tcp',
+    'network.protocol.name': 'http',
+    'network.protocol.version': '1.1',
+  };
+  const attributes = {
+    ...metric,
+    'client.address': '127.0.0.1',
+    'client.port': 40001,
+    'jsonrpc.request.id': '1',
+    'mcp.session.id': 'session-1',
+  };
+  return async (iterations) => {
+    for (let i = 0; i < iterations; i++) {
+      const started = performance.now();
+      const span = tracer.startSpan('tools/call echo', { kind: SpanKind.SERVER, attributes }, ROOT_CONTEXT);
+      await context.with(trace.setSpan(ROOT_CONTEXT, span), handler);
+      span.end();
+      histogram.record((performance.now() - started) / 1000, metric);
+    }
+  };
+}
+
 const plain: Variant = async (iterations) => {
   for (let i = 0; i < iterations; i++) await handler();
 };
@@ -119,8 +158,8 @@ async function turns(
   iterations: number,
   rounds: number,
 ): Promise<Map<string, number[]>> {
-  const only = process.env.TP_VARIANTS?.split(',');
-  const chosen = [...variants].filter(([name]) => only === undefined || only.some((part) => name.includes(part)));
+  const only = process.env.TP_VARIANTS?.split('|');
+  const chosen = [...variants].filter(([name]) => only === undefined || only.includes(name));
   const figures = new Map<string, number[]>(chosen.map(([name]) => [name, []]));
   for (const [, run] of chosen) await run(Math.min(iterations, 5_000)); // warm-up
   for (let round = 0; round < rounds; round++) {
@@ -162,7 +201,10 @@ async function main(): Promise<void> {
     instrumentations: [],
   });
   sdk.start();
-  const after = new Map<string, Variant>([['SDK, no telemetry', plain]]);
+  const after = new Map<string, Variant>([
+    ['SDK, no telemetry', plain],
+    ['SDK, the conventions\' floor', floor()],
+  ]);
   builds.forEach((dir, i) => after.set(`SDK @${label(dir)}`, traced(loaded[i]!)));
   print(await turns(after, iterations, rounds));
   await sdk.shutdown();
