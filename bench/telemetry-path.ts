@@ -203,7 +203,7 @@ async function main(): Promise<void> {
   sdk.start();
   const after = new Map<string, Variant>([
     ['SDK, no telemetry', plain],
-    ['SDK, the conventions\' floor', floor()],
+    ["SDK, the conventions' floor", floor()],
   ]);
   builds.forEach((dir, i) => after.set(`SDK @${label(dir)}`, traced(loaded[i]!)));
   print(await turns(after, iterations, rounds));
