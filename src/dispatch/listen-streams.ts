@@ -11,6 +11,7 @@ import { Method } from '../protocol/methods.js';
 import type { SubscriptionFilter } from '../protocol/mcp.types.js';
 import { MetaKey } from '../protocol/request-envelope.js';
 import { ResourceReader } from '../resources/resource.reader.js';
+import { FanoutSlices } from '../session/fanout-slices.js';
 import { ServedCapabilities } from './served-capabilities.js';
 
 /** One open `subscriptions/listen` stream. */
@@ -42,11 +43,18 @@ const LIST_FLAG = {
  * gracefully, with its result, when the application shuts down (a listen that arrives then is ended
  * at once). Streams are bounded in all and per identified principal, counted from the moment a
  * listen arrives (its guards may take a while), not from its acknowledgement.
+ *
+ * A change wanted by many streams goes out in slices that yield (as broadcasts to sessions do), and
+ * each stream is a response stream like any other: what a listener that stopped reading holds back
+ * counts against `limits.outboxMessages`, `limits.outboxChars` and the application's
+ * `limits.bufferedChars`, and past them its stream is cut (the client listens again).
  */
 @Injectable()
 export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('McpListen');
   private readonly streams = new Set<ListenStream>();
+  /** A change to many streams goes out in slices, so that other requests are served meanwhile. */
+  private readonly slices = new FanoutSlices<ListenStream>();
   /** Listens arrived and not ended (acknowledged or not), in all and per identified principal. */
   private held = 0;
   private readonly heldBy = new Map<string, number>();
@@ -73,6 +81,7 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
   onModuleDestroy(): void {
     this.closing = true;
     this.unsubscribe?.();
+    this.slices.clear();
     for (const stream of [...this.streams]) stream.finish();
   }
 
@@ -164,17 +173,28 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private deliver(change: ServerChange): number {
-    let sent = 0;
+    const targets: ListenStream[] = [];
     for (const stream of this.streams) {
       const wanted =
         change.kind === 'list' ? stream.filter[LIST_FLAG[change.list]] === true : stream.uris.has(change.uri);
-      if (!wanted) continue;
-      const method = change.kind === 'list' ? LIST_METHOD[change.list] : Method.ResourceUpdated;
-      const params = change.kind === 'list' ? {} : { uri: change.uri };
-      if (stream.call.channel?.send(notificationMessage(method, this.tagged(stream.id, params)))) sent++;
-      else this.logger.debug(`A listen stream could not take ${method}; it is closing`);
+      if (wanted) targets.push(stream);
     }
-    return sent;
+    if (targets.length === 0) return 0;
+    const method = change.kind === 'list' ? LIST_METHOD[change.list] : Method.ResourceUpdated;
+    const params = change.kind === 'list' ? {} : { uri: change.uri };
+    // Each stream's copy names its subscription, so each is its own small message: about this long.
+    const chars = method.length + (change.kind === 'list' ? 0 : change.uri.length) + 100;
+    return this.slices.fanOut(
+      targets,
+      (stream) => {
+        // Ended while the change waited for its slice.
+        if (!this.streams.has(stream)) return false;
+        if (stream.call.channel?.send(notificationMessage(method, this.tagged(stream.id, params)))) return true;
+        this.logger.debug(`A listen stream could not take ${method}; it is closing`);
+        return false;
+      },
+      chars * targets.length,
+    );
   }
 
   private tagged(id: RequestId, params: JsonRpcParams): JsonRpcParams {

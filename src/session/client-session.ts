@@ -348,7 +348,7 @@ export class ClientSession implements McpSessionHandle {
         new McpClientRequestError(`${method} could not be sent: the session ended`, ErrorCode.ServerError),
       );
     }
-    return (this.clientRequests ??= new ClientRequests(this.sharing?.requestIdPrefix)).request(method, params, options);
+    return (this.clientRequests ??= new ClientRequests(this.sharing?.requestIdPrefix, this.outbox.messages)).request(method, params, options);
   }
 
   /**

@@ -13,7 +13,7 @@ import { isTerminalStatus, unknownTask } from '../protocol/tasks.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
 import { TaskCaller } from './task-caller.js';
 import type { TaskRecord } from './task-record.js';
-import { TaskRun } from './task-run.js';
+import { TaskRun, type TaskInputBounds } from './task-run.js';
 import type { TaskCaps, TaskStore } from './task-store.js';
 
 /**
@@ -51,6 +51,8 @@ export class TaskService implements OnModuleDestroy {
   private readonly store: TaskStore;
   private readonly caps: TaskCaps;
   private readonly settings: ResolvedMcpOptions['tasks'];
+  /** What a task's pending inputs may hold: they wait for the client as an outbox's messages do. */
+  private readonly inputBounds: TaskInputBounds;
   /** Tasks running in this process. */
   private readonly runs = new Map<string, { readonly run: TaskRun; readonly expiry: NodeJS.Timeout }>();
   /** `tasks/result` calls waiting for a task of this process to finish. */
@@ -58,6 +60,7 @@ export class TaskService implements OnModuleDestroy {
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
     this.settings = options.tasks;
+    this.inputBounds = { messages: options.limits.outboxMessages, chars: options.limits.outboxChars };
     this.caps = { perOwner: options.tasks.maxPerPrincipal, total: options.tasks.maxTasks };
     this.store = new InMemoryTaskStore();
   }
@@ -180,6 +183,7 @@ export class TaskService implements OnModuleDestroy {
         statusMessage: (message) => void this.change(taskId, { statusMessage: message }),
       },
       carried,
+      this.inputBounds,
     );
     // A task still running at the end of its TTL is stopped: nobody could read what it produces.
     const expiry = setTimeout(() => this.expire(taskId), Math.max(0, record.expiresAt - Date.now())).unref();
