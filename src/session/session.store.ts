@@ -42,7 +42,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn(
         `Session ${session.id} ended: its client does not read, and it held more than ${outboxMessages} undelivered ` +
           `messages or ${outboxChars} characters (limits.outboxMessages, limits.outboxChars), or the most when ` +
-          `the server's ${bufferedChars} were spent (limits.bufferedChars)`,
+          `the application's ${bufferedChars} were spent (limits.bufferedChars)`,
       );
     }
   };

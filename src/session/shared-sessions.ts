@@ -126,8 +126,13 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     this.standaloneHolds = new StandaloneHolds(this.shared, options.limits.outboxMessages, (operation) =>
       this.guard(operation),
     );
-    const store = new SharedEventStore(this.shared, this.bounds);
     const callbacks = this.callbacks!;
+    const store = new SharedEventStore(this.shared, this.bounds, callbacks.budget, () =>
+      this.logger.warn(
+        'Events on their way to the shared state filled the buffer budget (limits.bufferedChars): ' +
+          'new events are sent live but not stored, so a client cannot resume to them, until writes are answered',
+      ),
+    );
     this.sessionFactory = new SharedSessionFactory(this.shared, options, store, {
       ...callbacks,
       guard: (operation) => this.guard(operation),
@@ -242,9 +247,21 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   /** Sends a message to the standalone stream of every live session of every instance. */
   async notifyEverySession(data: string): Promise<void> {
     const shared = this.shared!;
-    await inChunks(await shared.sessionIds(), (ids) =>
-      shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages),
-    );
+    // The message is held here until every batch is answered: it counts in the budget meanwhile.
+    const budget = this.callbacks?.budget;
+    const release = budget ? budget.reserve(data.length) : () => undefined;
+    if (!release) {
+      throw new Error(
+        `no room in the buffer budget (limits.bufferedChars) for a ${data.length}-character message on its way to the shared state`,
+      );
+    }
+    try {
+      await inChunks(await shared.sessionIds(), (ids) =>
+        shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages),
+      );
+    } finally {
+      release();
+    }
   }
 
   /** Sends a message to every instance (this one included), for what they deliver to their own streams. */
