@@ -10,6 +10,8 @@ export interface ServerStats {
   readonly external: number;
   /** Live 2025 sessions (`McpSessionRegistry.size`). */
   readonly sessions: number;
+  /** Open `subscriptions/listen` streams. */
+  readonly listens: number;
   /** `process.getActiveResourcesInfo()`, counted by type (timers included). */
   readonly resources: Readonly<Record<string, number>>;
   /** Listeners on the HTTP server, by event. */
