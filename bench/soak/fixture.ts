@@ -17,6 +17,7 @@ import {
 } from '../../src/index.js';
 import { redisState } from '../../src/redis/index.js';
 import { ListenStreams } from '../../src/dispatch/listen-streams.js';
+import { SessionStore } from '../../src/session/session.store.js';
 import { endpointUrl, HOST } from '../servers/bench-server.js';
 
 /** The soak fixture's settings, read from the environment of its process. */
@@ -129,6 +130,8 @@ export interface SoakFixture {
   sessionCount(): number;
   /** Open `subscriptions/listen` streams. */
   listenCount(): number;
+  /** Sessions whose GET stream this instance holds open. */
+  streamCount(): number;
   close(): Promise<void>;
 }
 
@@ -164,11 +167,13 @@ export async function startSoakFixture(settings: SoakFixtureSettings): Promise<S
   const httpServer = app.getHttpServer() as Server;
   const registry = app.get(McpSessionRegistry);
   const listens = app.get(ListenStreams, { strict: false });
+  const sessionStore = app.get(SessionStore, { strict: false });
   return {
     url: endpointUrl(httpServer.address()),
     httpServer,
     sessionCount: () => registry.size,
     listenCount: () => listens.size,
+    streamCount: () => sessionStore.all().filter((session) => session.hasStream).length,
     close: async () => {
       await app.close();
       redis?.disconnect();

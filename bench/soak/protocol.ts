@@ -12,6 +12,8 @@ export interface ServerStats {
   readonly sessions: number;
   /** Open `subscriptions/listen` streams. */
   readonly listens: number;
+  /** Sessions whose GET stream the instance holds open. */
+  readonly streams: number;
   /** `process.getActiveResourcesInfo()`, counted by type (timers included). */
   readonly resources: Readonly<Record<string, number>>;
   /** Listeners on the HTTP server, by event. */

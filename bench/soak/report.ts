@@ -62,7 +62,7 @@ export function formatStall(figures: StallFigures): string {
         `${figures.notificationsSent} sent, ${figures.broadcastSeconds.toFixed(1)} s`,
     ],
     [
-      'stalled readers ended (overflow)',
+      'stalled readers ended or cut (overflow, budget)',
       `${figures.ended} of ${figures.stalled}${figures.allEnded ? ' (all)' : ' (NOT all: time limit)'}`,
     ],
     ['heapUsed before (GC)', mb(baseline.heapUsed)],

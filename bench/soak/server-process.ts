@@ -49,6 +49,7 @@ async function main(): Promise<void> {
       external: memory.external,
       sessions: fixture.sessionCount(),
       listens: fixture.listenCount(),
+      streams: fixture.streamCount(),
       resources: countByType(process.getActiveResourcesInfo()),
       serverListeners: listenerCounts(fixture.httpServer),
       processListeners: listenerCounts(process),

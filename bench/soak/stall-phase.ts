@@ -145,7 +145,10 @@ export async function runStallPhase(
   const echoSession = await openSession(echoAgent, child.url);
   // Sessions of the instance that are not stalled readers: the echo client's, and the broadcaster's when it is here.
   const others = variant.broadcastFrom ? 1 : 2;
-  const liveOf = (stats: ServerStats): number => (listen ? stats.listens : stats.sessions - others);
+  // A stalled reader is gone once its session ended or its stream was cut (the budget's first step;
+  // with shared state, what follows waits in Redis, not here, so the session need not end).
+  const liveOf = (stats: ServerStats): number =>
+    listen ? stats.listens : Math.min(stats.sessions - others, stats.streams);
 
   const warmUp = echoLoad(echoAgent, child.url, echoSession);
   await sleep(1_000);
