@@ -84,7 +84,11 @@ export type InstanceMessage =
   /** A log message for every session, each instance telling its own. */
   | { readonly kind: 'log-all'; readonly level: LoggingLevel; readonly data: unknown; readonly logger?: string }
   /** A resource update for the 2026-07-28 listen streams of every instance. */
-  | { readonly kind: 'resource-updated'; readonly uri: string };
+  | { readonly kind: 'resource-updated'; readonly uri: string }
+  /** The client answered requests of a task (`tasks/update`): the instance running it settles its asks. */
+  | { readonly kind: 'task-input'; readonly taskId: string; readonly responses: Record<string, unknown> }
+  /** The client cancelled a task (recorded already): the instance running it aborts its call. */
+  | { readonly kind: 'task-cancel'; readonly taskId: string };
 
 /** The message of one kind. @internal */
 export type InstanceMessageOf<K extends InstanceMessage['kind']> = Extract<InstanceMessage, { readonly kind: K }>;
@@ -123,6 +127,42 @@ export type StandaloneClaim =
   | { readonly outcome: 'ok'; readonly backlog: readonly string[]; readonly previousHolder?: string }
   | { readonly outcome: 'busy'; readonly holder: string }
   | { readonly outcome: 'gone' };
+
+/**
+ * A task's record as shared state keeps it: its JSON, and the version a compare-and-set names.
+ * @internal
+ */
+export interface SharedTaskRecord {
+  readonly json: string;
+  readonly version: number;
+}
+
+/**
+ * What a task's creation needs besides its JSON: who owns it, which instance runs it, how long it is
+ * kept, and the caps it is admitted against (unfinished tasks per owner; tasks kept in all).
+ * @internal
+ */
+export interface SharedTaskAdmission {
+  readonly taskId: string;
+  readonly owner: string;
+  readonly replica: string;
+  readonly ttlMs: number;
+  readonly createdAt: number;
+  readonly maxPerOwner: number;
+  readonly maxTasks: number;
+}
+
+/**
+ * What a compare-and-set of a task says besides its JSON.
+ * @internal
+ */
+export interface SharedTaskChange {
+  readonly owner: string;
+  readonly replica: string;
+  readonly finished: boolean;
+  /** The task is to be forgotten sooner than its TTL: in this many milliseconds (at least 1). */
+  readonly expiresInMs?: number;
+}
 
 /**
  * The port between the library and an engine of shared state. Every method may reject with
@@ -217,4 +257,30 @@ export interface SharedState {
   broadcast(message: InstanceMessage): Promise<void>;
   /** Which of these instances are alive (their lease is current). */
   alive(replicaIds: readonly string[]): Promise<ReadonlySet<string>>;
+  /**
+   * How long an instance's lease lasts (ms): an instance that stops renewing it is taken for dead
+   * this long after its last renewal at most.
+   */
+  readonly replicaLeaseMs: number;
+
+  /**
+   * Keeps a new task (`json`, version 1) for `ttlMs`, atomically with its admission against the
+   * caps: `'owner-full'` (checked first) or `'full'` refuse it. Resolved once a `loadTask` anywhere
+   * finds it.
+   */
+  createTask(admission: SharedTaskAdmission, json: string): Promise<'created' | 'owner-full' | 'full'>;
+  /** A task's record, or `undefined` once it expired (or never was). */
+  loadTask(taskId: string): Promise<SharedTaskRecord | undefined>;
+  /**
+   * Replaces a task's JSON if its version is still `version` (its TTL kept, unless `expiresInMs`
+   * shortens it); `finished` says the task ends with this write (it no longer counts among its
+   * owner's unfinished tasks, nor among those its instance runs).
+   */
+  casTask(taskId: string, version: number, json: string, change: SharedTaskChange): Promise<'ok' | 'conflict' | 'gone'>;
+  /** One page of an owner's tasks (JSON), oldest first, after the task `after` (exclusive). */
+  listTasks(owner: string, after: string | undefined, limit: number): Promise<{ json: string[]; more: boolean }>;
+  /** The instances recorded as running unfinished tasks. */
+  taskRunners(): Promise<readonly string[]>;
+  /** The unfinished tasks recorded as run by an instance; ids of expired ones are forgotten on the way. */
+  tasksRunBy(replicaId: string): Promise<readonly string[]>;
 }

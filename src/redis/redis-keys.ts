@@ -13,10 +13,16 @@ export class RedisKeys {
   readonly index: string;
   private readonly standalonePrefix: string;
   private readonly ownerPrefix: string;
+  /** Every task kept (sorted set: member task id, score its expiry, Redis time, ms), for `tasks.maxTasks`. */
+  readonly tasks: string;
+  /** The instances recorded as running unfinished tasks (set). */
+  readonly taskRunners: string;
 
   constructor(private readonly prefix: string) {
     this.broadcast = `${prefix}c:all`;
     this.index = `${prefix}{g}:idx`;
+    this.tasks = `${prefix}{g}:ta`;
+    this.taskRunners = `${prefix}{g}:trs`;
     this.standalonePrefix = `${prefix}g:`;
     this.ownerPrefix = `${prefix}{g}:o:`;
   }
@@ -28,7 +34,31 @@ export class RedisKeys {
    * contain braces.
    */
   owner(principal: string): string {
-    return `${this.ownerPrefix}${createHash('sha256').update(principal).digest('base64url')}`;
+    return `${this.ownerPrefix}${digest(principal)}`;
+  }
+
+  /**
+   * A task's record (hash: `v` its version, `j` its JSON). Tasks live in the global slot, with the
+   * sets that admit them, so that one script creates a task against its caps and one script ends
+   * it: in a Cluster, one node holds every task.
+   */
+  task(taskId: string): string {
+    return `${this.prefix}{g}:t:${taskId}`;
+  }
+
+  /** An owner's unfinished tasks (sorted set, score their expiry), for `tasks.maxPerPrincipal`. */
+  ownerLiveTasks(owner: string): string {
+    return `${this.prefix}{g}:tl:${digest(owner)}`;
+  }
+
+  /** Every task of an owner (sorted set, score its creation time), for the 2025 `tasks/list`. */
+  ownerTasks(owner: string): string {
+    return `${this.prefix}{g}:to:${digest(owner)}`;
+  }
+
+  /** The unfinished tasks an instance runs (set): what is failed when its lease expires. */
+  tasksOf(replicaId: string): string {
+    return `${this.prefix}{g}:tr:${replicaId}`;
   }
 
   /** The session's record (hash). */
@@ -83,4 +113,9 @@ export class RedisKeys {
   standaloneSession(channel: string): string | undefined {
     return channel.startsWith(this.standalonePrefix) ? channel.slice(this.standalonePrefix.length) : undefined;
   }
+}
+
+/** A short name for something long or full of braces (a principal, a URI). */
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
 }

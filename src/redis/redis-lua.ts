@@ -320,4 +320,69 @@ expire_as(KEYS[2], redis.call('PTTL', KEYS[1]))
 return 2
 `,
   ),
+  /**
+   * KEYS t, ta, tl, to, tr, trs; ARGV taskId, json, ttlMs, maxTasks, maxPerOwner, createdAt, replica.
+   * 1: created, 0: `maxTasks` tasks are kept, 2: the owner has `maxPerOwner` unfinished ones
+   * (checked first: it can free a place itself). Admission and record in one step: a task admitted
+   * exists, and the reply comes after the write.
+   */
+  taskCreate: script(
+    6,
+    `
+local t = now_ms()
+local ttl = tonumber(ARGV[3])
+local max, max_own = tonumber(ARGV[4]), tonumber(ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('%d', t))
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', t))
+if max_own >= 0 and redis.call('ZCARD', KEYS[3]) >= max_own then return 2 end
+if max >= 0 and redis.call('ZCARD', KEYS[2]) >= max then return 0 end
+redis.call('HSET', KEYS[1], 'v', 1, 'j', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+local ends = string.format('%d', t + ttl)
+redis.call('ZADD', KEYS[2], ends, ARGV[1])
+redis.call('ZADD', KEYS[3], ends, ARGV[1])
+redis.call('ZADD', KEYS[4], ARGV[6], ARGV[1])
+redis.call('SADD', KEYS[5], ARGV[1])
+redis.call('SADD', KEYS[6], ARGV[7])
+for i = 2, 6 do
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+return 1
+`,
+  ),
+  /**
+   * KEYS t, tl, tr; ARGV version, json, finished (1/0), taskId [, ttlMs]. 1: written (the TTL kept,
+   * or shortened to ttlMs), 0: gone, 2: the version changed since it was read. A task that ends
+   * leaves its owner's unfinished set and its instance's set.
+   */
+  taskCas: script(
+    3,
+    `
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return 0 end
+if v ~= ARGV[1] then return 2 end
+redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 'j', ARGV[2])
+if ARGV[5] and tonumber(ARGV[5]) < redis.call('PTTL', KEYS[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+if ARGV[3] == '1' then
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('SREM', KEYS[3], ARGV[4])
+end
+return 1
+`,
+  ),
+  /**
+   * KEYS to; ARGV after (taskId or ''), count. Up to \`count\` ids of an owner's tasks, oldest
+   * first, after \`after\` (from the start when it is not there any more).
+   */
+  taskPage: script(
+    1,
+    `
+local start = 0
+if ARGV[1] ~= '' then
+  local rank = redis.call('ZRANK', KEYS[1], ARGV[1])
+  if rank then start = rank + 1 end
+end
+return redis.call('ZRANGE', KEYS[1], start, start + tonumber(ARGV[2]) - 1)
+`,
+  ),
 } as const satisfies Record<string, LuaScript>;

@@ -186,6 +186,39 @@ export class RedisScripts {
     return reply === 0 ? 'gone' : reply === 1 ? 'held' : 'queued';
   }
 
+  /** Creates a task against its caps (keys: {@link RedisKeys} task, tasks, owner live, owner, runner's, runners). */
+  async createTask(
+    keys: readonly [string, string, string, string, string, string],
+    task: { readonly taskId: string; readonly json: string; readonly ttlMs: number; readonly createdAt: number },
+    replica: string,
+    maxTasks: number,
+    maxPerOwner: number,
+  ): Promise<'created' | 'owner-full' | 'full'> {
+    const args = [task.taskId, task.json, duration(task.ttlMs), limit(maxTasks), limit(maxPerOwner)];
+    const reply = await this.run('taskCreate', keys, [...args, Math.floor(task.createdAt), replica]);
+    return reply === 1 ? 'created' : reply === 2 ? 'owner-full' : 'full';
+  }
+
+  /** Compare-and-set of a task's JSON (keys: task, owner live, runner's). */
+  async casTask(
+    keys: readonly [string, string, string],
+    taskId: string,
+    version: number,
+    json: string,
+    finished: boolean,
+    expiresInMs?: number,
+  ): Promise<'ok' | 'conflict' | 'gone'> {
+    const args = [String(version), json, finished ? '1' : '0', taskId];
+    if (expiresInMs !== undefined) args.push(String(duration(expiresInMs)));
+    const reply = await this.run('taskCas', keys, args);
+    return reply === 1 ? 'ok' : reply === 0 ? 'gone' : 'conflict';
+  }
+
+  /** Up to `count` ids of an owner's tasks after `after`. */
+  async taskPage(owner: string, after: string | undefined, count: number): Promise<string[]> {
+    return (await this.run('taskPage', [owner], [after ?? '', count])) as string[];
+  }
+
   private run(name: ScriptName, keys: readonly string[], args: readonly Argument[]): Promise<unknown> {
     const command = (this.connection as unknown as Record<string, ScriptCommand>)[commandName(name)]!;
     const count: Argument[] = LUA[name].keys === 'variable' ? [keys.length] : [];

@@ -5,6 +5,9 @@ import type {
   InstanceMessage,
   SessionAdmission,
   SharedSessionRecord,
+  SharedTaskAdmission,
+  SharedTaskChange,
+  SharedTaskRecord,
   SharedStateHooks,
   StandaloneClaim,
   StoredEventBounds,
@@ -28,12 +31,14 @@ import { RedisScripts } from './redis-scripts.js';
 import { RedisSessionRecords } from './redis-session-records.js';
 import type { ResolvedRedisStateOptions } from './redis-state-options.js';
 import { RedisSubscriber } from './redis-subscriber.js';
+import { RedisTaskRecords } from './redis-task-records.js';
 
 /** What exists once started. */
 interface Live {
   readonly connections: RedisConnections;
   readonly lease: RedisLease;
   readonly records: RedisSessionRecords;
+  readonly tasks: RedisTaskRecords;
   readonly routing: RedisRouting;
   readonly subscriber: RedisSubscriber;
   readonly version: VersionCheck;
@@ -70,6 +75,10 @@ export class RedisSharedState implements SharedState {
 
   get available(): boolean {
     return this.connected() && !this.ops.open;
+  }
+
+  get replicaLeaseMs(): number {
+    return this.options.replicaLeaseMs;
   }
 
   get namespace(): string {
@@ -230,6 +239,35 @@ export class RedisSharedState implements SharedState {
     return this.use((live) => live.routing.alive(replicaIds));
   }
 
+  createTask(admission: SharedTaskAdmission, json: string): Promise<'created' | 'owner-full' | 'full'> {
+    return this.use((live) => live.tasks.create(admission, json));
+  }
+
+  loadTask(taskId: string): Promise<SharedTaskRecord | undefined> {
+    return this.use((live) => live.tasks.load(taskId));
+  }
+
+  casTask(
+    taskId: string,
+    version: number,
+    json: string,
+    change: SharedTaskChange,
+  ): Promise<'ok' | 'conflict' | 'gone'> {
+    return this.use((live) => live.tasks.cas(taskId, version, json, change));
+  }
+
+  listTasks(owner: string, after: string | undefined, limit: number): Promise<{ json: string[]; more: boolean }> {
+    return this.use((live) => live.tasks.list(owner, after, limit));
+  }
+
+  taskRunners(): Promise<readonly string[]> {
+    return this.use((live) => live.tasks.runners());
+  }
+
+  tasksRunBy(replicaId: string): Promise<readonly string[]> {
+    return this.use((live) => live.tasks.runBy(replicaId));
+  }
+
   /** Runs an operation through the gate; before `start` the gate refuses (not connected). */
   private use<T>(operation: (live: Live) => Promise<T>): Promise<T> {
     return this.ops.run(() => operation(this.live as Live));
@@ -255,6 +293,7 @@ export class RedisSharedState implements SharedState {
       subscriber,
       version: new VersionCheck(connections.command),
       records: new RedisSessionRecords(connections.command, scripts, this.keys),
+      tasks: new RedisTaskRecords(connections.command, scripts, this.keys),
       routing: new RedisRouting(connections.command, scripts, subscriber, this.keys, this.replicaId),
     };
     return this.live;

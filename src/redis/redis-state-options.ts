@@ -28,6 +28,8 @@ export interface RedisStateOptions {
   /**
    * How long an instance counts as alive after it last renewed its lease (milliseconds); it renews
    * three times per lease. An event-loop pause longer than this makes a live instance look dead.
+   * It bounds how long the tasks of an instance that died stay unfinished: they are `failed` on the
+   * next `tasks/get` once its lease expired, and by a sweep within 4/3 of the lease.
    * @default 5000
    */
   readonly replicaLeaseMs?: number;

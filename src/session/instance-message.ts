@@ -21,6 +21,8 @@ const CHECKS: { readonly [K in InstanceMessage['kind']]: (message: Fields) => bo
   'notify-connected': (m) => isString(m.method) && optional(m.params, isRecord),
   'log-all': (m) => isLoggingLevel(m.level) && optional(m.logger, isString),
   'resource-updated': (m) => isString(m.uri),
+  'task-input': (m) => isString(m.taskId) && isRecord(m.responses),
+  'task-cancel': (m) => isString(m.taskId),
 };
 
 /**

@@ -14,6 +14,11 @@ export interface TaskRecord extends TaskState {
   readonly tool: string;
   /** When it is forgotten (milliseconds since the epoch): `createdAt + ttlMs`. */
   readonly expiresAt: number;
+  /**
+   * The instance running it, when tasks are shared across instances: where `tasks/update` and
+   * `tasks/cancel` are sent, and whose lease tells whether it still runs.
+   */
+  readonly replica?: string;
 }
 
 /** Why a task could not be created: the caller's or the server's limit is reached. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { McpCallAbortedError } from '../errors/mcp-call-aborted.error.js';
 import type { Caller } from '../interfaces/caller.interface.js';
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
@@ -10,7 +10,10 @@ import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { ErrorCode, internalError, JsonRpcError, serverError } from '../protocol/json-rpc.errors.js';
 import type { InputRequest } from '../protocol/mcp.types.js';
 import { isTerminalStatus, unknownTask } from '../protocol/tasks.js';
+import { SharedSessions } from '../session/shared-sessions.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
+import { SharedTaskStore } from './shared-task-store.js';
+import { SharedTasks } from './shared-tasks.js';
 import { TaskCaller } from './task-caller.js';
 import type { TaskRecord } from './task-record.js';
 import { TaskRun, type TaskInputBounds } from './task-run.js';
@@ -46,7 +49,7 @@ export type TaskWork = (call: MessageContext) => Promise<TaskOutcome>;
  * {@link TaskStore} until their TTL, and serves the tasks methods, each task visible to its owner only.
  */
 @Injectable()
-export class TaskService implements OnModuleDestroy {
+export class TaskService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('McpTasks');
   private readonly store: TaskStore;
   private readonly caps: TaskCaps;
@@ -58,11 +61,23 @@ export class TaskService implements OnModuleDestroy {
   /** `tasks/result` calls waiting for a task of this process to finish. */
   private readonly waiters = new Map<string, Set<(task: TaskRecord | undefined) => void>>();
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
+  /** Tasks across instances, with `state.shared`: messages to the instance running a task, lost instances. */
+  private readonly shared: SharedTasks | undefined;
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions, @Optional() sessions?: SharedSessions) {
     this.settings = options.tasks;
     this.inputBounds = { messages: options.limits.outboxMessages, chars: options.limits.outboxChars };
     this.caps = { perOwner: options.tasks.maxPerPrincipal, total: options.tasks.maxTasks };
-    this.store = new InMemoryTaskStore();
+    const port = sessions?.shared;
+    this.store = port ? new SharedTaskStore(port) : new InMemoryTaskStore();
+    this.shared = sessions && port ? new SharedTasks(sessions, this.store) : undefined;
+  }
+
+  onModuleInit(): void {
+    this.shared?.start({
+      answer: (taskId, responses) => this.runs.get(taskId)?.run.answer(responses),
+      abort: (taskId) => this.abortRun(taskId),
+    });
   }
 
   /** Who a task of this caller belongs to: its principal, else its 2025 session, else nobody in particular. */
@@ -99,6 +114,7 @@ export class TaskService implements OnModuleDestroy {
       ttlMs: ttl,
       pollIntervalMs: this.settings.pollIntervalMs,
       expiresAt: now + ttl,
+      ...(this.shared ? { replica: this.shared.replicaId } : {}),
     };
     const refusal = await this.store.create(record, this.caps);
     if (refusal === 'owner-full') {
@@ -120,13 +136,15 @@ export class TaskService implements OnModuleDestroy {
   async get(taskId: string, caller: Caller): Promise<TaskRecord> {
     const task = await this.store.get(taskId);
     if (!task || task.owner !== this.ownerOf(caller) || task.era !== caller.era) throw unknownTask(taskId);
-    return task;
+    return this.shared ? this.shared.checked(task) : task;
   }
 
   /** The client's answers to what the caller's task asks (answers to unknown keys are ignored). */
   async update(taskId: string, caller: Caller, responses: Readonly<Record<string, unknown>>): Promise<void> {
-    await this.get(taskId, caller);
-    this.runs.get(taskId)?.run.answer(responses);
+    const task = await this.get(taskId, caller);
+    const local = this.runs.get(taskId);
+    if (local) local.run.answer(responses);
+    else if (!isTerminalStatus(task.status)) await this.shared?.sendInput(task, responses);
   }
 
   /**
@@ -138,9 +156,8 @@ export class TaskService implements OnModuleDestroy {
     const before = await this.get(taskId, caller);
     if (isTerminalStatus(before.status)) return before;
     await this.settle(taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client' });
-    this.runs
-      .get(taskId)
-      ?.run.abort.abort(new McpCallAbortedError('cancelled', `Task ${taskId} was cancelled by the client`));
+    if (this.runs.has(taskId)) this.abortRun(taskId);
+    else await this.shared?.sendCancel(before);
     return before;
   }
 
@@ -148,6 +165,8 @@ export class TaskService implements OnModuleDestroy {
   async finished(taskId: string, caller: Caller): Promise<TaskRecord> {
     const task = await this.get(taskId, caller);
     if (isTerminalStatus(task.status)) return task;
+    // Run by another instance: its end is read from the shared state, once per poll interval.
+    if (this.shared && !this.runs.has(taskId)) return this.shared.whenFinished(() => this.get(taskId, caller), task);
     const ended = await new Promise<TaskRecord | undefined>((resolve) => {
       let waiting = this.waiters.get(taskId);
       if (!waiting) this.waiters.set(taskId, (waiting = new Set()));
@@ -168,6 +187,13 @@ export class TaskService implements OnModuleDestroy {
       run.abort.abort(new McpCallAbortedError('shutdown', `Task ${taskId} stopped: the server is shutting down`));
     }
     if (this.store instanceof InMemoryTaskStore) this.store.close();
+    this.shared?.stop();
+  }
+
+  private abortRun(taskId: string): void {
+    this.runs
+      .get(taskId)
+      ?.run.abort.abort(new McpCallAbortedError('cancelled', `Task ${taskId} was cancelled by the client`));
   }
 
   private launch(
@@ -180,7 +206,7 @@ export class TaskService implements OnModuleDestroy {
     const run = new TaskRun(
       {
         inputRequestsChanged: (requests) => this.inputRequestsChanged(taskId, requests),
-        statusMessage: (message) => void this.change(taskId, { statusMessage: message }),
+        statusMessage: (message) => this.unawaited(taskId, this.change(taskId, { statusMessage: message })),
       },
       carried,
       this.inputBounds,
@@ -223,16 +249,28 @@ export class TaskService implements OnModuleDestroy {
 
   private inputRequestsChanged(taskId: string, requests: Readonly<Record<string, InputRequest>>): void {
     const waiting = Object.keys(requests).length > 0;
-    void this.store.update(taskId, (task) =>
-      isTerminalStatus(task.status)
-        ? undefined
-        : {
-            ...task,
-            status: waiting ? 'input_required' : 'working',
-            inputRequests: requests,
-            lastUpdatedAt: Date.now(),
-          },
+    this.unawaited(
+      taskId,
+      this.store.update(taskId, (task) =>
+        isTerminalStatus(task.status)
+          ? undefined
+          : {
+              ...task,
+              status: waiting ? 'input_required' : 'working',
+              inputRequests: requests,
+              lastUpdatedAt: Date.now(),
+            },
+      ),
     );
+  }
+
+  /** A write nobody waits for (shared state may be unreachable): said in the log, never an unhandled rejection. */
+  private unawaited(taskId: string, write: Promise<unknown>): void {
+    write.catch((error: unknown) => {
+      this.logger.warn(
+        `Task ${taskId}: a change could not be recorded (${error instanceof Error ? error.message : String(error)})`,
+      );
+    });
   }
 
   private change(taskId: string, change: Partial<TaskRecord>): Promise<TaskRecord | undefined> {

@@ -18,7 +18,13 @@ export class ReplicaProcess {
   }
 
   /** Starts one and waits until it listens. */
-  static async start(env: { redisUrl: string; keyPrefix: string; leaseMs: number }): Promise<ReplicaProcess> {
+  static async start(env: {
+    redisUrl: string;
+    keyPrefix: string;
+    leaseMs: number;
+    /** `tasks`: the task tools of test/fixtures/tasks.fixture.ts rather than the replicas fixture. */
+    app?: 'tasks';
+  }): Promise<ReplicaProcess> {
     const child = spawn(process.execPath, [MAIN], {
       env: {
         ...process.env,
@@ -26,6 +32,7 @@ export class ReplicaProcess {
         MCP_REDIS_URL: env.redisUrl,
         MCP_KEY_PREFIX: env.keyPrefix,
         MCP_REPLICA_LEASE_MS: String(env.leaseMs),
+        MCP_REPLICA_APP: env.app ?? '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
