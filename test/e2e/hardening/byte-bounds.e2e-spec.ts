@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { McpModule, type McpModuleOptions } from '../../../src/index.js';
+import { Injectable } from '@nestjs/common';
+import { McpModule, McpTool, type McpContext, type McpModuleOptions } from '../../../src/index.js';
 import { BufferBudget, SessionStore, type ClientSession } from '../../internals/index.js';
 import { ConnectionTracker, McpHttpSession, StalledRequest } from '../../utils/sse-events.js';
 import { useRedisApp } from '../../utils/redis-app.js';
@@ -178,6 +179,81 @@ describe('Byte bounds on what stalled readers cost (e2e)', () => {
       for (const client of clients) expect(budget.heldBy(client.id)).toBe(queued);
       expect(budget.used).toBe(3 * queued);
       expect(budget.used).toBeLessThanOrEqual(BUDGET_CHARS);
+    });
+  });
+
+  describe('2026-07-28 response streams', () => {
+    let running: RunningApp | undefined;
+    const floods: { done?: Promise<number>; finish?: (sent: number) => void } = {};
+
+    /** Logs MESSAGES distinct 1 MB messages on its own response stream; resolves `floods.done` with how many went. */
+    @Injectable()
+    class FloodTool {
+      @McpTool({ description: 'Logs 1 MB messages to its caller' })
+      async flood(_args: unknown, ctx: McpContext): Promise<string> {
+        let sent = 0;
+        for (let n = 0; n < MESSAGES; n++) {
+          if (ctx.log('info', bigMessage(n))) sent++;
+          await nextTurn();
+        }
+        floods.finish?.(sent);
+        return String(sent);
+      }
+    }
+
+    afterEach(async () => {
+      await running?.close();
+      running = undefined;
+    });
+
+    async function stalledCall(options: Pick<McpModuleOptions, 'limits' | 'resumability'>): Promise<number> {
+      running = await startApp({
+        imports: [McpModule.forRoot({ name: 'modern-bounds', version: '1.0.0', http: { keepAliveMs: 0 }, ...options })],
+        providers: [FloodTool],
+      });
+      floods.done = new Promise((resolve) => (floods.finish = resolve));
+      const before = heapUsed();
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'flood',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'stalled', version: '1.0.0' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      });
+      const request = await StalledRequest.open(
+        running.mcpUrl,
+        'POST',
+        {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'flood',
+        },
+        body,
+      );
+      stalled.push(request);
+      expect(request.status).toBe(200);
+      const sent = await floods.done;
+      expect(sent).toBeLessThan(MESSAGES);
+      return heapUsed() - before;
+    }
+
+    it('cuts a stalled call stream past limits.outboxChars: the heap grows by that, not by 100 MB', async () => {
+      const growth = await stalledCall({ limits: { outboxChars: 4 * MESSAGE_CHARS } });
+      expect(growth).toBeLessThan(4 * MESSAGE_CHARS + SLACK_BYTES);
+    });
+
+    it('keeps a stalled call stream within the application budget when the stream bounds are far above it', async () => {
+      const growth = await stalledCall(BUDGET_ONLY);
+      expect(growth).toBeLessThan(BUDGET_CHARS + SLACK_BYTES);
     });
   });
 
