@@ -57,7 +57,7 @@ export function readSubscriptionFilter(params: JsonRpcParams): SubscriptionFilte
         throw invalidParams(`notifications.taskIds must list task ids of 1 to ${MAX_TASK_ID_LENGTH} characters`);
       }
     }
-    filter.taskIds = [...new Set(taskIds as string[])];
+    if (taskIds.length > 0) filter.taskIds = [...new Set(taskIds as string[])];
   }
   return filter;
 }
