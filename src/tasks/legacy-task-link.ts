@@ -95,10 +95,11 @@ export class LegacyTaskLink implements TaskInputPort {
     const sendOn = (session: ClientSession, send: (message: JsonRpcMessage) => boolean): Promise<unknown> =>
       session.requestClient(method, related, { send, timeoutMs, signal: this.signal });
     let asked: Promise<unknown>;
-    const stream = this.streams.at(-1);
-    if (stream) asked = sendOn(stream.session, (message) => stream.channel.send(message));
-    else if (!this.session.ended && this.session.hasStream) {
-      asked = sendOn(this.session, (message) => this.session.send(message));
+    const streamed = this.liveStream();
+    const session = streamed?.session ?? this.session;
+    if (streamed || (!session.ended && session.hasStream)) {
+      // The answer comes back to the session that carried the request: only its streams may carry it.
+      asked = sendOn(session, (message) => this.sendWithin(session, message));
     } else {
       asked = new Promise<unknown>((resolve, reject) => {
         const deliver = (next: ResultStream): void => {
@@ -154,11 +155,25 @@ export class LegacyTaskLink implements TaskInputPort {
 
   /** On the open `tasks/result` stream, else on the session's standalone stream while a client reads it. */
   private deliver(message: JsonRpcMessage): boolean {
-    const stream = this.streams.at(-1);
-    if (stream) return stream.channel.send(message);
-    // Nobody reads the standalone stream: kept there, they would fill the session's outbox.
-    if (this.session.ended || !this.session.hasStream) return false;
-    return this.session.send(message);
+    return this.sendWithin(this.liveStream()?.session ?? this.session, message);
+  }
+
+  /** The newest `tasks/result` stream whose session is still on. */
+  private liveStream(): ResultStream | undefined {
+    return this.streams.findLast((stream) => !stream.session.ended);
+  }
+
+  /**
+   * On a `tasks/result` stream of `session` (the newest first: an older one may have closed), else
+   * on its standalone stream while a client reads it (kept there unread, messages would fill the
+   * session's outbox).
+   */
+  private sendWithin(session: ClientSession, message: JsonRpcMessage): boolean {
+    for (let at = this.streams.length - 1; at >= 0; at--) {
+      const stream = this.streams[at]!;
+      if (stream.session === session && stream.channel.send(message)) return true;
+    }
+    return !session.ended && session.hasStream && session.send(message);
   }
 
   private related(params: JsonRpcParams): JsonRpcParams {
