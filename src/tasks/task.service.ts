@@ -158,8 +158,8 @@ export class TaskService implements OnModuleDestroy {
 
   /**
    * The caller's task once it has finished (2025-11-25 `tasks/result` blocks until then).
-   * @param channel the response stream of the `tasks/result` waiting: until the task ends, what the
-   *   task sends its client (its requests, progress, logs, status) goes there.
+   * @param stream the response stream of the `tasks/result` waiting, and its session: until the task
+   *   ends, what the task sends its client (its requests, progress, logs, status) goes there.
    */
   async finished(
     taskId: string,
@@ -334,7 +334,10 @@ export class TaskService implements OnModuleDestroy {
     this.wake(taskId, task);
   }
 
-  /** Tells the task's client and the watchers of a change (2025-11-25 `notifications/tasks/status`, 2026-07-28 `notifications/tasks`). */
+  /**
+   * Tells the task's client and the watchers of a change (2025-11-25 `notifications/tasks/status`,
+   * 2026-07-28 `notifications/tasks`).
+   */
   private changed(task: TaskRecord | undefined): void {
     if (!task) return;
     this.runs.get(task.taskId)?.link?.statusChanged(task);
