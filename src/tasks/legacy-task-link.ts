@@ -93,7 +93,12 @@ export class LegacyTaskLink implements TaskInputPort {
     this.events.inputRequestsChanged(this.requests());
     const related = this.related(params);
     const sendOn = (session: ClientSession, send: (message: JsonRpcMessage) => boolean): Promise<unknown> =>
-      session.requestClient(method, related, { send, timeoutMs, signal: this.signal });
+      session.requestClient(method, related, {
+        // The request carries the `_meta` already; its withdrawal (`notifications/cancelled`) gets it here.
+        send: (message) => send('method' in message && !('id' in message) ? this.relatedNotice(message) : message),
+        timeoutMs,
+        signal: this.signal,
+      });
     let asked: Promise<unknown>;
     const streamed = this.liveStream();
     const session = streamed?.session ?? this.session;
@@ -174,6 +179,11 @@ export class LegacyTaskLink implements TaskInputPort {
       if (stream.session === session && stream.channel.send(message)) return true;
     }
     return !session.ended && session.hasStream && session.send(message);
+  }
+
+  private relatedNotice(message: JsonRpcMessage & { readonly method: string }): JsonRpcMessage {
+    const params = 'params' in message && message.params ? message.params : {};
+    return notificationMessage(message.method, this.related(params));
   }
 
   private related(params: JsonRpcParams): JsonRpcParams {

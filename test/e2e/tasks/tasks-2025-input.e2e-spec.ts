@@ -178,6 +178,45 @@ describe('Tasks, 2025-11-25: a task talks to its client', () => {
     results.close();
   });
 
+  it('withdraws what a cancelled task asked: notifications/cancelled with the related-task _meta', async () => {
+    const asked: { params: Record<string, unknown> }[] = [];
+    const received: JSONRPCMessage[] = [];
+    const connection = await sdk.connect(running.mcpUrl, {
+      headers: bearer('gina'),
+      capabilities: { elicitation: {} },
+      prepare: (client) =>
+        client.setRequestHandler(ElicitRequestSchema, (request) => {
+          asked.push({ params: request.params as Record<string, unknown> });
+          // The user never answers.
+          return new Promise<never>(() => undefined);
+        }),
+    });
+    const { client, transport } = connection;
+    const deliver = transport.onmessage;
+    transport.onmessage = (message: JSONRPCMessage) => {
+      received.push(message);
+      deliver?.call(transport, message);
+    };
+    const registry = running.app.get(McpSessionRegistry);
+    await until(() => registry.get(transport.sessionId!)?.hasStream === true, 'the standalone stream');
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'ask_later', arguments: { gate: 'c1' }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    running.app.get(TaskGates).open('c1');
+    await until(() => asked.length === 1, 'the elicitation asked');
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'input_required' });
+    expect(await client.experimental.tasks.cancelTask(taskId)).toMatchObject({ status: 'cancelled' });
+    const withdrawn = () =>
+      received.filter((message) => 'method' in message && message.method === 'notifications/cancelled') as {
+        params: Record<string, unknown>;
+      }[];
+    await until(() => withdrawn().length > 0, 'the elicitation withdrawn');
+    expect(withdrawn()[0]!.params).toMatchObject({ requestId: expect.anything(), _meta: { [RELATED]: { taskId } } });
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'cancelled' });
+  });
+
   it('cancels and forgets the tasks of a session without a principal when the session ends', async () => {
     const { client, transport } = await connect(undefined);
     const created = await client.request(
