@@ -18,6 +18,7 @@ import { useSdkClients, type SdkConnection } from '../../utils/sdk-clients.js';
 import { HttpStream, type RpcMessage } from '../../utils/sse-reader.js';
 import { startApp, type RunningApp } from '../../utils/start-app.js';
 import { until } from '../../utils/wait.js';
+import { SessionStore } from '../../internals/index.js';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 const WAIT_MS = 10_000;
@@ -232,6 +233,28 @@ describe('Tasks, 2025-11-25: a task talks to its client', () => {
     const { client: next } = await connect(undefined);
     expect((await next.experimental.tasks.listTasks()).tasks).toEqual([]);
     await expect(next.experimental.tasks.getTask(created.task.taskId)).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('cancels the tasks of a session without a principal when the session expires (idle)', async () => {
+    // A raw session: no standalone stream, so nothing keeps it from being idle.
+    const session = await openSession(running.mcpUrl, { protocolVersion: '2025-11-25' });
+    const created = await httpExchange(
+      running.mcpUrl,
+      'POST',
+      session.headers,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'guarded_job', arguments: { gate: 'e3' }, task: {} },
+      }),
+    );
+    expect(JSON.parse(created.text)).toMatchObject({ result: { task: { status: 'working' } } });
+    // The sweep, as if the idle timeout had passed.
+    expect(running.app.get(SessionStore).sweep(Date.now() + 31 * 60_000)).toBeGreaterThanOrEqual(1);
+    const gates = running.app.get(TaskGates);
+    await until(() => gates.aborted.has('e3'), 'the task’s signal aborted');
+    expect(gates.aborted.get('e3')).toMatchObject({ kind: 'session-ended' });
   });
 
   it('keeps a principal’s task past the end of the session that made it', async () => {
