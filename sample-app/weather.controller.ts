@@ -1,8 +1,11 @@
 import { Body, Controller, Get, Param, Post, Query, UseGuards, UsePipes, ValidationPipe } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
 import { McpRoute } from '../src/index.js';
 import { AdminScopeGuard, ApiAuthGuard } from './api-auth.guards.js';
 import { CreateAlertDto } from './create-alert.dto.js';
+import { ForecastResponseDto } from './forecast-response.dto.js';
 import { ForecastParams, ForecastQuery } from './forecast.query.js';
+import { WeatherAlertDto } from './weather-alert.dto.js';
 import { WeatherAlerts, type WeatherAlert } from './weather-alerts.js';
 import { WeatherService } from './weather.service.js';
 
@@ -24,7 +27,8 @@ export interface ForecastResponse {
 /**
  * The sample's REST API, as an application has one before it thinks of MCP: its own guard (the
  * bearer tokens, when configured), its own validation. Two of its routes are also tools of the
- * `/mcp` server (`@McpRoute()`): a call runs the route itself, guards and pipes included.
+ * `/mcp` server (`@McpRoute()`): a call runs the route itself, guards and pipes included. The
+ * response types `@nestjs/swagger` documents become the tools' output schemas.
  */
 @Controller('api')
 @UseGuards(ApiAuthGuard)
@@ -40,6 +44,7 @@ export class WeatherController {
     title: 'Forecast (REST API)',
     description: 'Daily forecast of a city from the REST API: summary and high/low in °C per day (3 days unless told)',
   })
+  @ApiOkResponse({ type: ForecastResponseDto })
   @Get('forecasts/:city')
   forecast(@Param() params: ForecastParams, @Query() query: ForecastQuery): ForecastResponse {
     const forecasts = this.weather
@@ -54,6 +59,7 @@ export class WeatherController {
     description: 'Creates a weather alert for a city; needs the weather:admin scope when an admin token is configured',
     annotations: { openWorldHint: false },
   })
+  @ApiCreatedResponse({ type: WeatherAlertDto })
   @Post('alerts')
   @UseGuards(AdminScopeGuard)
   createAlert(@Body() body: CreateAlertDto): WeatherAlert {

@@ -89,3 +89,20 @@ export const MCP_SERVERS_CHECK = Symbol('mcp:servers-check');
 
 /** The longest delay Node's timers honour: a longer one fires after 1 ms, so every timeout option stops here. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The reflect-metadata keys `@nestjs/swagger` stores its decorators under (its `DECORATORS`
+ * constants, unchanged since swagger 4). Read by value so that swagger stays an optional peer: an
+ * application without it has nothing under these keys, and route-backed tools are described from
+ * class-validator and the route alone. A unit spec pins them to swagger's own constants.
+ */
+export const SWAGGER_METADATA = {
+  operation: 'swagger/apiOperation',
+  responses: 'swagger/apiResponse',
+  parameters: 'swagger/apiParameters',
+  modelProperties: 'swagger/apiModelProperties',
+  modelPropertiesArray: 'swagger/apiModelPropertiesArray',
+  excludeEndpoint: 'swagger/apiExcludeEndpoint',
+  /** The static method swagger's CLI plugin adds to DTO classes (its `METADATA_FACTORY_NAME`). */
+  metadataFactory: '_OPENAPI_METADATA_FACTORY',
+} as const;

@@ -10,6 +10,7 @@ import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.inte
 import { MCP_HANDLER_PARAMS_METADATA, MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import { PromptStore } from '../prompts/prompt.store.js';
 import { ResourceStore } from '../resources/resource.store.js';
+import { selectRoute, routeToolName } from '../routes/route-selection.js';
 import { RouteTools } from '../routes/route-tools.js';
 import { ServerIdentity } from './server-identity.js';
 import { ToolStore } from '../tools/tool.store.js';
@@ -102,11 +103,18 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
     const isStatic = wrapper.isDependencyTreeStatic() && !wrapper.isTransient;
     let handlers = 0;
 
+    const classRoute = this.metadata.getRouteClassOptions(classRef);
     for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-      const found = this.metadata.getMethodMetadata((prototype as Record<string, unknown>)[methodName]);
+      const method = (prototype as Record<string, unknown>)[methodName];
+      const owner = `${classRef.name}.${methodName}`;
+      let found = this.metadata.getMethodMetadata(method);
+      // A route of an @McpRoute() controller, or one with its own @McpRoute(): served unless left out.
+      if (typeof method === 'function' && (found?.route !== undefined || (found === undefined && classRoute))) {
+        found = { ...found, route: selectRoute(classRoute, found?.route, method, owner) };
+        if (Object.values(found).every((value) => value === undefined)) continue;
+      }
       if (!found) continue;
       handlers++;
-      const owner = `${classRef.name}.${methodName}`;
       const pipeline = (paramsKey: string): TargetOf =>
         isStatic && instance
           ? this.pipelines.forStatic(instance as object, methodName, paramsKey, wrapper.id)
@@ -174,7 +182,8 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
       );
     }
     const route = found.route!;
-    if (!served.serves('tools', route.name ?? methodName)) return;
+    const handler = (classRef.prototype as Record<string, object>)[methodName]!;
+    if (!served.serves('tools', routeToolName(route, handler, methodName))) return;
     if (this.identity.stdio) {
       this.routesWithoutHttp++;
       return;

@@ -35,6 +35,11 @@ export class MetadataAccessor {
     return this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, method);
   }
 
+  /** The `@McpRoute()` of a controller class: its routes served as tools in bulk. */
+  getRouteClassOptions(classRef: object): McpRouteOptions | undefined {
+    return this.reflector.get<McpRouteOptions | undefined>(MCP_ROUTE_METADATA, classRef as never);
+  }
+
   /** What the MCP decorators on `method` declare; `undefined` when it carries none. */
   getMethodMetadata(method: unknown): MethodMetadata | undefined {
     if (typeof method !== 'function') return undefined;

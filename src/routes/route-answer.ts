@@ -17,6 +17,8 @@ export interface RouteAnswerContext {
   readonly url: string;
   readonly maxBytes: number;
   readonly logger: Logger;
+  /** The output schema declares the array body under this property (MCP structured content is an object). */
+  readonly wrapArrayAs?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export function routeAnswer(response: RouteResponse, context: RouteAnswerContext
     );
   }
   const { status } = response;
-  if (status >= 200 && status < 300) return success(response, context.url);
+  if (status >= 200 && status < 300) return success(response, context.url, context.wrapArrayAs);
   if (status === 401 || status === 403) {
     return textResult(
       `Tool ${name} failed: the caller is not allowed to use it (HTTP ${status}: ${messageOf(response) ?? 'refused'})`,
@@ -52,7 +54,7 @@ export function routeAnswer(response: RouteResponse, context: RouteAnswerContext
   return textResult(`Tool ${name} failed: an internal error occurred`, true);
 }
 
-function success(response: RouteResponse, url: string): CallToolResult {
+function success(response: RouteResponse, url: string, wrapArrayAs: string | undefined): CallToolResult {
   const { body } = response;
   if (body.length === 0) return { content: [] };
   const type = mediaTypeOf(response);
@@ -61,6 +63,9 @@ function success(response: RouteResponse, url: string): CallToolResult {
     const value = parseJson(json);
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       return { content: [text(json)], structuredContent: value as Record<string, unknown> };
+    }
+    if (Array.isArray(value) && wrapArrayAs !== undefined) {
+      return { content: [text(json)], structuredContent: { [wrapArrayAs]: value } };
     }
     return { content: [text(json)] };
   }

@@ -2,7 +2,13 @@ import { RequestMethod, VERSION_NEUTRAL, type VersioningOptions } from '@nestjs/
 
 /** What `@Version()` and `defaultVersion` take (Nest does not export the name from its root). */
 type VersionValue = VersioningOptions['defaultVersion'];
-import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA, VERSION_METADATA } from '@nestjs/common/constants.js';
+import {
+  HTTP_CODE_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  ROUTE_ARGS_METADATA,
+  VERSION_METADATA,
+} from '@nestjs/common/constants.js';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 
 /** Any class, as decorators see one. */
@@ -31,6 +37,10 @@ export interface RouteDescription {
   /** The URI version the route answers (`@Version()`, the controller's `version`); `undefined` when none. */
   readonly version: VersionValue | undefined;
   readonly params: readonly RouteParam[];
+  /** The handler function, where swagger's method decorators store their metadata. */
+  readonly handler: object;
+  /** The status Nest answers a success with: `@HttpCode()`, else 201 for POST and 200 for the others. */
+  readonly successStatus: number;
 }
 
 /**
@@ -66,11 +76,14 @@ export function describeRoute(classRef: AnyClass, methodName: string, label: str
   }
   const version = (Reflect.getMetadata(VERSION_METADATA, handler) ??
     Reflect.getMetadata(VERSION_METADATA, classRef)) as VersionValue | undefined;
+  const httpCode = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
   return {
     method: method === RequestMethod.ALL ? 'POST' : RequestMethod[method],
     path: joinPaths(firstOf(controllerPath), firstOf(methodPath)),
     version: version === VERSION_NEUTRAL ? undefined : version,
     params: paramsOf(classRef, methodName),
+    handler,
+    successStatus: httpCode ?? (method === RequestMethod.POST ? 201 : 200),
   };
 }
 

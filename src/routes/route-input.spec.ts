@@ -10,6 +10,7 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
+import { ApiBody, ApiParam, ApiProperty, ApiQuery, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsOptional, IsString, ValidateNested } from 'class-validator';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
@@ -33,8 +34,33 @@ class PageParams {
   slug!: string;
 }
 
+class Draft {
+  @ApiProperty({ description: 'Title', maxLength: 80 })
+  @IsString()
+  title!: string;
+
+  @ApiProperty({ description: 'Body text' })
+  text!: string;
+}
+
+class DraftPatch extends PartialType(Draft) {}
+
 @Controller('v')
 class Routes {
+  @Post('drafts')
+  @ApiBody({ type: Draft })
+  draft(@Body() body: Record<string, unknown>): object {
+    return body;
+  }
+
+  @Post('drafts/:id')
+  @ApiParam({ name: 'id', description: 'Draft id', format: 'uuid' })
+  @ApiQuery({ name: 'notify', type: Boolean, required: false, description: 'Tell the readers' })
+  @ApiQuery({ name: 'size', description: 'Page size', maximum: 100 })
+  patch(@Param('id') id: string, @Body() body: DraftPatch, @Query('size', ParseIntPipe) size: number): object {
+    return { id, body, size };
+  }
+
   @Get('pages/:slug{/:page}')
   page(@Param() params: PageParams, @Query('size', new DefaultValuePipe(10), ParseIntPipe) size: number): object {
     return { params, size };
@@ -101,5 +127,32 @@ describe('buildRouteInput', () => {
     const error = thrownBy(() => input('tree'));
     expect(error).toBeInstanceOf(McpDefinitionError);
     expect(error.message).toContain('Node contains itself');
+  });
+
+  it('describes a body from @ApiBody({ type }) when its parameter type is no DTO class', () => {
+    expect(input('draft').schema).toEqual({
+      type: 'object',
+      properties: {
+        title: { type: 'string', description: 'Title', maxLength: 80 },
+        text: { type: 'string', description: 'Body text' },
+      },
+      required: ['title', 'text'],
+      additionalProperties: false,
+    });
+  });
+
+  it("adds @ApiParam() and @ApiQuery() to the route's own arguments, and reads swagger's PartialType()", () => {
+    expect(input('patch').schema).toEqual({
+      type: 'object',
+      properties: {
+        id: { type: 'string', description: 'Draft id', format: 'uuid' },
+        title: { type: 'string', description: 'Title', maxLength: 80 },
+        text: { type: 'string', description: 'Body text' },
+        size: { type: 'integer', description: 'Page size', maximum: 100 },
+        notify: { type: 'boolean', description: 'Tell the readers' },
+      },
+      required: ['id', 'size'],
+      additionalProperties: false,
+    });
   });
 });

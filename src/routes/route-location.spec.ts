@@ -9,6 +9,8 @@ const route = (path: string, version?: RouteDescription['version'], method = 'GE
   path,
   version,
   params: [],
+  handler: () => undefined,
+  successStatus: 200,
 });
 
 describe('locateRoute', () => {

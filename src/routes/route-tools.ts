@@ -9,12 +9,16 @@ import type { CallToolResult, ToolAnnotations } from '../protocol/mcp.types.js';
 import { Schemas } from '../schemas/schemas.js';
 import type { RegisteredTool } from '../tools/registered-tool.interface.js';
 import { ToolStore } from '../tools/tool.store.js';
+import { DtoSchemas } from './dto-schemas.js';
 import { routeAnswer } from './route-answer.js';
 import { describeRoute, type RouteDescription } from './route-description.js';
 import { RouteInjector } from './route-injector.js';
 import { buildRouteInput, type RouteInput } from './route-input.js';
 import { locateRoute, type RouteLocation } from './route-location.js';
+import { routeOutput, WRAPPED_RESULT } from './route-output.js';
 import { fillRoute } from './route-request.js';
+import { routeToolName } from './route-selection.js';
+import { swaggerOperation } from './swagger-metadata.js';
 
 /** Any class, as decorators see one. */
 type AnyClass = abstract new (...args: never[]) => unknown;
@@ -37,6 +41,7 @@ interface RouteTool {
   readonly route: RouteDescription;
   readonly input: RouteInput;
   readonly takesBody: boolean;
+  readonly wrapArrayAs?: string;
   location?: RouteLocation;
 }
 
@@ -72,22 +77,29 @@ export class RouteTools {
     const label = `@McpRoute() on ${owner}`;
     const route = describeRoute(classRef, methodName, label);
     const input = buildRouteInput(route, this.schemas.converter, label);
-    const name = options.name ?? methodName;
+    const name = routeToolName(options, route.handler, methodName);
+    // A given output wins; else the one swagger declares (its arrays sent wrapped in an object).
+    const documented =
+      options.output === undefined
+        ? routeOutput(route, classRef, new DtoSchemas(this.schemas.converter, label, 'output'))
+        : undefined;
     const tool: RouteTool = {
       name,
       owner,
       route,
       input,
       takesBody: route.params.some((param) => param.place === 'body'),
+      ...(documented?.wrapped === true ? { wrapArrayAs: WRAPPED_RESULT } : {}),
     };
     const annotations = { ...METHOD_HINTS[route.method], ...options.annotations };
+    const output = options.output ?? documented?.schema;
     this.tools.define(
       {
         name,
         ...(options.title === undefined ? {} : { title: options.title }),
-        description: options.description ?? `${route.method} ${route.path}`,
+        description: options.description ?? operationText(route.handler) ?? `${route.method} ${route.path}`,
         input: input.schema,
-        ...(options.output === undefined ? {} : { output: options.output }),
+        ...(output === undefined ? {} : { output }),
         ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
         ...(options.icons === undefined ? {} : { icons: options.icons }),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -141,6 +153,7 @@ export class RouteTools {
       url: `http://localhost${url}`,
       maxBytes: maxResponseBytes,
       logger: this.logger,
+      ...(tool.wrapArrayAs === undefined ? {} : { wrapArrayAs: tool.wrapArrayAs }),
     });
   }
 
@@ -154,4 +167,13 @@ export class RouteTools {
     }
     return headers;
   }
+}
+
+/** The route's `@ApiOperation()` summary and description, as one text; `undefined` without either. */
+function operationText(handler: object): string | undefined {
+  const operation = swaggerOperation(handler);
+  const parts = [operation?.summary, operation?.description].filter(
+    (part): part is string => typeof part === 'string' && part.trim() !== '',
+  );
+  return parts.length > 0 ? parts.join('\n\n') : undefined;
 }

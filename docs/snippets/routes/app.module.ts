@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from 'mcp42';
+import { BooksController } from './books.controller.js';
 import { WeatherController } from './weather.controller.js';
 
 // #region app
@@ -12,7 +13,7 @@ import { WeatherController } from './weather.controller.js';
       routes: { forwardHeaders: ['authorization', 'x-tenant'], maxResponseBytes: 4 * 1024 * 1024 },
     }),
   ],
-  controllers: [WeatherController],
+  controllers: [WeatherController, BooksController],
 })
 export class AppModule {}
 // #endregion app

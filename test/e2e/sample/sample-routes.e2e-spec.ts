@@ -75,6 +75,23 @@ describe('the sample REST routes as tools (e2e)', () => {
           additionalProperties: false,
         },
         annotations: { readOnlyHint: true },
+        // From the route's @ApiOkResponse({ type: ForecastResponseDto }), inline.
+        outputSchema: {
+          type: 'object',
+          properties: {
+            city: { type: 'string' },
+            days: { type: 'number' },
+            forecasts: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { day: { type: 'number' }, summary: { type: 'string' } },
+                required: ['day', 'summary', 'highC', 'lowC'],
+              },
+            },
+          },
+          required: ['city', 'days', 'forecasts'],
+        },
       });
       expect(JSON.stringify(tool)).not.toContain('$ref');
     });
