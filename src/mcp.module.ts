@@ -60,6 +60,7 @@ import { BufferBudget } from './session/buffer-budget.js';
 import { SharedSessions } from './session/shared-sessions.js';
 import { SharedChangeBus } from './notifications/shared-change-bus.js';
 import { TaskService } from './tasks/task.service.js';
+import { TaskSessionEnds } from './tasks/task-session-ends.js';
 import { ToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './http/body-parser.notice.js';
@@ -145,6 +146,7 @@ const REGISTRIES = [
     CallLifecycle,
     ToolCaller,
     TaskService,
+    TaskSessionEnds,
     ResourceReader,
     PromptRenderer,
     CompletionService,
