@@ -62,6 +62,7 @@ import { ApplicationBudgetModule } from './session/application-budget.module.js'
 import { SharedSessions } from './session/shared-sessions.js';
 import { SharedChangeBus } from './notifications/shared-change-bus.js';
 import { TaskService } from './tasks/task.service.js';
+import { TaskSessionEnds } from './tasks/task-session-ends.js';
 import { ToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './http/body-parser.notice.js';
@@ -148,6 +149,7 @@ const REGISTRIES = [
     CallLifecycle,
     ToolCaller,
     TaskService,
+    TaskSessionEnds,
     ResourceReader,
     PromptRenderer,
     CompletionService,

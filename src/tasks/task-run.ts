@@ -20,6 +20,12 @@ export interface TaskRunEvents {
   inputRequestsChanged(requests: Readonly<Record<string, InputRequest>>): void;
   /** The handler reported progress: the task's `statusMessage`. */
   statusMessage(message: string): void;
+  /**
+   * A message of the handler (progress, a log message) for a client that takes them on a stream
+   * of its own (2025-11-25); none for 2026-07-28 tasks.
+   * @returns whether it went out.
+   */
+  relay?(message: JsonRpcMessage): boolean;
 }
 
 /** What a task's pending inputs may hold, in all (`limits.outboxMessages`, `limits.outboxChars`). */
@@ -151,9 +157,13 @@ export class TaskRun implements TaskInputPort, CallChannel {
     if (changed) this.events.inputRequestsChanged(this.requests());
   }
 
-  /** Progress becomes the task's status message; nothing else has a stream to go on. */
+  /**
+   * Progress becomes the task's status message; progress and log messages also go to a client
+   * that takes them (2025-11-25).
+   */
   send(message: JsonRpcMessage): boolean {
-    if (!('method' in message) || message.method !== Method.Progress || !message.params) return false;
+    const relayed = this.events.relay?.(message) ?? false;
+    if (!('method' in message) || message.method !== Method.Progress || !message.params) return relayed;
     const {
       progress,
       total,
