@@ -290,7 +290,7 @@ export class McpContextImpl implements McpContext {
       if (this.finished) {
         throw new McpClientRequestError(`${method} cannot be sent: the task has its result`, ErrorCode.InvalidRequest);
       }
-      return this.call.taskInput.ask(method, params, options.key, problemOf);
+      return this.call.taskInput.ask(method, params, options.key, problemOf, options.timeoutMs);
     }
     if (caller.era === 'modern') {
       if (!this.round) {
