@@ -39,6 +39,10 @@ export class WeatherAdminTools {
     title: 'Clear the forecast cache',
     description: 'Deletes every cached forecast after asking the user to confirm; needs the weather:admin scope',
     annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    // As a task, the confirmation waits for the user as long as the task lives: the task is
+    // input_required until the client answers (tasks/update in 2026-07-28, the request it
+    // delivers on tasks/result in 2025-11-25).
+    task: 'optional',
   })
   async clearCache(_args: object, ctx: McpContext): Promise<string> {
     if (!ctx.clientCapabilities.elicitation) {

@@ -57,9 +57,12 @@ import { StateSecretNotice } from './sealing/state-secret.notice.js';
 import { RequestSessions } from './session/request-sessions.js';
 import { SessionStore } from './session/session.store.js';
 import { BufferBudget } from './session/buffer-budget.js';
+import { ApplicationBudget } from './session/application-budget.js';
+import { ApplicationBudgetModule } from './session/application-budget.module.js';
 import { SharedSessions } from './session/shared-sessions.js';
 import { SharedChangeBus } from './notifications/shared-change-bus.js';
 import { TaskService } from './tasks/task.service.js';
+import { TaskSessionEnds } from './tasks/task-session-ends.js';
 import { ToolCaller } from './tools/tool.caller.js';
 import { ToolStore } from './tools/tool.store.js';
 import { BodyParserNotice } from './http/body-parser.notice.js';
@@ -101,7 +104,7 @@ const REGISTRIES = [
  * @category Module
  */
 @Module({
-  imports: [DiscoveryModule],
+  imports: [DiscoveryModule, ApplicationBudgetModule],
   providers: [
     { provide: MCP_RESOLVED_OPTIONS, useFactory: resolveMcpOptions, inject: [MCP_MODULE_OPTIONS] },
     // One secret seals what clients hand back (requestState, cursors); one bus fans changes out.
@@ -111,11 +114,12 @@ const REGISTRIES = [
         state.secret === undefined ? Sealer.ephemeral() : Sealer.fromSecret(state.secret),
       inject: [MCP_RESOLVED_OPTIONS],
     },
-    // What this server holds for its clients, in all (`limits.bufferedChars`).
+    // What the application's servers hold for their clients, in all (`limits.bufferedChars`).
     {
       provide: BufferBudget,
-      useFactory: ({ limits }: ResolvedMcpOptions) => new BufferBudget(limits.bufferedChars),
-      inject: [MCP_RESOLVED_OPTIONS],
+      useFactory: ({ limits }: ResolvedMcpOptions, application: ApplicationBudget) =>
+        application.join(limits.bufferedChars),
+      inject: [MCP_RESOLVED_OPTIONS, ApplicationBudget],
     },
     SharedSessions,
     {
@@ -145,6 +149,7 @@ const REGISTRIES = [
     CallLifecycle,
     ToolCaller,
     TaskService,
+    TaskSessionEnds,
     ResourceReader,
     PromptRenderer,
     CompletionService,

@@ -200,3 +200,53 @@ export function openGetStream(url: string, sessionId: string, stall: boolean): P
     req.end();
   });
 }
+
+/**
+ * Opens a `subscriptions/listen` stream (2026-07-28) for updates of `uri` on its own connection and
+ * resolves once the server answered 200; with `stall`, the client never reads it (as {@link openGetStream}).
+ */
+export function openListenStream(url: string, uri: string, stall: boolean): Promise<GetStream> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: nextId++,
+    method: 'subscriptions/listen',
+    params: {
+      notifications: { resourceSubscriptions: [uri] },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+        'io.modelcontextprotocol/clientInfo': { name: 'mcp42-soak', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          ...POST_HEADERS,
+          'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+          'mcp-method': 'subscriptions/listen',
+        },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          req.destroy();
+          reject(new Error(`subscriptions/listen answered ${res.statusCode}`));
+          return;
+        }
+        res.on('error', () => undefined);
+        if (stall) {
+          res.pause();
+          res.socket.pause();
+        } else res.resume();
+        resolve({ req, res });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

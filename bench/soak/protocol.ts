@@ -10,6 +10,10 @@ export interface ServerStats {
   readonly external: number;
   /** Live 2025 sessions (`McpSessionRegistry.size`). */
   readonly sessions: number;
+  /** Open `subscriptions/listen` streams. */
+  readonly listens: number;
+  /** Sessions whose GET stream the instance holds open. */
+  readonly streams: number;
   /** `process.getActiveResourcesInfo()`, counted by type (timers included). */
   readonly resources: Readonly<Record<string, number>>;
   /** Listeners on the HTTP server, by event. */

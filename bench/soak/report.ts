@@ -54,7 +54,7 @@ function echoRow(label: string, echo: StallFigures['echoBefore']): string[] {
 
 export function formatStall(figures: StallFigures): string {
   const { baseline, during, after } = figures;
-  const heap = table(`2. ${figures.stalled} stalled SSE readers (GET streams never read)`, [
+  const heap = table(`2. ${figures.stalled} stalled SSE readers (never read): ${figures.variant}`, [
     ['', 'value'],
     [
       'broadcast',
@@ -62,7 +62,7 @@ export function formatStall(figures: StallFigures): string {
         `${figures.notificationsSent} sent, ${figures.broadcastSeconds.toFixed(1)} s`,
     ],
     [
-      'stalled sessions ended (overflow)',
+      'stalled readers ended or cut (overflow, budget)',
       `${figures.ended} of ${figures.stalled}${figures.allEnded ? ' (all)' : ' (NOT all: time limit)'}`,
     ],
     ['heapUsed before (GC)', mb(baseline.heapUsed)],
@@ -81,7 +81,14 @@ export function formatStall(figures: StallFigures): string {
     echoRow('before the stall', figures.echoBefore),
     echoRow('during the broadcasts', figures.echoDuring),
   ]);
-  return heap + '\n' + echo;
+  const p99 = figures.echoDuring.p99 / figures.echoBefore.p99;
+  const rate = figures.echoDuring.perSecond / figures.echoBefore.perSecond;
+  const targets = [
+    `   echo p99 during / before: ${p99.toFixed(2)}× (target ≤ 2×): ${p99 <= 2 ? 'yes' : 'NO'}`,
+    `   echo rate during / before: ${rate.toFixed(2)}× (target ≥ 0.8×): ${rate >= 0.8 ? 'yes' : 'NO'}`,
+    `   heapUsed peak: ${mb(figures.peakHeapUsed)} (target ≤ 256 MB): ${figures.peakHeapUsed <= 256 * 1024 * 1024 ? 'yes' : 'NO'}`,
+  ];
+  return heap + '\n' + echo + '\n' + targets.join('\n');
 }
 
 function keysOf(...records: Readonly<Record<string, number>>[]): string[] {

@@ -19,8 +19,17 @@
  * readers on loopback take about 150 s, each connection's kernel buffers holding several MB), SOAK_CLIENTS (mixed clients, default 16),
  * SOAK_PARTS (default "sessions,stall,mixed"), SOAK_OUTBOX (the server's outboxLimit, mcp42's
  * default 1000 unless set). Progress goes to stderr, the tables to stdout.
+ *
+ * Variants of the stall part: SOAK_STALL_READERS `sessions` (default: 2025 GET streams) or `listen`
+ * (2026-07-28 `subscriptions/listen` streams, sent resource updates of SOAK_STALL_BYTES-long URIs);
+ * SOAK_STALL_STATE `memory` (default) or `redis`: a redis-server of the bench's own and two instances
+ * sharing state through it, the stalled readers and the normal client on one, the broadcasts made on
+ * the other (they reach the first through Redis). The figures are the first instance's; the second
+ * and redis-server share the load generator's core, when the bench pins.
  */
-import { placement } from '../affinity.js';
+import { RedisServer } from '../../test/utils/redis-server.js';
+import { CLIENT_CPU, pinned, pinProcess, placement, SERVER_CPU } from '../affinity.js';
+import { redisPid } from '../redis-stats.js';
 import { runMixedPhase } from './mixed-phase.js';
 import { formatMixed, formatSessions, formatStall } from './report.js';
 import { runSessionsPhase } from './sessions-phase.js';
@@ -30,13 +39,33 @@ import { envNumber, log, seconds } from './util.js';
 
 const PARTS = ['sessions', 'stall', 'mixed'] as const;
 
-async function withChild<T>(idleMs: number, work: (child: SoakChild) => Promise<T>): Promise<T> {
-  const env: NodeJS.ProcessEnv = { SOAK_IDLE_MS: String(idleMs) };
-  const child = await SoakChild.start(env);
+async function withChild<T>(
+  idleMs: number,
+  work: (child: SoakChild) => Promise<T>,
+  extraEnv: NodeJS.ProcessEnv = {},
+  cpu = SERVER_CPU,
+): Promise<T> {
+  const env: NodeJS.ProcessEnv = { SOAK_IDLE_MS: String(idleMs), ...extraEnv };
+  const child = await SoakChild.start(env, cpu);
   try {
     return await work(child);
   } finally {
     await child.stop();
+  }
+}
+
+/**
+ * Two instances sharing state through a redis-server of their own: `work(first, second)`. The second
+ * (the broadcaster) shares the load generator's core, as another machine would not take the first's.
+ */
+async function withRedisPair<T>(idleMs: number, work: (first: SoakChild, second: SoakChild) => Promise<T>): Promise<T> {
+  const redis = await RedisServer.start();
+  try {
+    if (pinned()) pinProcess(await redisPid(redis), CLIENT_CPU);
+    const env = { SOAK_REDIS_URL: redis.url };
+    return await withChild(idleMs, (first) => withChild(idleMs, (second) => work(first, second), env, CLIENT_CPU), env);
+  } finally {
+    await redis.stop();
   }
 }
 
@@ -70,9 +99,18 @@ async function main(): Promise<void> {
     // A broadcast round to a thousand stalled streams takes seconds: the sessions driving it must not
     // idle out meanwhile (a running call alone does not keep a session alive).
     const stallIdleMs = Math.max(idleMs, 60_000);
-    const figures = await withChild(stallIdleMs, (child) =>
-      runStallPhase(child, stalled, perRound, payloadBytes, stallSeconds, stallIdleMs),
-    );
+    const readers = process.env.SOAK_STALL_READERS === 'listen' ? 'listen' : 'sessions';
+    const figures =
+      process.env.SOAK_STALL_STATE === 'redis'
+        ? await withRedisPair(stallIdleMs, (child, other) =>
+            runStallPhase(child, stalled, perRound, payloadBytes, stallSeconds, stallIdleMs, {
+              readers,
+              broadcastFrom: other,
+            }),
+          )
+        : await withChild(stallIdleMs, (child) =>
+            runStallPhase(child, stalled, perRound, payloadBytes, stallSeconds, stallIdleMs, { readers }),
+          );
     output.push(formatStall(figures));
     log(`stall part done (${seconds(started)})`);
   }

@@ -48,6 +48,8 @@ async function main(): Promise<void> {
       rss: memory.rss,
       external: memory.external,
       sessions: fixture.sessionCount(),
+      listens: fixture.listenCount(),
+      streams: fixture.streamCount(),
       resources: countByType(process.getActiveResourcesInfo()),
       serverListeners: listenerCounts(fixture.httpServer),
       processListeners: listenerCounts(process),

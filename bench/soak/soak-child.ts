@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { forkServer } from '../affinity.js';
+import { forkServer, SERVER_CPU } from '../affinity.js';
 import type { ServerStats, SoakCommand, SoakReport } from './protocol.js';
 
 const SCRIPT = new URL('./server-process.js', import.meta.url);
@@ -17,13 +17,21 @@ export class SoakChild {
     readonly url: string,
   ) {}
 
-  /** @param env added to this process's environment for the child (SOAK_IDLE_MS, SOAK_OUTBOX). */
-  static async start(env: NodeJS.ProcessEnv = {}): Promise<SoakChild> {
-    const child = forkServer(SCRIPT, [], {
-      execArgv: ['--expose-gc'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, ...env },
-    });
+  /**
+   * @param env added to this process's environment for the child (SOAK_IDLE_MS, SOAK_OUTBOX).
+   * @param cpu the core it is pinned to, when the bench pins (the server's by default).
+   */
+  static async start(env: NodeJS.ProcessEnv = {}, cpu = SERVER_CPU): Promise<SoakChild> {
+    const child = forkServer(
+      SCRIPT,
+      [],
+      {
+        execArgv: ['--expose-gc'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        env: { ...process.env, ...env },
+      },
+      cpu,
+    );
     const ready = await new Promise<SoakReport>((resolve, reject) => {
       const onExit = (code: number | null): void => reject(new Error(`soak server exited with ${code}`));
       child.once('exit', onExit);

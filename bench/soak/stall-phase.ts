@@ -7,6 +7,7 @@ import {
   isResult,
   keepAlive,
   openGetStream,
+  openListenStream,
   openSession,
   post,
   sessionCallBody,
@@ -14,6 +15,7 @@ import {
   type GetStream,
 } from './client.js';
 import type { ServerStats } from './protocol.js';
+import { SOAK_RESOURCE_PREFIX } from './fixture.js';
 import type { SoakChild } from './soak-child.js';
 import { log, pollUntil, runPool, seconds } from './util.js';
 
@@ -30,7 +32,16 @@ export interface EchoFigures {
   readonly max: number;
 }
 
+/** Who stalls, and where the broadcasts come from. */
+export interface StallVariant {
+  /** `sessions`: 2025 sessions' GET streams; `listen`: 2026-07-28 `subscriptions/listen` streams. */
+  readonly readers: 'sessions' | 'listen';
+  /** Another instance sharing state (Redis) with the one holding the stalled readers: broadcasts come from it. */
+  readonly broadcastFrom?: SoakChild;
+}
+
 export interface StallFigures {
+  readonly variant: string;
   readonly stalled: number;
   readonly notificationsPerRound: number;
   readonly payloadBytes: number;
@@ -99,8 +110,13 @@ export async function runStallPhase(
   payloadBytes: number,
   maxSeconds: number,
   idleMs: number,
+  variant: StallVariant = { readers: 'sessions' },
 ): Promise<StallFigures> {
   const agent = keepAlive(OPEN_CONCURRENCY);
+  const listen = variant.readers === 'listen';
+  const source = variant.broadcastFrom ?? child;
+  const text = 'x'.repeat(payloadBytes);
+  const uri = `${SOAK_RESOURCE_PREFIX}${text}`;
   // Warm-up: a session, its GET stream, an echo, a small broadcast; all ended again.
   {
     const id = await openSession(agent, child.url);
@@ -113,17 +129,26 @@ export async function runStallPhase(
   }
   const baseline = await child.stats(true);
 
-  log(`stall: opening ${stalled} sessions with a stalled GET stream`);
+  log(`stall: opening ${stalled} ${listen ? 'listen streams' : 'sessions with a stalled GET stream'}`);
   const streams: GetStream[] = [];
   const stalledIds: string[] = [];
   await runPool(stalled, OPEN_CONCURRENCY, async () => {
+    if (listen) {
+      streams.push(await openListenStream(child.url, uri, true));
+      return;
+    }
     const id = await openSession(agent, child.url);
     stalledIds.push(id);
     streams.push(await openGetStream(child.url, id, true));
   });
   const echoAgent = keepAlive(ECHO_CLIENTS);
   const echoSession = await openSession(echoAgent, child.url);
-  const others = 2;
+  // Sessions of the instance that are not stalled readers: the echo client's, and the broadcaster's when it is here.
+  const others = variant.broadcastFrom ? 1 : 2;
+  // A stalled reader is gone once its session ended or its stream was cut (the budget's first step;
+  // with shared state, what follows waits in Redis, not here, so the session need not end).
+  const liveOf = (stats: ServerStats): number =>
+    listen ? stats.listens : Math.min(stats.sessions - others, stats.streams);
 
   const warmUp = echoLoad(echoAgent, child.url, echoSession);
   await sleep(1_000);
@@ -132,10 +157,9 @@ export async function runStallPhase(
   await sleep(LATENCY_WINDOW_MS);
   const echoBefore = await before.stop();
   // Opened now: a session idle for longer than the timeout (as through the window above) is swept.
-  const broadcaster = await openSession(agent, child.url);
+  const broadcaster = await openSession(agent, source.url);
 
   log(`stall: broadcasting rounds of ${perRound} notifications of ${payloadBytes} bytes, at most ${maxSeconds} s`);
-  const text = 'x'.repeat(payloadBytes);
   let peakHeapUsed = 0;
   let peakRss = 0;
   let sampling = true;
@@ -156,9 +180,9 @@ export async function runStallPhase(
   while (performance.now() - started < maxSeconds * 1000) {
     const reply = await post(
       agent,
-      child.url,
+      source.url,
       sessionHeaders(broadcaster),
-      sessionCallBody('broadcast', { count: perRound, text }),
+      sessionCallBody(listen ? 'touch' : 'broadcast', { count: perRound, text }),
     );
     rounds++;
     if (reply === 'aborted' || !isResult(reply)) {
@@ -170,7 +194,7 @@ export async function runStallPhase(
     const match = /"text":"(\d+)"/.exec(reply.body);
     notificationsSent += match ? Number(match[1]) : 0;
     const stats = await child.stats(false);
-    live = stats.sessions - others;
+    live = liveOf(stats);
     if (live < stalled && !duringStats) {
       duringStats = await child.stats(true);
       log(`stall: first overflow in round ${rounds} (${seconds(started)}); ${live} stalled sessions left`);
@@ -190,7 +214,7 @@ export async function runStallPhase(
     await deleteSession(agent, child.url, stalledIds[index]!);
   });
   await deleteSession(echoAgent, child.url, echoSession);
-  await deleteSession(agent, child.url, broadcaster);
+  await deleteSession(agent, source.url, broadcaster);
   echoAgent.destroy();
   agent.destroy();
   const settled = await pollUntil(
@@ -202,6 +226,7 @@ export async function runStallPhase(
   await sleep(200);
   const after = await child.stats(true);
   return {
+    variant: `${listen ? '2026-07-28 listen streams' : '2025 GET streams'}${variant.broadcastFrom ? ', Redis-shared state: broadcasts from another instance' : ', in memory'}`,
     stalled,
     notificationsPerRound: perRound,
     payloadBytes,

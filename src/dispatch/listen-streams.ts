@@ -11,13 +11,18 @@ import { Method } from '../protocol/methods.js';
 import type { SubscriptionFilter } from '../protocol/mcp.types.js';
 import { MetaKey } from '../protocol/request-envelope.js';
 import { ResourceReader } from '../resources/resource.reader.js';
+import { FanoutSlices } from '../session/fanout-slices.js';
 import { ServedCapabilities } from './served-capabilities.js';
+import { declaresTasksExtension, detailedTask, tasksExtensionRequired } from '../protocol/tasks.js';
+import { TaskService } from '../tasks/task.service.js';
+import type { TaskRecord } from '../tasks/task-record.js';
 
 /** One open `subscriptions/listen` stream. */
 interface ListenStream {
   readonly id: RequestId;
   readonly filter: SubscriptionFilter;
   readonly uris: ReadonlySet<string>;
+  readonly taskIds: ReadonlySet<string>;
   readonly call: MessageContext;
   /** Ends the subscription gracefully: its result goes out, then the stream closes. */
   readonly finish: () => void;
@@ -42,15 +47,23 @@ const LIST_FLAG = {
  * gracefully, with its result, when the application shuts down (a listen that arrives then is ended
  * at once). Streams are bounded in all and per identified principal, counted from the moment a
  * listen arrives (its guards may take a while), not from its acknowledgement.
+ *
+ * A change wanted by many streams goes out in slices that yield (as broadcasts to sessions do), and
+ * each stream is a response stream like any other: what a listener that stopped reading holds back
+ * counts against `limits.outboxMessages`, `limits.outboxChars` and the application's
+ * `limits.bufferedChars`, and past them its stream is cut (the client listens again).
  */
 @Injectable()
 export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('McpListen');
   private readonly streams = new Set<ListenStream>();
+  /** A change to many streams goes out in slices, so that other requests are served meanwhile. */
+  private readonly slices = new FanoutSlices<ListenStream>();
   /** Listens arrived and not ended (acknowledged or not), in all and per identified principal. */
   private held = 0;
   private readonly heldBy = new Map<string, number>();
   private unsubscribe: (() => void) | undefined;
+  private unwatch: (() => void) | undefined;
   private closing = false;
 
   constructor(
@@ -58,6 +71,7 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(MCP_CHANGE_BUS) private readonly bus: ChangeBus,
     private readonly capabilities: ServedCapabilities,
     private readonly reader: ResourceReader,
+    private readonly tasks: TaskService,
   ) {}
 
   /** Open streams. */
@@ -67,12 +81,15 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     this.unsubscribe = this.bus.subscribe((change) => this.deliver(change));
+    this.unwatch = this.tasks.watch((task) => this.deliverTask(task));
   }
 
   /** Ends every stream gracefully: each gets its result before the server closes. */
   onModuleDestroy(): void {
     this.closing = true;
     this.unsubscribe?.();
+    this.slices.clear();
+    this.unwatch?.();
     for (const stream of [...this.streams]) stream.finish();
   }
 
@@ -97,11 +114,15 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
     const { caller, channel } = call;
     const { principal } = caller;
     if (!channel) throw new JsonRpcError(ErrorCode.InternalError, 'subscriptions/listen needs a response stream');
+    // The tasks extension's notifications are for clients that declare it (SEP-2663 MUST).
+    if (filter.taskIds && !declaresTasksExtension(caller.clientCapabilities)) {
+      throw tasksExtensionRequired('notifications/tasks on subscriptions/listen');
+    }
     if (!this.hasRoom(principal)) throw new JsonRpcError(ErrorCode.ServerError, 'Too many open listen streams');
     const release = this.hold(principal);
     const controller = caller.beginCall(id);
     try {
-      const honoured = await this.honoured(filter, call);
+      const { honoured, current } = await this.honoured(filter, call);
       // The guards of the resources took a while: the client may be gone.
       if (controller.signal.aborted) throw new RequestCancelledError(id);
       return await new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -109,6 +130,7 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
           id,
           filter: honoured,
           uris: new Set(honoured.resourceSubscriptions),
+          taskIds: new Set(honoured.taskIds),
           call,
           finish: () => {
             if (this.streams.delete(stream)) resolve({ _meta: { [MetaKey.SubscriptionId]: id } });
@@ -122,10 +144,16 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
         const acknowledged = channel.send(
           notificationMessage(Method.SubscriptionsAcknowledged, this.tagged(id, { notifications: honoured })),
         );
-        if (!acknowledged) abort();
+        if (!acknowledged) {
+          abort();
+          return;
+        }
+        // Each task's state as it is now: what changed between the client's last poll and this
+        // listen is not missed (and a finished task's result is there at once).
+        for (const task of current) this.sendTask(stream, task);
         // Nothing would ever come (nothing asked is served), or the application is shutting down:
         // the subscription ends at once, gracefully.
-        else if (this.closing || isEmpty(honoured)) stream.finish();
+        if (this.closing || isEmpty(honoured)) stream.finish();
       });
     } finally {
       release();
@@ -149,8 +177,14 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
     };
   }
 
-  /** What the server honours of a filter: lists of kinds it serves, resources the caller may read. */
-  private async honoured(filter: SubscriptionFilter, call: MessageContext): Promise<SubscriptionFilter> {
+  /**
+   * What the server honours of a filter: lists of kinds it serves, resources the caller may read,
+   * the caller's own tasks (with their state now).
+   */
+  private async honoured(
+    filter: SubscriptionFilter,
+    call: MessageContext,
+  ): Promise<{ honoured: SubscriptionFilter; current: TaskRecord[] }> {
     const served = this.capabilities.current;
     const honoured: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } = {};
     if (filter.toolsListChanged && served.tools) honoured.toolsListChanged = true;
@@ -160,21 +194,55 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
       const readable = await this.reader.readableUris(filter.resourceSubscriptions, call);
       if (readable.length > 0) honoured.resourceSubscriptions = readable;
     }
-    return honoured;
+    if (filter.taskIds) {
+      // The caller's own tasks only: another's, like an unknown one, is left out without a word.
+      const tasks = await Promise.all(
+        filter.taskIds.map((taskId) => this.tasks.get(taskId, call.caller).catch(() => undefined)),
+      );
+      const own = tasks.filter((task) => task !== undefined);
+      if (own.length > 0) honoured.taskIds = own.map((task) => task.taskId);
+      return { honoured, current: own };
+    }
+    return { honoured, current: [] };
+  }
+
+  /** `notifications/tasks` to each stream that listens for the task: its state as `tasks/get` gives it. */
+  private deliverTask(task: TaskRecord): void {
+    for (const stream of this.streams) {
+      if (stream.taskIds.has(task.taskId)) this.sendTask(stream, task);
+    }
+  }
+
+  private sendTask(stream: ListenStream, task: TaskRecord): void {
+    const sent = stream.call.channel?.send(
+      notificationMessage(Method.Tasks, this.tagged(stream.id, detailedTask(task))),
+    );
+    if (sent !== true) this.logger.debug(`A listen stream could not take ${Method.Tasks}; it is closing`);
   }
 
   private deliver(change: ServerChange): number {
-    let sent = 0;
+    const targets: ListenStream[] = [];
     for (const stream of this.streams) {
       const wanted =
         change.kind === 'list' ? stream.filter[LIST_FLAG[change.list]] === true : stream.uris.has(change.uri);
-      if (!wanted) continue;
-      const method = change.kind === 'list' ? LIST_METHOD[change.list] : Method.ResourceUpdated;
-      const params = change.kind === 'list' ? {} : { uri: change.uri };
-      if (stream.call.channel?.send(notificationMessage(method, this.tagged(stream.id, params)))) sent++;
-      else this.logger.debug(`A listen stream could not take ${method}; it is closing`);
+      if (wanted) targets.push(stream);
     }
-    return sent;
+    if (targets.length === 0) return 0;
+    const method = change.kind === 'list' ? LIST_METHOD[change.list] : Method.ResourceUpdated;
+    const params = change.kind === 'list' ? {} : { uri: change.uri };
+    // Each stream's copy names its subscription, so each is its own small message: about this long.
+    const chars = method.length + (change.kind === 'list' ? 0 : change.uri.length) + 100;
+    return this.slices.fanOut(
+      targets,
+      (stream) => {
+        // Ended while the change waited for its slice.
+        if (!this.streams.has(stream)) return false;
+        if (stream.call.channel?.send(notificationMessage(method, this.tagged(stream.id, params)))) return true;
+        this.logger.debug(`A listen stream could not take ${method}; it is closing`);
+        return false;
+      },
+      chars * targets.length,
+    );
   }
 
   private tagged(id: RequestId, params: JsonRpcParams): JsonRpcParams {

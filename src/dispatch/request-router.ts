@@ -319,7 +319,13 @@ export class RequestRouter implements DispatcherPort<MessageContext> {
 
   /** 2025-11-25: what the call would have answered, once the task has finished. */
   async taskResult(taskId: string, context: MessageContext): Promise<Record<string, unknown>> {
-    const task = await this.tasks.finished(taskId, context.caller);
+    const { channel, session } = context;
+    // The task's requests, progress and status go on this request's stream while it waits.
+    const task = await this.tasks.finished(
+      taskId,
+      context.caller,
+      channel && session ? { channel, session } : undefined,
+    );
     if (task.status === 'failed' && task.error) {
       throw new JsonRpcError(task.error.code, task.error.message, task.error.data);
     }

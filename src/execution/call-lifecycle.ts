@@ -53,8 +53,12 @@ export class CallLifecycle {
     clock: GuardClock,
     sealer: Sealer,
   ) {
-    this.rounds = { sealer, stateTtlMs: options.state.requestStateTtlMs };
     this.telemetry = options.telemetry;
+    this.rounds = {
+      sealer,
+      stateTtlMs: options.state.requestStateTtlMs,
+      ...(this.telemetry.enabled ? { telemetry: this.telemetry } : {}),
+    };
     this.settings = {
       scopes: { scopesOf: options.auth.scopesOf, scopeDenial: options.auth.scopeDenial },
       clientRequestTimeoutMs: options.sessions.clientRequestTimeoutMs,

@@ -1,4 +1,5 @@
 import { ErrorCode } from '../protocol/json-rpc.errors.js';
+import type { ServerTelemetry } from '../interfaces/mcp-telemetry.interface.js';
 import type { JsonRpcParams } from '../protocol/json-rpc.types.js';
 import { Method } from '../protocol/methods.js';
 import { INTERIM_RESULT, type InputRequest, type InputRequiredResult } from '../protocol/mcp.types.js';
@@ -12,10 +13,14 @@ export interface RoundInputs {
   readonly requestState?: string;
 }
 
-/** What every round shares: the sealer of the deployment, and how long a round's state stays valid. */
+/**
+ * What every round shares: the sealer of the deployment, how long a round's state stays valid, and
+ * the server's telemetry when it has some (the rounds of one request are linked in the trace).
+ */
 export interface InputRoundSettings {
   readonly sealer: Sealer;
   readonly stateTtlMs: number;
+  readonly telemetry?: Pick<ServerTelemetry, 'traceMeta' | 'linkPreviousRound'>;
 }
 
 /** The default key of a request to the client: its kind and its place among the handler's unkeyed asks. */
@@ -77,6 +82,7 @@ export class InputRound {
     this.answers = { ...carried.answers, ...inputs.inputResponses };
     this.kept = { ...carried.once };
     this.round = carried.round;
+    if (carried.trace !== undefined) settings.telemetry?.linkPreviousRound(carried.trace);
   }
 
   /** Every answer the request carries (its `inputResponses` and those of earlier rounds), by key. */
@@ -165,7 +171,7 @@ export class InputRound {
     const requestState = sealRequestState(
       this.settings.sealer,
       this.boundTo(),
-      { answers: Object.fromEntries(this.used), once: this.kept, round: this.round + 1 },
+      { answers: Object.fromEntries(this.used), once: this.kept, round: this.round + 1, ...this.traceOfRound() },
       now + this.settings.stateTtlMs,
     );
     const result: InputRequiredResult = {
@@ -188,6 +194,12 @@ export class InputRound {
     if (this.waiters.length === 0) return;
     const why = reason();
     for (const reject of this.waiters.splice(0)) reject(why);
+  }
+
+  /** The trace context of this round's operation, for the next round to link to. */
+  private traceOfRound(): { trace?: Record<string, string> } {
+    const trace = this.settings.telemetry?.traceMeta();
+    return trace === undefined ? {} : { trace };
   }
 
   private boundTo(): StateBinding {

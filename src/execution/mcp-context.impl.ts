@@ -290,7 +290,7 @@ export class McpContextImpl implements McpContext {
       if (this.finished) {
         throw new McpClientRequestError(`${method} cannot be sent: the task has its result`, ErrorCode.InvalidRequest);
       }
-      return this.call.taskInput.ask(method, params, options.key, problemOf);
+      return this.call.taskInput.ask(method, params, options.key, problemOf, options.timeoutMs);
     }
     if (caller.era === 'modern') {
       if (!this.round) {
@@ -299,7 +299,8 @@ export class McpContextImpl implements McpContext {
           ErrorCode.InvalidRequest,
         );
       }
-      return this.round.get().ask(method, params, options.key, problemOf);
+      // The input request travels in the input_required result; its _meta carries the trace as a request's would.
+      return this.round.get().ask(method, this.traced(params), options.key, problemOf);
     }
     const timeoutMs = options.timeoutMs ?? this.settings.clientRequestTimeoutMs;
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {

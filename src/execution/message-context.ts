@@ -47,12 +47,15 @@ export interface TaskInputPort {
    * Puts the request in the task's `inputRequests` and resolves with the client's answer.
    * @param key the request's key, unique over the task's life; by default its kind and order.
    * @param problemOf what is wrong with an answer, if anything (a malformed one rejects).
+   * @param timeoutMs how long the client has to answer, where the request goes to it on a stream
+   *   (2025-11-25); a 2026-07-28 task waits for `tasks/update` as long as it lives.
    */
   ask(
     method: string,
     params: Record<string, unknown>,
     key: string | undefined,
     problemOf: (answer: unknown) => string | undefined,
+    timeoutMs?: number,
   ): Promise<unknown>;
 }
 

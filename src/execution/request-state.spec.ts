@@ -49,6 +49,26 @@ describe('sealRequestState and openRequestState', () => {
     expect(openRequestState(sealer, sealed, binding, NOW)).toStrictEqual(state);
   });
 
+  it('round-trips the trace context of the round that sealed it, and leaves it out when there is none', () => {
+    const trace = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', tracestate: 'a=1' };
+    const sealed = sealRequestState(sealer, binding, { ...state, trace }, EXPIRES);
+    expect(openRequestState(sealer, sealed, binding, NOW)).toStrictEqual({ ...state, trace });
+    expect('trace' in openRequestState(sealer, sealRequestState(sealer, binding, state, EXPIRES), binding, NOW)).toBe(
+      false,
+    );
+  });
+
+  it('refuses a sealed payload whose trace context is not strings', () => {
+    const payload = { v: 1, p: 'alice', i: binding.item, a: binding.args, x: EXPIRES, r: 1, ans: {}, once: {} };
+    refusalOf(() =>
+      openRequestState(sealer, sealer.seal('request-state', { ...payload, t: { traceparent: 1 } }), binding, NOW),
+    );
+    expect(
+      openRequestState(sealer, sealer.seal('request-state', { ...payload, t: { traceparent: 'x' } }), binding, NOW)
+        .trace,
+    ).toStrictEqual({ traceparent: 'x' });
+  });
+
   it('round-trips an empty state', () => {
     const empty: CarriedState = { answers: {}, once: {}, round: 0 };
     expect(openRequestState(sealer, sealRequestState(sealer, binding, empty, EXPIRES), binding, NOW)).toStrictEqual(

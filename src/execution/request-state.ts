@@ -23,6 +23,8 @@ export interface CarriedState {
   readonly once: Readonly<Record<string, unknown>>;
   /** How many rounds came before. */
   readonly round: number;
+  /** The trace context of the round that sealed it (`traceparent`, ...): the next round's span links to it. */
+  readonly trace?: Readonly<Record<string, string>>;
 }
 
 interface Payload {
@@ -35,6 +37,7 @@ interface Payload {
   readonly r: number;
   readonly ans: Record<string, unknown>;
   readonly once: Record<string, unknown>;
+  readonly t?: Record<string, string>;
 }
 
 /**
@@ -58,6 +61,7 @@ export function sealRequestState(
     r: state.round,
     ans: { ...state.answers },
     once: { ...state.once },
+    ...(state.trace === undefined ? {} : { t: { ...state.trace } }),
   };
   const sealed = sealer.seal(PURPOSE, payload);
   if (sealed.length > MAX_REQUEST_STATE_CHARS) {
@@ -85,7 +89,12 @@ export function openRequestState(sealer: Sealer, sealed: string, binding: StateB
   ) {
     throw invalidParams('requestState is not valid for this request (altered, expired, or of another request)');
   }
-  return { answers: payload.ans, once: payload.once, round: payload.r };
+  return {
+    answers: payload.ans,
+    once: payload.once,
+    round: payload.r,
+    ...(payload.t === undefined ? {} : { trace: payload.t }),
+  };
 }
 
 function isPayload(value: unknown): value is Payload {
@@ -98,6 +107,7 @@ function isPayload(value: unknown): value is Payload {
     typeof value.x === 'number' &&
     typeof value.r === 'number' &&
     isPlainObject(value.ans) &&
-    isPlainObject(value.once)
+    isPlainObject(value.once) &&
+    (value.t === undefined || (isPlainObject(value.t) && Object.values(value.t).every((v) => typeof v === 'string')))
   );
 }

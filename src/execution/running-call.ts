@@ -37,6 +37,11 @@ export interface CallCandidate<R> {
    * {@link JsonRpcError} it throws is the answer (a tool's `Mcp-Param-*` headers).
    */
   readonly admitted?: () => void;
+  /**
+   * The caller's guards admitted it already, for this very call: the work of a task, admitted in
+   * the request that made the task. Guards run once per call, not again in the task.
+   */
+  readonly guardsPassed?: boolean;
 }
 
 /** How a candidate's arguments are checked, and what refused ones are answered with. */
@@ -152,7 +157,7 @@ export class RunningCall<R> {
     this.context.rename(item.name);
     // Guards see the arguments as sent, before validation.
     const invocation = this.invocation(item, candidate.raw);
-    if (ready.guarded && !(await this.admits(ready, invocation, candidate))) {
+    if (ready.guarded && candidate.guardsPassed !== true && !(await this.admits(ready, invocation, candidate))) {
       this.answers.logger.debug(`${describeItem(item)} denied by its guards`);
       return denied ? denied() : DENIED;
     }

@@ -205,24 +205,38 @@ export interface McpLimitsOptions {
   /**
    * Server-to-client messages a session may hold undelivered: events its connections hold back
    * because the client does not read (past it the session ends), and messages waiting for a GET
-   * stream (past it the oldest are dropped).
+   * stream (past it the oldest are dropped). Bounds also what waits for the client and cannot be
+   * dropped, each refused past it with JSON-RPC error -32000: requests to the client awaiting
+   * answers (`ctx.elicit()`, `sample()`, `listRoots()`), and a task's pending input requests (with
+   * `outboxChars` for their size).
    * @default 1000
    */
   outboxMessages?: number;
   /**
    * Characters of server-to-client messages a session may hold undelivered, as `outboxMessages`
    * counts them: past it a stalled reader's session ends, and the oldest messages waiting for a GET
-   * stream are dropped. A 2026-07-28 response stream past it is cut. Without it, a tool that logs
-   * 1 MB messages to a client that stopped reading would hold `outboxMessages` megabytes.
+   * stream are dropped. A 2026-07-28 response stream past it is cut (a `subscriptions/listen`
+   * stream too: its client listens again). A task's pending input requests hold at most this many
+   * characters (a new one past it is refused with -32000). Without it, a tool that logs 1 MB
+   * messages to a client that stopped reading would hold `outboxMessages` megabytes.
    * @default 4194304 (4 Mi characters, as a POST body may hold)
    */
   outboxChars?: number;
   /**
-   * Characters of server-to-client messages this server holds for all its clients together: what
-   * connections hold back because their clients do not read, messages waiting for a GET stream,
-   * and the default event store's events. Past it, the session holding the most is relieved: its
-   * connections that hold messages back are cut (the client may resume from its stored events) or,
-   * holding none, it ends. A thousand stalled readers then cost this much, not a thousand outboxes.
+   * Characters of server-to-client messages the application holds for all its clients together,
+   * across all its MCP servers: what connections hold back because their clients do not read
+   * (sessions, 2026-07-28 response and listen streams), messages waiting for a GET stream, the
+   * default event store's events, and, with shared state, messages and events on their way to it.
+   * Past it, the session or stream holding the most is relieved, one step at a time: its
+   * connections that hold messages back are cut (the client may resume from its stored events),
+   * then what waits for a GET stream is dropped, then its stored events, and finally it ends. A
+   * write to the shared state that finds no room even then is not made (the message is dropped,
+   * or sent live without being stored). A thousand stalled readers then cost this much, not a
+   * thousand outboxes.
+   *
+   * One budget per Nest application, not per server and not per process: what a process can
+   * spare does not grow with the servers in it, and two applications in one process share nothing.
+   * When its servers give different values, the smallest holds.
    * @default a 64th of the V8 heap limit (64 Mi characters under the default 4 GB heap; 16 Mi in a 1 GB one)
    */
   bufferedChars?: number;

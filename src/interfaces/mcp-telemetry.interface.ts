@@ -94,6 +94,11 @@ export interface ServerTelemetry {
    * sends the client; `undefined` when there is none.
    */
   traceMeta(): Record<string, string> | undefined;
+  /**
+   * The operation running now is a later round of a 2026-07-28 multi round-trip request: `trace` is
+   * the trace context of the round before it (carried in the sealed `requestState`), linked to.
+   */
+  linkPreviousRound(trace: Readonly<Record<string, string>>): void;
   /** A 2025 session ended after `durationMs`; `reason` other than `deleted` is recorded as its `error.type`. */
   sessionEnded(protocolVersion: string, durationMs: number, reason: string): void;
   refused(cause: TelemetryRefusal): void;
@@ -110,6 +115,7 @@ export const NO_TELEMETRY: ServerTelemetry = Object.freeze({
     handle();
   },
   traceMeta: () => undefined,
+  linkPreviousRound: () => undefined,
   sessionEnded: () => undefined,
   refused: () => undefined,
   observe: () => () => undefined,

@@ -28,49 +28,136 @@ const RESOURCE_METHODS: ReadonlySet<string> = new Set([
   'notifications/resources/updated',
 ]);
 
-/** What an operation is about, read once from its params: the span's name and its low-cardinality attributes. */
-export interface OperationTarget {
+/**
+ * What every operation of one kind shares (one method, target, protocol version and network): its
+ * span name and its metric attributes, built once and reused, as are those of each way it failed.
+ */
+export interface OperationKind {
   readonly spanName: string;
-  /** Attributes of both the span and the duration metric. */
-  readonly common: Attributes;
-  /** Attributes of the span only (ids, URIs, addresses: too many values for a metric). */
-  readonly spanOnly: Attributes;
+  /** Attributes of both the span and the duration metric: the low-cardinality ones. */
+  readonly metric: Attributes;
+  /** `metric` with each failure's attributes, by `error.type`. */
+  readonly failures: Map<string, Attributes>;
+  /** Whether its params name a resource by `uri` (`mcp.resource.uri`). */
+  readonly resourceMethod: boolean;
+}
+
+/** Kinds remembered per server: tool and prompt names come from clients, so the cache is bounded. */
+const MAX_KINDS = 512;
+/** Failure sets remembered per kind: JSON-RPC codes and exception names are few, but a bound costs nothing. */
+const MAX_FAILURES = 32;
+
+/**
+ * The kinds of operations one server has seen. Describing a message is then one lookup by a short
+ * key, then the per-message attributes (ids, URIs, addresses) on a copy of the kind's.
+ */
+export class OperationKinds {
+  private readonly kinds = new Map<string, OperationKind>();
+
+  constructor(
+    private readonly serverName: string,
+    private readonly uriInName: boolean,
+  ) {}
+
+  /**
+   * Names the operation `{mcp.method.name} {target}`, the target a tool or prompt name, or (when
+   * asked) a resource URI; anything else is named by its method alone, as the conventions say.
+   */
+  of(operation: TelemetryOperation): OperationKind {
+    const { method, params, network } = operation;
+    let target: string | undefined;
+    const name = params?.name;
+    if ((method === 'tools/call' || method === 'prompts/get') && typeof name === 'string') target = name;
+    else if (this.uriInName && RESOURCE_METHODS.has(method) && typeof params?.uri === 'string') target = params.uri;
+    // Control characters cannot occur in a method, a version or an HTTP version: the fields cannot run together.
+    const key = `${method}\u0000${operation.protocolVersion ?? ''}\u0000${network?.transport ?? ''}\u0000${network?.protocolVersion ?? ''}\u0000${target ?? ''}`;
+    let kind = this.kinds.get(key);
+    if (kind === undefined) {
+      kind = this.build(operation, target);
+      if (this.kinds.size < MAX_KINDS) this.kinds.set(key, kind);
+    }
+    return kind;
+  }
+
+  private build(operation: TelemetryOperation, target: string | undefined): OperationKind {
+    const { method, network } = operation;
+    const metric: Attributes = { [ATTR_MCP_METHOD_NAME]: method, [ATTR_MCP42_SERVER_NAME]: this.serverName };
+    if (method === 'tools/call' && target !== undefined) {
+      metric[ATTR_GEN_AI_TOOL_NAME] = target;
+      metric[ATTR_GEN_AI_OPERATION_NAME] = 'execute_tool';
+    } else if (method === 'prompts/get' && target !== undefined) {
+      metric[ATTR_GEN_AI_PROMPT_NAME] = target;
+    }
+    if (operation.protocolVersion !== undefined) metric[ATTR_MCP_PROTOCOL_VERSION] = operation.protocolVersion;
+    if (network) {
+      metric[ATTR_NETWORK_TRANSPORT] = network.transport;
+      if (network.protocolName !== undefined) metric[ATTR_NETWORK_PROTOCOL_NAME] = network.protocolName;
+      if (network.protocolVersion !== undefined) metric[ATTR_NETWORK_PROTOCOL_VERSION] = network.protocolVersion;
+    }
+    return {
+      spanName: target === undefined ? method : `${method} ${target}`,
+      metric,
+      failures: new Map(),
+      resourceMethod: RESOURCE_METHODS.has(method),
+    };
+  }
 }
 
 /**
- * Names the operation `{mcp.method.name} {target}`, the target a tool or prompt name, or (when
- * asked) a resource URI; anything else is named by its method alone, as the conventions say.
+ * The span's attributes: the kind's, and those of this message only (ids, URIs, addresses: too many
+ * values for a metric). One literal with every key, absent ones `undefined` (which the API allows and
+ * SDKs leave out): adding keys one by one to a copy took most of the time of describing a message.
+ * The keys are the `ATTR_*` names, spelled out so the literal keeps one shape.
  */
-export function targetOf(operation: TelemetryOperation, serverName: string, uriInName: boolean): OperationTarget {
-  const { method, params } = operation;
-  const common: Attributes = { [ATTR_MCP_METHOD_NAME]: method, [ATTR_MCP42_SERVER_NAME]: serverName };
-  const spanOnly: Attributes = {};
-  let target: string | undefined;
-  const name = params?.name;
-  if (method === 'tools/call' && typeof name === 'string') {
-    common[ATTR_GEN_AI_TOOL_NAME] = name;
-    common[ATTR_GEN_AI_OPERATION_NAME] = 'execute_tool';
-    target = name;
-  } else if (method === 'prompts/get' && typeof name === 'string') {
-    common[ATTR_GEN_AI_PROMPT_NAME] = name;
-    target = name;
-  } else if (RESOURCE_METHODS.has(method) && typeof params?.uri === 'string') {
-    spanOnly[ATTR_MCP_RESOURCE_URI] = params.uri;
-    if (uriInName) target = params.uri;
+export function spanAttributesOf(kind: OperationKind, operation: TelemetryOperation): Attributes {
+  const { metric, resourceMethod } = kind;
+  const { network, id } = operation;
+  const uri = resourceMethod ? operation.params?.uri : undefined;
+  return {
+    'mcp.method.name': metric[ATTR_MCP_METHOD_NAME],
+    'mcp42.server.name': metric[ATTR_MCP42_SERVER_NAME],
+    'gen_ai.tool.name': metric[ATTR_GEN_AI_TOOL_NAME],
+    'gen_ai.operation.name': metric[ATTR_GEN_AI_OPERATION_NAME],
+    'gen_ai.prompt.name': metric[ATTR_GEN_AI_PROMPT_NAME],
+    'mcp.protocol.version': metric[ATTR_MCP_PROTOCOL_VERSION],
+    'network.transport': metric[ATTR_NETWORK_TRANSPORT],
+    'network.protocol.name': metric[ATTR_NETWORK_PROTOCOL_NAME],
+    'network.protocol.version': metric[ATTR_NETWORK_PROTOCOL_VERSION],
+    'mcp.resource.uri': typeof uri === 'string' ? uri : undefined,
+    'client.address': network?.clientAddress,
+    'client.port': network?.clientPort,
+    // The conventions leave out a null or missing id; MCP has neither on a request.
+    'jsonrpc.request.id': id === undefined ? undefined : String(id),
+    'mcp.session.id': operation.sessionId,
+  } satisfies Record<SpanAttributeKey, unknown>;
+}
+
+/** The keys of {@link spanAttributesOf}: checked against the conventions' names by the compiler. */
+type SpanAttributeKey =
+  | typeof ATTR_MCP_METHOD_NAME
+  | typeof ATTR_MCP42_SERVER_NAME
+  | typeof ATTR_GEN_AI_TOOL_NAME
+  | typeof ATTR_GEN_AI_OPERATION_NAME
+  | typeof ATTR_GEN_AI_PROMPT_NAME
+  | typeof ATTR_MCP_PROTOCOL_VERSION
+  | typeof ATTR_NETWORK_TRANSPORT
+  | typeof ATTR_NETWORK_PROTOCOL_NAME
+  | typeof ATTR_NETWORK_PROTOCOL_VERSION
+  | typeof ATTR_MCP_RESOURCE_URI
+  | typeof ATTR_CLIENT_ADDRESS
+  | typeof ATTR_CLIENT_PORT
+  | typeof ATTR_JSONRPC_REQUEST_ID
+  | typeof ATTR_MCP_SESSION_ID;
+
+/** The metric attributes of `kind` failing as `failure` says, built once per `error.type`. */
+export function metricFailureOf(kind: OperationKind, failure: OperationFailure): Attributes {
+  const errorType = String(failure.attributes[ATTR_ERROR_TYPE]);
+  let attributes = kind.failures.get(errorType);
+  if (attributes === undefined) {
+    attributes = { ...kind.metric, ...failure.attributes };
+    if (kind.failures.size < MAX_FAILURES) kind.failures.set(errorType, attributes);
   }
-  if (operation.protocolVersion !== undefined) common[ATTR_MCP_PROTOCOL_VERSION] = operation.protocolVersion;
-  const { network } = operation;
-  if (network) {
-    common[ATTR_NETWORK_TRANSPORT] = network.transport;
-    if (network.protocolName !== undefined) common[ATTR_NETWORK_PROTOCOL_NAME] = network.protocolName;
-    if (network.protocolVersion !== undefined) common[ATTR_NETWORK_PROTOCOL_VERSION] = network.protocolVersion;
-    if (network.clientAddress !== undefined) spanOnly[ATTR_CLIENT_ADDRESS] = network.clientAddress;
-    if (network.clientPort !== undefined) spanOnly[ATTR_CLIENT_PORT] = network.clientPort;
-  }
-  // The conventions leave out a null or missing id; MCP has neither on a request.
-  if (operation.id !== undefined) spanOnly[ATTR_JSONRPC_REQUEST_ID] = String(operation.id);
-  if (operation.sessionId !== undefined) spanOnly[ATTR_MCP_SESSION_ID] = operation.sessionId;
-  return { spanName: target === undefined ? method : `${method} ${target}`, common, spanOnly };
+  return attributes;
 }
 
 /** How an operation failed, if it did: the attributes to add, and the span status message. */

@@ -15,6 +15,7 @@ import {
   type Link,
   type Span,
   type TextMapGetter,
+  type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
 import type {
@@ -26,12 +27,20 @@ import type {
 import type { JsonRpcResponse } from '../protocol/json-rpc.types.js';
 import { createInstruments, type McpInstruments } from './mcp-instruments.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.js';
-import { failureOf, targetOf } from './operation-attributes.js';
+import {
+  failureOf,
+  metricFailureOf,
+  OperationKinds,
+  spanAttributesOf,
+  type OperationFailure,
+  type OperationKind,
+} from './operation-attributes.js';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP42_LINK_KIND,
   ATTR_MCP42_REFUSAL_CAUSE,
   ATTR_MCP42_SERVER_NAME,
   ATTR_MCP42_SESSION_END_REASON,
@@ -62,11 +71,14 @@ export class OtelServerTelemetry implements ServerTelemetry {
   private recording = false;
   /** Gauges waiting for an SDK, and the removal of each one reported. */
   private readonly gauges = new Map<TelemetryGauges, (() => void) | undefined>();
+  private readonly kinds: OperationKinds;
 
   constructor(
     private readonly server: { readonly name: string; readonly version: string },
     private readonly options: McpTelemetryOptions,
-  ) {}
+  ) {
+    this.kinds = new OperationKinds(server.name, options.resourceUriInSpanName === true);
+  }
 
   /**
    * Whether anything would record: until an SDK registers a global provider (or one was given), the
@@ -107,15 +119,16 @@ export class OtelServerTelemetry implements ServerTelemetry {
   ): Promise<R> {
     if (!this.live()) return serve();
     const started = performance.now();
-    const target = targetOf(operation, this.server.name, this.options.resourceUriInSpanName === true);
-    const { span, active } = this.start(operation, target.spanName, target.common, target.spanOnly);
+    const kind = this.kinds.of(operation);
+    const active = this.start(operation, kind);
+    const span = trace.getSpan(active)!;
     let response: R;
     try {
       response = await context.with(active, serve);
     } catch (error) {
       // The dispatcher answers every failure; a throw here is the transport's own, recorded and passed on.
       span.recordException(error instanceof Error ? error : String(error));
-      this.end(span, target.common, started, {
+      this.end(span, kind, started, {
         attributes: { [ATTR_ERROR_TYPE]: errorTypeOf(error) },
         message: String(error),
       });
@@ -124,7 +137,7 @@ export class OtelServerTelemetry implements ServerTelemetry {
     if (this.options.captureToolCallContent === true && operation.method === 'tools/call') {
       this.captureToolCall(span, operation, response);
     }
-    this.end(span, target.common, started, failureOf(operation.method, response));
+    this.end(span, kind, started, failureOf(operation.method, response));
     return response;
   }
 
@@ -134,12 +147,13 @@ export class OtelServerTelemetry implements ServerTelemetry {
       return;
     }
     const started = performance.now();
-    const target = targetOf(operation, this.server.name, this.options.resourceUriInSpanName === true);
-    const { span, active } = this.start(operation, target.spanName, target.common, target.spanOnly);
+    const kind = this.kinds.of(operation);
+    const active = this.start(operation, kind);
+    const span = trace.getSpan(active)!;
     try {
       context.with(active, handle);
     } finally {
-      this.end(span, target.common, started, undefined);
+      this.end(span, kind, started, undefined);
     }
   }
 
@@ -148,6 +162,17 @@ export class OtelServerTelemetry implements ServerTelemetry {
     const carrier: Record<string, string> = {};
     (this.options.propagator ?? propagation).inject(context.active(), carrier, defaultTextMapSetter);
     return Object.keys(carrier).length === 0 ? undefined : carrier;
+  }
+
+  linkPreviousRound(carried: Readonly<Record<string, string>>): void {
+    if (!this.recording) return;
+    // Called as the round opens, before guards and the handler: the active span is the operation's.
+    const span = trace.getActiveSpan();
+    const previous = trace.getSpanContext(
+      (this.options.propagator ?? propagation).extract(ROOT_CONTEXT, carried, META_GETTER),
+    );
+    if (span === undefined || previous === undefined || !trace.isSpanContextValid(previous)) return;
+    span.addLink({ context: previous, attributes: { [ATTR_MCP42_LINK_KIND]: 'previous_round' } });
   }
 
   sessionEnded(protocolVersion: string, durationMs: number, reason: string): void {
@@ -204,23 +229,20 @@ export class OtelServerTelemetry implements ServerTelemetry {
   /**
    * Starts the operation's span. Its parent is the context in `params._meta` (SEP-414), the
    * transport's context linked; without one, the ambient context (an HTTP server span of an
-   * instrumentation), else the HTTP headers' W3C context, else a new trace.
+   * instrumentation), else the HTTP headers' W3C context, else a new trace. Returns the context the
+   * operation runs in: the parent's, with the span.
    */
-  private start(
-    operation: TelemetryOperation,
-    name: string,
-    common: Attributes,
-    spanOnly: Attributes,
-  ): { span: Span; active: Context } {
+  private start(operation: TelemetryOperation, kind: OperationKind): Context {
     const propagator = this.options.propagator ?? propagation;
     const ambient = context.active();
     let transport = ambient;
-    if (trace.getSpanContext(ambient) === undefined && operation.carrier !== undefined) {
-      transport = propagator.extract(ambient, operation.carrier, defaultTextMapGetter);
+    const { carrier } = operation;
+    if (carrier !== undefined && trace.getSpanContext(ambient) === undefined && carriesAny(carrier, propagator)) {
+      transport = propagator.extract(ambient, carrier, defaultTextMapGetter);
     }
     const meta = operation.params?._meta;
     let parent = transport;
-    const links: Link[] = [];
+    let links: Link[] | undefined;
     if (
       typeof meta === 'object' &&
       meta !== null &&
@@ -228,24 +250,21 @@ export class OtelServerTelemetry implements ServerTelemetry {
     ) {
       parent = propagator.extract(ROOT_CONTEXT, meta as Record<string, unknown>, META_GETTER);
       const linked = trace.getSpanContext(transport);
-      if (linked !== undefined && trace.isSpanContextValid(linked)) links.push({ context: linked });
+      if (linked !== undefined && trace.isSpanContextValid(linked)) links = [{ context: linked }];
     }
+    const attributes = spanAttributesOf(kind, operation);
     const span = this.tracer.startSpan(
-      name,
-      { kind: SpanKind.SERVER, attributes: { ...common, ...spanOnly }, links },
+      kind.spanName,
+      links === undefined ? { kind: SpanKind.SERVER, attributes } : { kind: SpanKind.SERVER, attributes, links },
       parent,
     );
-    return { span, active: trace.setSpan(parent, span) };
+    return trace.setSpan(parent, span);
   }
 
-  private end(
-    span: Span,
-    common: Attributes,
-    started: number,
-    failure: { readonly attributes: Attributes; readonly message: string } | undefined,
-  ): void {
-    const attributes = failure === undefined ? common : { ...common, ...failure.attributes };
+  private end(span: Span, kind: OperationKind, started: number, failure: OperationFailure | undefined): void {
+    let attributes = kind.metric;
     if (failure !== undefined) {
+      attributes = metricFailureOf(kind, failure);
       span.setAttributes(failure.attributes);
       span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
     }
@@ -261,6 +280,15 @@ export class OtelServerTelemetry implements ServerTelemetry {
     if (result.isError === true) return;
     span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, JSON.stringify(result.structuredContent ?? result.content ?? null));
   }
+}
+
+/**
+ * Whether the transport's carrier holds any field the propagator reads: when it holds none (the usual
+ * MCP client sends no `traceparent` header), extracting would only return the context it was given.
+ */
+function carriesAny(carrier: Readonly<Record<string, unknown>>, propagator: TextMapPropagator): boolean {
+  for (const field of propagator.fields()) if (carrier[field] !== undefined) return true;
+  return false;
 }
 
 function errorTypeOf(error: unknown): string {

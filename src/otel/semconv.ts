@@ -22,6 +22,8 @@ export const ATTR_CLIENT_PORT = 'client.port';
 
 /** Which of the application's MCP servers recorded it (`McpModuleOptions.name`). Ours: not in the conventions. */
 export const ATTR_MCP42_SERVER_NAME = 'mcp42.server.name';
+/** Why a span links to another: `previous_round`, the round before it of a multi round-trip request. */
+export const ATTR_MCP42_LINK_KIND = 'mcp42.link.kind';
 /** Why a request was refused before any handler ran. */
 export const ATTR_MCP42_REFUSAL_CAUSE = 'mcp42.refusal.cause';
 /** Why a 2025 session ended: `deleted`, `idle`, `overflow` or `shutdown`. */

@@ -28,6 +28,8 @@ export const Method = {
   TasksList: 'tasks/list',
   /** 2025-11-25 tasks: a task's status changed. */
   TasksStatus: 'notifications/tasks/status',
+  /** 2026-07-28 tasks extension: a task's state changed (on `subscriptions/listen`). */
+  Tasks: 'notifications/tasks',
   Initialized: 'notifications/initialized',
   Cancelled: 'notifications/cancelled',
   Progress: 'notifications/progress',

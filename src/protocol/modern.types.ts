@@ -21,6 +21,8 @@ export interface SubscriptionFilter {
   readonly promptsListChanged?: boolean;
   readonly resourcesListChanged?: boolean;
   readonly resourceSubscriptions?: readonly string[];
+  /** Tasks extension (`io.modelcontextprotocol/tasks`): the tasks whose `notifications/tasks` it wants. */
+  readonly taskIds?: readonly string[];
 }
 
 /** One request the server needs the client to answer before it can complete the original one. */

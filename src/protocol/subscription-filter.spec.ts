@@ -1,6 +1,11 @@
 import { JsonRpcError } from './json-rpc.errors.js';
 import type { JsonRpcParams } from './json-rpc.types.js';
-import { MAX_LISTEN_URI_CHARS, MAX_LISTEN_URIS, readSubscriptionFilter } from './subscription-filter.js';
+import {
+  MAX_LISTEN_TASK_IDS,
+  MAX_LISTEN_URI_CHARS,
+  MAX_LISTEN_URIS,
+  readSubscriptionFilter,
+} from './subscription-filter.js';
 import { thrownBy } from '../../test/utils/thrown.js';
 
 /** A URI of exactly `length` characters. */
@@ -159,6 +164,22 @@ describe('readSubscriptionFilter', () => {
   it('checks the flags before the URIs', () => {
     expect(invalidParams({ notifications: { resourceSubscriptions: 'x', toolsListChanged: 'yes' } })).toBe(
       'Invalid params: notifications.toolsListChanged must be a boolean',
+    );
+  });
+
+  it('reads the task ids of the tasks extension, without duplicates, and refuses malformed ones', () => {
+    expect(readSubscriptionFilter({ notifications: { taskIds: ['a', 'b', 'a'] } })).toEqual({ taskIds: ['a', 'b'] });
+    expect(readSubscriptionFilter({ notifications: { taskIds: [] } })).toEqual({});
+    const refused = 'Invalid params: notifications.taskIds must list task ids of 1 to 256 characters';
+    expect(invalidParams({ notifications: { taskIds: [7] } })).toBe(refused);
+    expect(invalidParams({ notifications: { taskIds: [''] } })).toBe(refused);
+    expect(invalidParams({ notifications: { taskIds: ['x'.repeat(257)] } })).toBe(refused);
+    const tooMany = Array.from({ length: MAX_LISTEN_TASK_IDS + 1 }, (_, i) => `t${i}`);
+    expect(invalidParams({ notifications: { taskIds: tooMany } })).toBe(
+      'Invalid params: notifications.taskIds must be an array of at most 1000 task ids',
+    );
+    expect(invalidParams({ notifications: { taskIds: 'a' } })).toBe(
+      'Invalid params: notifications.taskIds must be an array of at most 1000 task ids',
     );
   });
 });

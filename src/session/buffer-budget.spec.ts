@@ -73,4 +73,48 @@ describe('BufferBudget', () => {
     expect(budget.heldBy('t')).toBe(0);
     expect(budget.heldBy('s')).toBe(30);
   });
+
+  it('reserves room for a write on its way by relieving holders, and refuses what does not fit even then', () => {
+    const budget = new BufferBudget(100);
+    const relieved: string[] = [];
+    budget.charge('stalled', 70, () => {
+      relieved.push('stalled');
+      budget.charge('stalled', -70, () => undefined);
+    });
+    const release = budget.reserve(50);
+    expect(release).toBeDefined();
+    expect(relieved).toEqual(['stalled']);
+    expect(budget.used).toBe(50);
+    expect(budget.reservedChars).toBe(50);
+    // Reservations are never relieved (only their answer frees them): one past the rest is refused.
+    expect(budget.reserve(60)).toBeUndefined();
+    expect(budget.used).toBe(50);
+    release!();
+    release!();
+    expect(budget.used).toBe(0);
+    expect(budget.reservedChars).toBe(0);
+  });
+
+  it('relieves holders, not reservations, when a charge goes past the limit', () => {
+    const budget = new BufferBudget(100);
+    const release = budget.reserve(80)!;
+    let relieved = 0;
+    budget.charge('a', 30, () => {
+      relieved++;
+      budget.charge('a', -30, () => undefined);
+    });
+    expect(relieved).toBe(1);
+    expect(budget.used).toBe(80);
+    release();
+  });
+
+  it('tightens to a lower limit, relieving holders to fit, and never loosens', () => {
+    const budget = new BufferBudget(100);
+    budget.charge('a', 90, () => budget.charge('a', -90, () => undefined));
+    budget.tighten(200);
+    expect(budget.limit).toBe(100);
+    budget.tighten(50);
+    expect(budget.limit).toBe(50);
+    expect(budget.used).toBe(0);
+  });
 });

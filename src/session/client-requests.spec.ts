@@ -268,4 +268,28 @@ describe('ClientRequests', () => {
     await expect(pending).resolves.toEqual({ roots: [] });
     expect(sent).toHaveLength(1);
   });
+
+  it('refuses a request past maxWaiting with -32000, sending nothing, and takes one again once an answer came', async () => {
+    const requests = new ClientRequests('mcp42-', 2);
+    const { sent, send } = channel();
+    const first = requests.request('roots/list', {}, { send, timeoutMs: 1_000 });
+    const second = requests.request('roots/list', {}, { send, timeoutMs: 1_000 });
+    const refused = requests.request('roots/list', {}, { send, timeoutMs: 1_000 });
+    await expect(refused).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('limits.outboxMessages'),
+    });
+    await expect(refused).rejects.toBeInstanceOf(McpClientRequestError);
+    expect(sent).toHaveLength(2);
+    expect(requests.size).toBe(2);
+    expect(jest.getTimerCount()).toBe(2);
+
+    requests.settle({ jsonrpc: '2.0', id: 'mcp42-1', result: { roots: [] } });
+    await first;
+    const third = requests.request('roots/list', {}, { send, timeoutMs: 1_000 });
+    expect(sent).toHaveLength(3);
+    requests.rejectAll(new Error('ended'));
+    await expect(second).rejects.toThrow('ended');
+    await expect(third).rejects.toThrow('ended');
+  });
 });

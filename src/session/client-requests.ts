@@ -32,8 +32,14 @@ export class ClientRequests {
   /**
    * @param idPrefix starts every id; with shared state it names this instance, so that an answer
    *   POSTed to another instance finds its way back here.
+   * @param maxWaiting requests that may wait at once (`limits.outboxMessages`): each holds a timer
+   *   and its caller's continuation, and a handler asking in a loop would otherwise hold any number.
+   *   The requests' bytes are the outbox's (bounded in characters there) until delivered, then gone.
    */
-  constructor(private readonly idPrefix = 'mcp42-') {}
+  constructor(
+    private readonly idPrefix = 'mcp42-',
+    private readonly maxWaiting = Infinity,
+  ) {}
 
   /** Requests waiting for an answer. */
   get size(): number {
@@ -44,6 +50,16 @@ export class ClientRequests {
   request(method: string, params: JsonRpcParams, options: ClientRequestOptions): Promise<unknown> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    // Nothing of the waiting ones can be dropped (each has a caller awaiting it): the new one is refused.
+    if (this.waiting.size >= this.maxWaiting) {
+      return Promise.reject(
+        new McpClientRequestError(
+          `${method} was not sent: ${this.waiting.size} requests to the client wait for answers already ` +
+            '(limits.outboxMessages)',
+          ErrorCode.ServerError,
+        ),
+      );
+    }
     const id = `${this.idPrefix}${++this.nextId}`;
     return new Promise<unknown>((resolve, reject) => {
       const withdraw = (reason: string): void => {

@@ -194,10 +194,7 @@ export class ClientSession implements McpSessionHandle {
    */
   sendEncoded(data: string): boolean {
     if (this.ended) return false;
-    if (this.sharing && !this.hasStream) {
-      this.sharing.sendStandalone(data);
-      return true;
-    }
+    if (this.sharing && !this.hasStream) return this.sharing.sendStandalone(data);
     return delivered(this.streams.sendStandaloneEncoded(data)) && !this.ended;
   }
 
@@ -218,8 +215,7 @@ export class ClientSession implements McpSessionHandle {
       this.onUnserializable(this);
       return false;
     }
-    this.sharing!.sendStandalone(data);
-    return true;
+    return this.sharing!.sendStandalone(data);
   }
 
   /** Sets the least severe log level the client wants (`logging/setLevel`). */
@@ -348,7 +344,11 @@ export class ClientSession implements McpSessionHandle {
         new McpClientRequestError(`${method} could not be sent: the session ended`, ErrorCode.ServerError),
       );
     }
-    return (this.clientRequests ??= new ClientRequests(this.sharing?.requestIdPrefix)).request(method, params, options);
+    return (this.clientRequests ??= new ClientRequests(this.sharing?.requestIdPrefix, this.outbox.messages)).request(
+      method,
+      params,
+      options,
+    );
   }
 
   /**

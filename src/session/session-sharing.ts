@@ -8,8 +8,11 @@ export interface SessionSharing {
   readonly streams: StreamSharing;
   /** Starts the ids of requests to the client: names this instance. */
   readonly requestIdPrefix: string;
-  /** A message for the standalone stream while this instance holds no connection of it. */
-  sendStandalone(data: string): void;
+  /**
+   * A message for the standalone stream while this instance holds no connection of it.
+   * @returns false when it was dropped: no room in the budget for it on its way to the shared state.
+   */
+  sendStandalone(data: string): boolean;
   /** A field every instance must see changed (`ll` log level, `in` initialized). */
   changed(field: 'll' | 'in', value: string): void;
   /** Records a subscription where every instance sees it; false past the bounds. */

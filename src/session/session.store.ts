@@ -35,6 +35,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly forget = (session: ClientSession, reason: SessionEndReason): void => {
     this.options.telemetry.sessionEnded(session.protocolVersion, Date.now() - session.startedAt, reason);
+    this.endedSubject.next(session.id);
     if (this.shared.enabled) this.shared.ended(session, reason);
     else if (this.sessions.delete(session.id)) this.principals.delete(session);
     if (reason === 'overflow') {
@@ -42,7 +43,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn(
         `Session ${session.id} ended: its client does not read, and it held more than ${outboxMessages} undelivered ` +
           `messages or ${outboxChars} characters (limits.outboxMessages, limits.outboxChars), or the most when ` +
-          `the server's ${bufferedChars} were spent (limits.bufferedChars)`,
+          `the application's ${bufferedChars} were spent (limits.bufferedChars)`,
       );
     }
   };
@@ -58,6 +59,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   };
 
   private readonly rootsChangedSubject = new Subject<McpSessionHandle>();
+  private readonly endedSubject = new Subject<string>();
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -96,6 +98,15 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
    */
   get rootsChanged(): Observable<McpSessionHandle> {
     return this.rootsChangedSubject.asObservable();
+  }
+
+  /**
+   * Emits the id of each session as it ends (DELETE, idle, overflow), for what it owns beside
+   * its streams (its tasks).
+   * @internal
+   */
+  get ended(): Observable<string> {
+    return this.endedSubject.asObservable();
   }
 
   /** The client of `session` said its roots changed. */
@@ -360,6 +371,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
     this.slices.clear();
     this.unmeter?.();
     this.rootsChangedSubject.complete();
+    this.endedSubject.complete();
     // Ending sessions completes their streams, so the HTTP server can close without waiting on them.
     for (const session of this.all()) session.end('shutdown');
   }

@@ -89,8 +89,16 @@ export class SharedSessionFactory {
     return {
       streams,
       requestIdPrefix: `mcp42-${shared.replicaId}-`,
-      sendStandalone: (data) =>
-        this.callbacks.guard(shared.sendStandalone(id, data, this.options.limits.outboxMessages)),
+      sendStandalone: (data) => {
+        // Held here until the shared state has it: reserved in the budget meanwhile, or dropped.
+        const budget = this.callbacks.budget;
+        const release = budget ? budget.reserve(data.length) : () => undefined;
+        if (!release) return false;
+        const sent = shared.sendStandalone(id, data, this.options.limits.outboxMessages);
+        void sent.then(release, release);
+        this.callbacks.guard(sent);
+        return true;
+      },
       changed: (field, value) => {
         this.callbacks.guard(
           shared

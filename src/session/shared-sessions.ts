@@ -52,6 +52,9 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   private readonly endingEverywhere = new Set<string>();
   private readonly handlers: { [K in InstanceMessage['kind']]?: (message: InstanceMessageOf<K>) => void } = {};
   private readonly writes = new Set<Promise<unknown>>();
+  /** Broadcasts to every session going to the shared state now, and those waiting for a place. */
+  private broadcastsRunning = 0;
+  private readonly broadcastsWaiting: (() => void)[] = [];
   private callbacks: SharedSessionCallbacks | undefined;
   private sessionFactory: SharedSessionFactory | undefined;
   private tickTimer: NodeJS.Timeout | undefined;
@@ -126,8 +129,13 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     this.standaloneHolds = new StandaloneHolds(this.shared, options.limits.outboxMessages, (operation) =>
       this.guard(operation),
     );
-    const store = new SharedEventStore(this.shared, this.bounds);
     const callbacks = this.callbacks!;
+    const store = new SharedEventStore(this.shared, this.bounds, callbacks.budget, () =>
+      this.logger.warn(
+        'Events on their way to the shared state filled the buffer budget (limits.bufferedChars): ' +
+          'new events are sent live but not stored, so a client cannot resume to them, until writes are answered',
+      ),
+    );
     this.sessionFactory = new SharedSessionFactory(this.shared, options, store, {
       ...callbacks,
       guard: (operation) => this.guard(operation),
@@ -148,6 +156,8 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (!this.shared) return;
     clearInterval(this.tickTimer);
+    // Waiting broadcasts go now (and fail once the state is stopped) rather than wait for ever.
+    for (const next of this.broadcastsWaiting.splice(0)) next();
     await this.cache.tick(true).catch(() => undefined);
     await Promise.allSettled([...this.writes]);
     await this.shared.stop();
@@ -242,9 +252,47 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   /** Sends a message to the standalone stream of every live session of every instance. */
   async notifyEverySession(data: string): Promise<void> {
     const shared = this.shared!;
-    await inChunks(await shared.sessionIds(), (ids) =>
-      shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages),
-    );
+    // The message is held here until every batch is answered: it counts in the budget meanwhile.
+    const budget = this.callbacks?.budget;
+    const release = budget ? budget.reserve(data.length) : () => undefined;
+    if (!release) {
+      throw new Error(
+        `no room in the buffer budget (limits.bufferedChars) for a ${data.length}-character message on its way to the shared state`,
+      );
+    }
+    try {
+      await this.broadcastTurn();
+      try {
+        await inChunks(await shared.sessionIds(), (ids) =>
+          shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages),
+        );
+      } finally {
+        this.broadcastDone();
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Waits for a place among the broadcasts to every session that go to the shared state at once.
+   * Each sends one message per session: unchecked, a tool broadcasting in a loop would fill Redis
+   * with millions of sends, and every instance's own operations would wait behind them. Those
+   * waiting here are held in this process, reserved in the budget, so their number is bounded too.
+   */
+  private broadcastTurn(): Promise<void> {
+    if (this.broadcastsRunning < BROADCASTS_AT_ONCE) {
+      this.broadcastsRunning++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.broadcastsWaiting.push(resolve));
+  }
+
+  /** A broadcast is done: its place goes to the next one waiting. */
+  private broadcastDone(): void {
+    const next = this.broadcastsWaiting.shift();
+    if (next) next();
+    else this.broadcastsRunning--;
   }
 
   /** Sends a message to every instance (this one included), for what they deliver to their own streams. */
@@ -394,6 +442,9 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     void tracked.finally(() => this.writes.delete(tracked));
   }
 }
+
+/** Broadcasts to every session (one message per session) that go to the shared state at once, per instance. */
+const BROADCASTS_AT_ONCE = 4;
 
 /**
  * Runs `task` on the ids a bounded number at a time, one after the other: each batch is one

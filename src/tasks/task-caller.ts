@@ -10,9 +10,14 @@ import type { ClientCapabilities, Implementation } from '../protocol/mcp.types.j
  * `tasks/cancel` or the task's end aborts it.
  */
 export class TaskCaller implements Caller {
+  /**
+   * @param logs whether the task's log messages have a stream to go on (2025-11-25: its
+   *   `tasks/result` stream or its session's); then the session's log level applies.
+   */
   constructor(
     private readonly origin: Caller,
     private readonly abort: CallAbortHandle,
+    private readonly logs = false,
   ) {}
 
   get era(): McpEra {
@@ -43,9 +48,9 @@ export class TaskCaller implements Caller {
     return this.origin.cursorScope;
   }
 
-  /** Log messages have no stream to go on once the request is answered. */
-  wantsLog(_level: LoggingLevel): boolean {
-    return false;
+  /** A 2026-07-28 task's log messages have no stream to go on once the request is answered. */
+  wantsLog(level: LoggingLevel): boolean {
+    return this.logs && this.origin.wantsLog(level);
   }
 
   /** The task is the only call of this caller. */

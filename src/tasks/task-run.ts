@@ -20,10 +20,25 @@ export interface TaskRunEvents {
   inputRequestsChanged(requests: Readonly<Record<string, InputRequest>>): void;
   /** The handler reported progress: the task's `statusMessage`. */
   statusMessage(message: string): void;
+  /**
+   * A message of the handler (progress, a log message) for a client that takes them on a stream
+   * of its own (2025-11-25); none for 2026-07-28 tasks.
+   * @returns whether it went out.
+   */
+  relay?(message: JsonRpcMessage): boolean;
 }
+
+/** What a task's pending inputs may hold, in all (`limits.outboxMessages`, `limits.outboxChars`). */
+export interface TaskInputBounds {
+  readonly messages: number;
+  readonly chars: number;
+}
+
+const UNBOUNDED: TaskInputBounds = { messages: Infinity, chars: Infinity };
 
 interface PendingInput {
   readonly request: InputRequest;
+  readonly chars: number;
   readonly problemOf: (answer: unknown) => string | undefined;
   readonly resolve: (answer: unknown) => void;
   readonly reject: (reason: unknown) => void;
@@ -39,19 +54,24 @@ export class TaskRun implements TaskInputPort, CallChannel {
   /** Every key asked over the task's life: a key is never reused (SEP-2663). */
   private readonly keys = new Set<string>();
   private ordinal = 0;
+  private pendingChars = 0;
 
   /**
    * @param carried answers the request that made the task carried (its handler asked before
    *   `ctx.startTask()`): the same asks, made again in the task, are answered from them at once.
+   * @param bounds what the pending inputs may hold: they wait in the task's record until the client
+   *   answers, as messages wait in a session's outbox, so the outbox's limits bound them.
    */
   constructor(
     private readonly events: TaskRunEvents,
     private readonly carried: Readonly<Record<string, unknown>> = {},
+    private readonly bounds: TaskInputBounds = UNBOUNDED,
   ) {
     this.abort.onAbort(() => {
       const reason = this.abort.reason;
       for (const input of this.pending.values()) input.reject(reason);
       this.pending.clear();
+      this.pendingChars = 0;
     });
   }
 
@@ -85,8 +105,27 @@ export class TaskRun implements TaskInputPort, CallChannel {
             ),
           );
     }
+    // Each pending input has a handler awaiting it, so none can be dropped: a new one past the bounds is refused.
+    const chars = sizeOf(params);
+    if (
+      this.pending.size >= this.bounds.messages ||
+      chars === undefined ||
+      this.pendingChars + chars > this.bounds.chars
+    ) {
+      return Promise.reject(
+        new McpClientRequestError(
+          chars === undefined
+            ? `Input "${id}" (${method}) cannot be serialised to JSON`
+            : `Input "${id}" (${method}, ${chars} characters) was not asked: the task's ${this.pending.size} pending ` +
+                `inputs hold ${this.pendingChars} characters, and at most ${this.bounds.messages} inputs of ` +
+                `${this.bounds.chars} characters may wait (limits.outboxMessages, limits.outboxChars)`,
+          ErrorCode.ServerError,
+        ),
+      );
+    }
+    this.pendingChars += chars;
     const asked = new Promise<unknown>((resolve, reject) => {
-      this.pending.set(id, { request: { method, params }, problemOf, resolve, reject });
+      this.pending.set(id, { request: { method, params }, chars, problemOf, resolve, reject });
     });
     this.events.inputRequestsChanged(this.requests());
     return asked;
@@ -102,6 +141,7 @@ export class TaskRun implements TaskInputPort, CallChannel {
       const input = this.pending.get(key);
       if (!input) continue;
       this.pending.delete(key);
+      this.pendingChars -= input.chars;
       changed = true;
       const problem = input.problemOf(answer);
       if (problem === undefined) input.resolve(answer);
@@ -117,9 +157,13 @@ export class TaskRun implements TaskInputPort, CallChannel {
     if (changed) this.events.inputRequestsChanged(this.requests());
   }
 
-  /** Progress becomes the task's status message; nothing else has a stream to go on. */
+  /**
+   * Progress becomes the task's status message; progress and log messages also go to a client
+   * that takes them (2025-11-25).
+   */
   send(message: JsonRpcMessage): boolean {
-    if (!('method' in message) || message.method !== Method.Progress || !message.params) return false;
+    const relayed = this.events.relay?.(message) ?? false;
+    if (!('method' in message) || message.method !== Method.Progress || !message.params) return relayed;
     const {
       progress,
       total,
@@ -137,5 +181,14 @@ export class TaskRun implements TaskInputPort, CallChannel {
 
   private requests(): Record<string, InputRequest> {
     return Object.fromEntries([...this.pending].map(([key, input]) => [key, input.request]));
+  }
+}
+
+/** Characters of `params` as JSON, as they go to the client; undefined when they cannot be serialised. */
+function sizeOf(params: JsonRpcParams): number | undefined {
+  try {
+    return JSON.stringify(params).length;
+  } catch {
+    return undefined;
   }
 }

@@ -16,22 +16,28 @@ import { SharedTaskStore } from './shared-task-store.js';
 import { SharedTasks } from './shared-tasks.js';
 import { TaskCaller } from './task-caller.js';
 import type { TaskRecord } from './task-record.js';
-import { TaskRun } from './task-run.js';
+import { TaskRun, type TaskInputBounds } from './task-run.js';
+import { LegacyTaskLink } from './legacy-task-link.js';
+import type { CallChannel } from '../execution/call-channel.js';
+import type { ClientSession } from '../session/client-session.js';
 import type { TaskCaps, TaskStore } from './task-store.js';
 
 /**
- * 2025-11-25 tasks deliver their requests to the client on the `tasks/result` stream, which mcp42
- * does not serve: a handler's request in such a task fails, saying so.
+ * A 2025-11-25 task without a session (`sessions.enabled: false`) has no stream to ask its client
+ * on: a handler's request in such a task fails, saying so.
  */
-const NO_LEGACY_TASK_INPUT: TaskInputPort = {
+const NO_SESSION_TASK_INPUT: TaskInputPort = {
   ask: (method) =>
     Promise.reject(
       new McpClientRequestError(
-        `${method} cannot be sent from a 2025-11-25 task: mcp42 serves requests to the client in tasks for 2026-07-28 clients (tasks/update)`,
+        `${method} cannot be sent from this task: a 2025-11-25 task asks its client on a session's streams (sessions.enabled: false)`,
         ErrorCode.InvalidRequest,
       ),
     ),
 };
+
+/** Told of every change of a task's record (the new record). */
+export type TaskWatcher = (task: TaskRecord) => void;
 
 /** What a task's call answers: the tool's result (`isError` ones included). */
 export type TaskOutcome = Record<string, unknown>;
@@ -54,8 +60,16 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
   private readonly store: TaskStore;
   private readonly caps: TaskCaps;
   private readonly settings: ResolvedMcpOptions['tasks'];
+  /** What a task's pending inputs may hold: they wait for the client as an outbox's messages do. */
+  private readonly inputBounds: TaskInputBounds;
   /** Tasks running in this process. */
-  private readonly runs = new Map<string, { readonly run: TaskRun; readonly expiry: NodeJS.Timeout }>();
+  private readonly runs = new Map<
+    string,
+    { readonly run: TaskRun; readonly expiry: NodeJS.Timeout; readonly link?: LegacyTaskLink }
+  >();
+  /** Who is told of every task's changes (`subscriptions/listen` streams). */
+  private readonly watchers = new Set<TaskWatcher>();
+  private readonly clientRequestTimeoutMs: number;
   /** `tasks/result` calls waiting for a task of this process to finish. */
   private readonly waiters = new Map<string, Set<(task: TaskRecord | undefined) => void>>();
 
@@ -64,6 +78,8 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions, @Optional() sessions?: SharedSessions) {
     this.settings = options.tasks;
+    this.inputBounds = { messages: options.limits.outboxMessages, chars: options.limits.outboxChars };
+    this.clientRequestTimeoutMs = options.sessions.clientRequestTimeoutMs;
     this.caps = { perOwner: options.tasks.maxPerPrincipal, total: options.tasks.maxTasks };
     const port = sessions?.shared;
     this.store = port ? new SharedTaskStore(port) : new InMemoryTaskStore();
@@ -88,6 +104,7 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
    * Creates a task for a call and starts its work, detached from the request.
    * @param ttlMs the TTL the client asked for (2025-11-25), cut to `tasks.maxTtlMs`.
    * @param carried answers the request carried, for what the handler asked before `ctx.startTask()`.
+   * @param progressToken the call's own (2025-11-25): the task's progress goes to the client under it.
    * @returns the task as created: a `tasks/get` for it resolves already.
    * @throws JsonRpcError -32000 when the caller's or the server's cap on tasks is reached.
    */
@@ -97,6 +114,7 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     ttlMs: number | undefined,
     work: TaskWork,
     carried?: Readonly<Record<string, unknown>>,
+    progressToken?: string | number,
   ): Promise<TaskRecord> {
     const now = Date.now();
     const ttl = Math.min(ttlMs ?? this.settings.defaultTtlMs, this.settings.maxTtlMs);
@@ -122,7 +140,7 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     if (refusal === 'full') {
       throw serverError(`Too many tasks on this server (tasks.maxTasks = ${this.caps.total}); retry later`);
     }
-    this.launch(record, call, work, carried);
+    this.launch(record, call, work, carried, progressToken);
     return record;
   }
 
@@ -158,19 +176,67 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     return before;
   }
 
-  /** The caller's task once it has finished (2025-11-25 `tasks/result` blocks until then). */
-  async finished(taskId: string, caller: Caller): Promise<TaskRecord> {
+  /**
+   * The caller's task once it has finished (2025-11-25 `tasks/result` blocks until then).
+   * @param stream the response stream of the `tasks/result` waiting, and its session: until the task
+   *   ends, what the task sends its client (its requests, progress, logs, status) goes there.
+   */
+  async finished(
+    taskId: string,
+    caller: Caller,
+    stream?: { readonly channel: CallChannel; readonly session: ClientSession },
+  ): Promise<TaskRecord> {
     const task = await this.get(taskId, caller);
     if (isTerminalStatus(task.status)) return task;
     // Run by another instance: its end is read from the shared state, once per poll interval.
     if (this.shared && !this.runs.has(taskId)) return this.shared.whenFinished(() => this.get(taskId, caller), task);
-    const ended = await new Promise<TaskRecord | undefined>((resolve) => {
-      let waiting = this.waiters.get(taskId);
-      if (!waiting) this.waiters.set(taskId, (waiting = new Set()));
-      waiting.add(resolve);
-    });
-    if (!ended) throw unknownTask(taskId);
-    return ended;
+    const link = this.runs.get(taskId)?.link;
+    const detach = link && stream ? link.attach(stream.channel, stream.session) : undefined;
+    try {
+      const ended = await new Promise<TaskRecord | undefined>((resolve) => {
+        let waiting = this.waiters.get(taskId);
+        if (!waiting) this.waiters.set(taskId, (waiting = new Set()));
+        waiting.add(resolve);
+      });
+      if (!ended) throw unknownTask(taskId);
+      return ended;
+    } finally {
+      detach?.();
+    }
+  }
+
+  /**
+   * Tells `watcher` of every change of every task from now on (its owner is the watcher's to check).
+   * @returns what stops it.
+   */
+  watch(watcher: TaskWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  /**
+   * A 2025 session ended: the tasks it owns (made without a principal) are cancelled and
+   * forgotten, since nobody can ask for them any more. A principal's tasks outlive the session.
+   */
+  async sessionEnded(sessionId: string): Promise<void> {
+    const owner = `session:${sessionId}`;
+    for (let after: string | undefined, more = true; more;) {
+      const page = await this.store.list(owner, after, 100);
+      for (const task of page.tasks) {
+        this.runs
+          .get(task.taskId)
+          ?.run.abort.abort(new McpCallAbortedError('session-ended', `Task ${task.taskId} stopped: its session ended`));
+        // Forgotten now: its expiry is the store's to apply.
+        await this.store.update(task.taskId, (current) => ({
+          ...current,
+          ...(isTerminalStatus(current.status) ? {} : { status: 'cancelled' as const }),
+          expiresAt: Date.now(),
+        }));
+        this.wake(task.taskId, undefined);
+      }
+      after = page.tasks.at(-1)?.taskId;
+      more = page.more;
+    }
   }
 
   /** One page of the caller's tasks, oldest first. */
@@ -198,26 +264,36 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     call: MessageContext,
     work: TaskWork,
     carried: Readonly<Record<string, unknown>> | undefined,
+    progressToken: string | number | undefined,
   ): void {
     const { taskId } = record;
+    let link: LegacyTaskLink | undefined;
     const run = new TaskRun(
       {
         inputRequestsChanged: (requests) => this.inputRequestsChanged(taskId, requests),
         statusMessage: (message) => this.unawaited(taskId, this.change(taskId, { statusMessage: message })),
+        relay: (message) => link?.relay(message) ?? false,
       },
       carried,
+      this.inputBounds,
     );
+    const { session } = call;
+    if (call.caller.era === 'legacy' && session) {
+      link = new LegacyTaskLink(taskId, session, progressToken, this.clientRequestTimeoutMs, run.abort.signal, {
+        inputRequestsChanged: (requests) => this.inputRequestsChanged(taskId, requests),
+      });
+    }
     // A task still running at the end of its TTL is stopped: nobody could read what it produces.
     const expiry = setTimeout(() => this.expire(taskId), Math.max(0, record.expiresAt - Date.now())).unref();
-    this.runs.set(taskId, { run, expiry });
+    this.runs.set(taskId, { run, expiry, ...(link ? { link } : {}) });
     const taskCall: MessageContext = {
-      caller: new TaskCaller(call.caller, run.abort),
-      ...(call.session ? { session: call.session } : {}),
+      caller: new TaskCaller(call.caller, run.abort, link !== undefined),
+      ...(session ? { session } : {}),
       transport: call.transport,
       httpRequest: call.httpRequest,
       headers: call.headers,
       channel: run,
-      taskInput: call.caller.era === 'modern' ? run : NO_LEGACY_TASK_INPUT,
+      taskInput: call.caller.era === 'modern' ? run : (link ?? NO_SESSION_TASK_INPUT),
     };
     void work(taskCall)
       .then(
@@ -247,7 +323,7 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     const waiting = Object.keys(requests).length > 0;
     this.unawaited(
       taskId,
-      this.store.update(taskId, (task) =>
+      this.apply(taskId, (task) =>
         isTerminalStatus(task.status)
           ? undefined
           : {
@@ -270,19 +346,50 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
   }
 
   private change(taskId: string, change: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
-    return this.store.update(taskId, (task) =>
-      isTerminalStatus(task.status) ? undefined : { ...task, ...change, lastUpdatedAt: Date.now() },
+    return this.apply(taskId, (current) =>
+      isTerminalStatus(current.status) ? undefined : { ...current, ...change, lastUpdatedAt: Date.now() },
     );
+  }
+
+  /** {@link TaskStore.update}, then whoever follows the task is told when it changed. */
+  private async apply(
+    taskId: string,
+    change: (current: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
+    let changed = false;
+    const task = await this.store.update(taskId, (current) => {
+      const next = change(current);
+      changed = next !== undefined;
+      return next;
+    });
+    if (changed) this.changed(task);
+    return task;
   }
 
   /** The task's end: recorded once (the first end wins), then whoever waits for it is told. */
   private async settle(taskId: string, end: Partial<TaskRecord>): Promise<void> {
-    const task = await this.store.update(taskId, (current) => {
+    const task = await this.apply(taskId, (current) => {
       if (isTerminalStatus(current.status)) return undefined;
       const { inputRequests: _done, ...rest } = current;
       return { ...rest, ...end, lastUpdatedAt: Date.now() };
     });
     this.wake(taskId, task);
+  }
+
+  /**
+   * Tells the task's client and the watchers of a change (2025-11-25 `notifications/tasks/status`,
+   * 2026-07-28 `notifications/tasks`).
+   */
+  private changed(task: TaskRecord | undefined): void {
+    if (!task) return;
+    this.runs.get(task.taskId)?.link?.statusChanged(task);
+    for (const watcher of this.watchers) {
+      try {
+        watcher(task);
+      } catch (error) {
+        this.logger.error('A task watcher failed', error instanceof Error ? error.stack : String(error));
+      }
+    }
   }
 
   private expire(taskId: string): void {

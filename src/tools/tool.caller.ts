@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { CallLifecycle } from '../execution/call-lifecycle.js';
 import { kindLoggers } from '../execution/kind-loggers.js';
 import type { MessageContext } from '../execution/message-context.js';
-import { ItemVisibility } from '../execution/item-visibility.js';
 import type { CallCandidate, RunningCall } from '../execution/running-call.js';
 import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcParams } from '../protocol/json-rpc.types.js';
@@ -26,6 +25,38 @@ import { invalidToolArguments, toolAnswers, unknownTool } from './tool-answers.j
 import { isMalformedCallToolResult, textResult, toCallToolResult, toStructuredResult } from './tool-result.mapper.js';
 import type { RegisteredTool } from './registered-tool.interface.js';
 import { ToolStore } from './tool.store.js';
+
+/** The progress token of a task's own run: its progress becomes the task's status message. */
+const TASK_PROGRESS_TOKEN = 'task';
+
+/** How {@link ToolCaller} serves one call in the lifecycle. */
+interface CallNowOptions {
+  /**
+   * Whether a 2026-07-28 call may end a round to ask for input (MRTR); a task asks through the
+   * task instead.
+   */
+  readonly rounds?: boolean;
+  /** The work of a task: its guards (and `Mcp-Param-*` headers) were checked in the request. */
+  readonly guardsPassed?: boolean;
+  /** Told once the guards admit the caller, before the arguments: what it throws is the answer. */
+  readonly onAdmitted?: () => void;
+}
+
+/**
+ * Thrown once the guards admit a call that goes on as a task: the request stops there, and the
+ * task's run starts after admission. A JSON-RPC error so that the lifecycle hands it back as it is.
+ */
+class TaskAdmission extends JsonRpcError {
+  constructor() {
+    super(ErrorCode.InternalError, 'The call goes on as a task');
+  }
+}
+
+/** The progress token the client gave the call, if any. */
+function progressTokenOf(params: CallToolParams): string | number | undefined {
+  const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  return typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)) ? token : undefined;
+}
 
 /** A tool's candidate, but for the arguments of one call. */
 type ToolPlan = Omit<CallCandidate<CallToolResult>, 'raw'>;
@@ -58,13 +89,13 @@ export class ToolCaller {
   constructor(
     private readonly tools: ToolStore,
     private readonly lifecycle: CallLifecycle,
-    private readonly visibility: ItemVisibility,
     private readonly tasks: TaskService,
   ) {}
 
   /**
    * Serves a call: as a task when the tool supports tasks and the client can take one (see
-   * {@link taskOf}), else in its request.
+   * {@link taskOf}), else in its request. The caller's guards run once, in the request: a tool it
+   * may not see neither makes a task nor says it needs one, and the task's run does not ask them again.
    */
   async call(
     params: CallToolParams,
@@ -76,11 +107,14 @@ export class ToolCaller {
     if (!tool || support === undefined || support === 'forbidden') return this.callNow(params, call, requestId);
     const task = this.taskOf(support, params, call);
     if (task === undefined) return this.callNow(params, call, requestId);
-    // The caller's guards first: a tool it may not see neither makes a task nor says it needs one.
-    if (!(await this.visibility.isVisible(tool, { kind: 'tool', name: params.name }, call))) {
-      return this.callNow(params, call, requestId);
+    if (task === 'refused') {
+      // Refused once the guards admit the caller: the plain call answers a hidden tool.
+      return this.callNow(params, call, requestId, {
+        onAdmitted: () => {
+          throw this.taskRefusal(params.name, call);
+        },
+      });
     }
-    if (task === 'refused') throw this.taskRefusal(params.name, call);
     if (tool.taskStart === 'handler' && call.caller.era === 'modern') {
       // The handler starts the task itself, after the rounds it needs in its request.
       let carried: Readonly<Record<string, unknown>> | undefined;
@@ -92,7 +126,17 @@ export class ToolCaller {
       if (carried === undefined) return result;
       return this.startTask(params, call, requestId, task.ttlMs, carried);
     }
-    return this.startTask(params, call, requestId, task.ttlMs);
+    try {
+      // Answered only when the guards do not admit the caller: as the plain call answers a hidden tool.
+      return await this.callNow(params, call, requestId, {
+        onAdmitted: () => {
+          throw new TaskAdmission();
+        },
+      });
+    } catch (error) {
+      if (error instanceof TaskAdmission) return this.startTask(params, call, requestId, task.ttlMs);
+      throw error;
+    }
   }
 
   /** Creates the task of a call and runs the call in it: the request is answered with the task. */
@@ -111,12 +155,13 @@ export class ToolCaller {
         // Without rounds, the lifecycle answers a result, never an interim one.
         (await this.callNow(
           // The task's own progress token: its progress becomes the task's status message.
-          { ...params, _meta: { ...params._meta, progressToken: 'task' } },
+          { ...params, _meta: { ...params._meta, progressToken: TASK_PROGRESS_TOKEN } },
           taskCall,
           requestId,
-          false,
+          { rounds: false, guardsPassed: true },
         )) as CallToolResult as unknown as Record<string, unknown>,
       carried,
+      progressTokenOf(params),
     );
     return call.caller.era === 'modern' ? createTaskResult(record) : { task: legacyTask(record) };
   }
@@ -146,16 +191,12 @@ export class ToolCaller {
       : new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} runs only as a task: call it with params.task`);
   }
 
-  /**
-   * Serves a call in the lifecycle, in its request or as the work of a task.
-   * @param rounds whether a 2026-07-28 call may end a round to ask for input (MRTR); a task asks
-   *   through the task instead.
-   */
+  /** Serves a call in the lifecycle, in its request or as the work of a task. */
   private callNow(
     params: CallToolParams,
     call: MessageContext,
     requestId: RequestId,
-    rounds = true,
+    { rounds = true, guardsPassed = false, onAdmitted }: CallNowOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
     const { name } = params;
     const unknown = UNKNOWN_TOOL[call.caller.era];
@@ -171,11 +212,18 @@ export class ToolCaller {
       const plan = this.planOf(tool);
       const { paramHeaders } = tool;
       // Over stdio there is no header layer: the body is the only source, nothing is mirrored to check.
-      const admitted =
-        call.caller.era === 'modern' && call.transport !== 'stdio' && paramHeaders.length > 0
+      const checkHeaders =
+        !guardsPassed && call.caller.era === 'modern' && call.transport !== 'stdio' && paramHeaders.length > 0
           ? () => checkParamHeaders(paramHeaders, params.arguments, (header) => readHeader(call.headers, header))
           : undefined;
-      return running.serveOne({ ...plan, raw: params.arguments ?? {}, admitted }, () => unknown(name));
+      const admitted =
+        checkHeaders && onAdmitted
+          ? () => {
+              checkHeaders();
+              onAdmitted();
+            }
+          : (checkHeaders ?? onAdmitted);
+      return running.serveOne({ ...plan, raw: params.arguments ?? {}, admitted, guardsPassed }, () => unknown(name));
     };
     if (!rounds) return this.lifecycle.run(this.answers, call, requestId, { ...request, input: undefined }, work);
     return this.lifecycle.run(this.answers, call, requestId, request, work);

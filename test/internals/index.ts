@@ -12,3 +12,5 @@ export { MAX_SUBSCRIPTIONS_PER_SESSION, MAX_SUBSCRIBED_URI_CHARS } from '../../s
 export { MCP_RESOLVED_OPTIONS } from '../../src/mcp.constants.js';
 export type { ResolvedMcpOptions } from '../../src/interfaces/resolved-mcp-options.interface.js';
 export { BufferBudget } from '../../src/session/buffer-budget.js';
+export { LEGACY_METHODS, LEGACY_NOTIFICATIONS } from '../../src/protocol/legacy-era.js';
+export { MODERN_METHODS } from '../../src/protocol/modern-era.js';

@@ -18,8 +18,8 @@ export function testLifecycle(
   return { lifecycle: new CallLifecycle(options, schemas, visibility, clock, Sealer.ephemeral()), visibility };
 }
 
-/** A tool caller wired as the module wires it: its lifecycle, visibility and tasks. */
+/** A tool caller wired as the module wires it: its lifecycle and tasks. */
 export function testToolCaller(store: ToolStore, options: ResolvedMcpOptions, schemas = new Schemas()): ToolCaller {
-  const { lifecycle, visibility } = testLifecycle(options, schemas);
-  return new ToolCaller(store, lifecycle, visibility, new TaskService(options));
+  const { lifecycle } = testLifecycle(options, schemas);
+  return new ToolCaller(store, lifecycle, new TaskService(options));
 }

@@ -40,7 +40,8 @@ export class LoneRequests implements BeforeApplicationShutdown {
       keepAliveMs: options.http.keepAliveMs,
       outboxLimit: options.limits.outboxMessages,
       outboxChars: options.limits.outboxChars,
-      budget: { of: budget, nextKey: () => `stateless:${++this.streams}` },
+      // The budget is the application's: keys name the server, as sessions' ids are unique already.
+      budget: { of: budget, nextKey: () => `stateless:${options.name}:${++this.streams}` },
       ...loggedSerializationReports(this.logger),
     };
   }

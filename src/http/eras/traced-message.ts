@@ -10,19 +10,21 @@ export function operationOf(
   sessionId?: string,
 ): TelemetryOperation {
   const { socket } = raw;
+  // One literal of one shape for every message (absent fields undefined): describing a message is on
+  // the path of every request of a server with telemetry.
   return {
     method: message.method,
-    ...('id' in message ? { id: message.id } : {}),
+    id: 'id' in message ? message.id : undefined,
     params: message.params,
-    ...(protocolVersion === undefined ? {} : { protocolVersion }),
-    ...(sessionId === undefined ? {} : { sessionId }),
+    protocolVersion,
+    sessionId,
     carrier: raw.headers,
     network: {
       transport: 'tcp',
       protocolName: 'http',
       protocolVersion: raw.httpVersion,
-      ...(socket.remoteAddress === undefined ? {} : { clientAddress: socket.remoteAddress }),
-      ...(socket.remotePort === undefined ? {} : { clientPort: socket.remotePort }),
+      clientAddress: socket.remoteAddress,
+      clientPort: socket.remotePort,
     },
   };
 }

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { McpModule, type McpModuleOptions } from '../../../src/index.js';
+import { Injectable } from '@nestjs/common';
+import { McpModule, McpTool, type McpContext, type McpModuleOptions } from '../../../src/index.js';
 import { BufferBudget, SessionStore, type ClientSession } from '../../internals/index.js';
 import { ConnectionTracker, McpHttpSession, StalledRequest } from '../../utils/sse-events.js';
 import { useRedisApp } from '../../utils/redis-app.js';
@@ -10,7 +11,7 @@ import { nextTurn, until } from '../../utils/wait.js';
 /**
  * Bounds in bytes, not counts: a tool that logs 1 MB messages to a client that stopped reading
  * can hold no more than the session's `limits.outboxChars`, and all sessions together no more than
- * the server's `limits.bufferedChars`, whatever the message count limits allow. Measured on the
+ * the application's `limits.bufferedChars`, whatever the message count limits allow. Measured on the
  * heap itself (after forced collections), on both platforms, in memory and with Redis.
  */
 
@@ -181,10 +182,144 @@ describe('Byte bounds on what stalled readers cost (e2e)', () => {
     });
   });
 
+  describe('2026-07-28 response streams', () => {
+    let running: RunningApp | undefined;
+    const floods: { done?: Promise<number>; finish?: (sent: number) => void } = {};
+
+    /** Logs MESSAGES distinct 1 MB messages on its own response stream; resolves `floods.done` with how many went. */
+    @Injectable()
+    class FloodTool {
+      @McpTool({ description: 'Logs 1 MB messages to its caller' })
+      async flood(_args: unknown, ctx: McpContext): Promise<string> {
+        let sent = 0;
+        for (let n = 0; n < MESSAGES; n++) {
+          if (ctx.log('info', bigMessage(n))) sent++;
+          await nextTurn();
+        }
+        floods.finish?.(sent);
+        return String(sent);
+      }
+    }
+
+    afterEach(async () => {
+      await running?.close();
+      running = undefined;
+    });
+
+    async function stalledCall(options: Pick<McpModuleOptions, 'limits' | 'resumability'>): Promise<number> {
+      running = await startApp({
+        imports: [McpModule.forRoot({ name: 'modern-bounds', version: '1.0.0', http: { keepAliveMs: 0 }, ...options })],
+        providers: [FloodTool],
+      });
+      floods.done = new Promise((resolve) => (floods.finish = resolve));
+      const before = heapUsed();
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'flood',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'stalled', version: '1.0.0' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      });
+      const request = await StalledRequest.open(
+        running.mcpUrl,
+        'POST',
+        {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'flood',
+        },
+        body,
+      );
+      stalled.push(request);
+      expect(request.status).toBe(200);
+      const sent = await floods.done;
+      expect(sent).toBeLessThan(MESSAGES);
+      return heapUsed() - before;
+    }
+
+    it('cuts a stalled call stream past limits.outboxChars: the heap grows by that, not by 100 MB', async () => {
+      const growth = await stalledCall({ limits: { outboxChars: 4 * MESSAGE_CHARS } });
+      expect(growth).toBeLessThan(4 * MESSAGE_CHARS + SLACK_BYTES);
+    });
+
+    it('keeps a stalled call stream within the application budget when the stream bounds are far above it', async () => {
+      const growth = await stalledCall(BUDGET_ONLY);
+      expect(growth).toBeLessThan(BUDGET_CHARS + SLACK_BYTES);
+    });
+  });
+
+  describe('one budget per application', () => {
+    const apps: RunningApp[] = [];
+
+    afterEach(async () => {
+      for (const app of apps.splice(0)) await app.close();
+    });
+
+    it("gives an application's servers one budget (the smallest limit), and another application its own", async () => {
+      const first = await startApp({
+        imports: [
+          McpModule.forRoot({ name: 'budget-a', version: '1.0.0', http: { keepAliveMs: 0 }, ...BUDGET_ONLY }),
+          McpModule.forRoot({
+            name: 'budget-b',
+            version: '1.0.0',
+            path: 'mcp-b',
+            items: {},
+            http: { keepAliveMs: 0 },
+            limits: { ...BUDGET_ONLY.limits, bufferedChars: BUDGET_CHARS / 2 },
+          }),
+        ],
+      });
+      apps.push(first);
+      const second = await startApp({
+        imports: [McpModule.forRoot({ name: 'budget-c', version: '1.0.0', ...BUDGET_ONLY })],
+      });
+      apps.push(second);
+
+      const budgets = first.app.get(BufferBudget, { strict: false, each: true });
+      expect(budgets).toHaveLength(2);
+      expect(budgets[1]).toBe(budgets[0]);
+      const budget = budgets[0]!;
+      expect(budget.limit).toBe(BUDGET_CHARS / 2);
+      expect(second.app.get(BufferBudget, { strict: false })).not.toBe(budget);
+
+      // What a session of either server holds counts in the one sum, and the largest holder of
+      // either pays: a stalled reader of one server is relieved for the other's.
+      const stores = first.app.get(SessionStore, { strict: false, each: true });
+      const onA = await McpHttpSession.open(first.mcpUrl, '2025-11-25', tracker);
+      const onB = await McpHttpSession.open(first.mcpUrl.replace(/\/mcp$/, '/mcp-b'), '2025-11-25', tracker);
+      const sessionOf = (id: string): ClientSession => stores.map((store) => store.get(id)).find(Boolean)!;
+      const a = sessionOf(onA.id);
+      const b = sessionOf(onB.id);
+      expect(a).not.toBe(b);
+      for (let n = 0; n < 5; n++) expect(a.log('info', bigMessage(n))).toBe(true);
+      expect(b.log('info', bigMessage(99))).toBe(true);
+      expect(budget.heldBy(onA.id)).toBeGreaterThan(5 * MESSAGE_CHARS);
+      expect(budget.heldBy(onB.id)).toBeGreaterThan(MESSAGE_CHARS);
+      expect(budget.used).toBe(budget.heldBy(onA.id) + budget.heldBy(onB.id));
+      const otherApp = second.app.get(BufferBudget, { strict: false });
+      expect(otherApp.used).toBe(0);
+
+      // Past the application's limit, server a's session (the largest) gives up what it holds, not b's.
+      for (let n = 5; n < 12; n++) a.log('info', bigMessage(n));
+      expect(budget.used).toBeLessThanOrEqual(BUDGET_CHARS / 2);
+      expect(budget.heldBy(onB.id)).toBeGreaterThan(MESSAGE_CHARS);
+      expect(b.ended).toBe(false);
+    });
+  });
+
   describe('with Redis-shared state', () => {
     const shared = useRedisApp({ prefix: 'byte-bounds:', module: BUDGET_ONLY });
 
-    it('cuts the stalled connection that holds more than the budget, and the heap comes back within it', async () => {
+    it('cuts the stalled connection that holds more than the budget, and the heap stays within it while writes to Redis are in flight', async () => {
       const { app } = shared;
       const sessions = app.app.get(SessionStore);
       const budget = app.app.get(BufferBudget);
@@ -193,14 +328,12 @@ describe('Byte bounds on what stalled readers cost (e2e)', () => {
       await until(() => sessions.get(victim.id)?.hasStream === true, 'the stream is attached');
       const session = sessions.get(victim.id)!;
 
-      // Writes of stored events to Redis still in flight hold their messages until Redis has them
-      // (not counted by the budget: they drain at Redis's pace). Once they have, the heap is back
-      // within the budget; a connection held back without bound would keep it above for good.
+      // Stored events on their way to Redis are held until Redis has them: they are reserved in the
+      // budget meanwhile, so the heap stays within it while the writes are still in flight.
       const outcome = await flood(
         session,
         budget,
-        (before) =>
-          until(() => heapUsed() - before < BUDGET_CHARS + SLACK_BYTES, 'the writes to Redis are done', 30_000),
+        async () => undefined,
         // Fewer than in memory (Redis takes each one), still three times what the budget allows.
         48,
       );
@@ -209,6 +342,7 @@ describe('Byte bounds on what stalled readers cost (e2e)', () => {
       expect(outcome.heapGrowth).toBeLessThan(BUDGET_CHARS + SLACK_BYTES);
       await until(() => !session.hasStream, 'the stalled connection is cut');
       expect(budget.heldBy(victim.id)).toBe(0);
+      await until(() => budget.reservedChars === 0, 'the writes to Redis are answered', 30_000);
     }, 60_000);
   });
 });

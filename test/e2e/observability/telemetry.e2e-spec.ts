@@ -54,6 +54,18 @@ class ObservedItems {
     return trace.getActiveSpan()?.spanContext().spanId ?? 'no active span';
   }
 
+  @McpTool({ description: 'Asks the user for a name, then greets' })
+  async ask(_args: unknown, ctx: McpContext): Promise<string> {
+    const answer = await ctx.elicit(
+      {
+        message: 'Your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
+      { key: 'name' },
+    );
+    return `Hello, ${String(answer.content?.name)}`;
+  }
+
   @McpPrompt({ name: 'greet', description: 'Greets', args: CityArgs })
   greet({ city }: CityArgs): string {
     return `Hello from ${city}`;
@@ -378,6 +390,58 @@ describe('OpenTelemetry by the MCP semantic conventions', () => {
     it('takes the parent from the W3C headers when _meta has none', async () => {
       await client.result('tools/list', {}, { headers: { traceparent: HEADER_PARENT } });
       expect(otel.span('tools/list').spanContext().traceId).toBe(HEADER_TRACE_ID);
+    });
+
+    it('carries the trace across the rounds of a multi round-trip request (input_required)', async () => {
+      const first = await client.result('tools/call', { name: 'ask' }, { meta: { traceparent: TRACEPARENT } });
+      expect(first.resultType).toBe('input_required');
+      const firstRound = otel.span('tools/call ask');
+      expect(firstRound.parentSpanContext?.spanId).toBe(PARENT_ID);
+      expect(firstRound.status.code).not.toBe(SpanStatusCode.ERROR);
+      // The input request is a request to the client in all but transport: its _meta carries the round's context.
+      const inputs = first.inputRequests as Record<
+        string,
+        { method: string; params: { _meta?: Record<string, string> } }
+      >;
+      expect(inputs.name?.method).toBe('elicitation/create');
+      expect(inputs.name?.params._meta?.traceparent).toBe(`00-${TRACE_ID}-${firstRound.spanContext().spanId}-01`);
+      otel.reset();
+
+      // The retry comes from the client's span for it (here another of the same trace), or from none.
+      const retried = await client.result(
+        'tools/call',
+        {
+          name: 'ask',
+          inputResponses: { name: { action: 'accept', content: { name: 'Ann' } } },
+          requestState: first.requestState,
+        },
+        { meta: { traceparent: `00-${TRACE_ID}-${'1'.repeat(16)}-01` } },
+      );
+      expect(retried.resultType).toBe('complete');
+      const secondRound = otel.span('tools/call ask');
+      expect(secondRound.parentSpanContext?.spanId).toBe('1'.repeat(16));
+      expect(secondRound.links).toEqual([
+        {
+          context: expect.objectContaining({ traceId: TRACE_ID, spanId: firstRound.spanContext().spanId }),
+          attributes: { 'mcp42.link.kind': 'previous_round' },
+        },
+      ]);
+    });
+
+    it('links the rounds of a multi round-trip request when the client sends no trace context', async () => {
+      const first = await client.result('tools/call', { name: 'ask' });
+      const firstRound = otel.span('tools/call ask');
+      const inputs = first.inputRequests as Record<string, { params: { _meta?: Record<string, string> } }>;
+      expect(inputs.name?.params._meta?.traceparent).toContain(firstRound.spanContext().spanId);
+      otel.reset();
+      await client.result('tools/call', {
+        name: 'ask',
+        inputResponses: { name: { action: 'accept', content: { name: 'Ann' } } },
+        requestState: first.requestState,
+      });
+      const secondRound = otel.span('tools/call ask');
+      expect(secondRound.spanContext().traceId).not.toBe(firstRound.spanContext().traceId);
+      expect(secondRound.links.map((link) => link.context.spanId)).toEqual([firstRound.spanContext().spanId]);
     });
 
     it('records errors and tool errors', async () => {

@@ -249,3 +249,72 @@ describe('Tasks, 2026-07-28 extension: caps', () => {
     app.get(TaskGates).open('cap-3');
   });
 });
+
+describe('Tasks, 2026-07-28 extension: notifications/tasks on subscriptions/listen', () => {
+  const app = useModernApp(tasksApp({ tasks: { pollIntervalMs: 250, defaultTtlMs: 60_000 } }));
+
+  it('sends notifications/tasks on subscriptions/listen for the caller’s own tasks', async () => {
+    const client = alice(app.client);
+    const { taskId } = (await startTask(client, 'delete_files', { pattern: '*.log' })) as { taskId: string };
+    await until(client, taskId, 'input_required');
+    const stream = await client.open(
+      'subscriptions/listen',
+      { notifications: { taskIds: [taskId, 'no-such-task'] } },
+      WITH_TASKS,
+    );
+    const ack = await stream.nextMessage((message) => message.method === 'notifications/subscriptions/acknowledged');
+    expect(ack.params).toMatchObject({ notifications: { taskIds: [taskId] } });
+    // The task's state as it is now comes first: what tasks/get would answer.
+    const now = await stream.nextMessage((message) => message.method === 'notifications/tasks');
+    expect(now.params).toMatchObject({
+      taskId,
+      status: 'input_required',
+      inputRequests: { who: { method: 'elicitation/create' }, confirm: { method: 'elicitation/create' } },
+      _meta: { 'io.modelcontextprotocol/subscriptionId': stream.id },
+    });
+
+    // Another principal's listen is not told of it.
+    const other = await client
+      .with(bearer('bob'))
+      .open('subscriptions/listen', { notifications: { taskIds: [taskId] } }, WITH_TASKS);
+    const otherAck = await other.nextMessage(
+      (message) => message.method === 'notifications/subscriptions/acknowledged',
+    );
+    expect(otherAck.params).toMatchObject({ notifications: {} });
+    expect(otherAck.params?.notifications).not.toHaveProperty('taskIds');
+
+    await client.result(
+      'tasks/update',
+      {
+        taskId,
+        inputResponses: {
+          who: { action: 'accept', content: { name: 'Cy' } },
+          confirm: { action: 'accept', content: { ok: false } },
+        },
+      },
+      WITH_TASKS,
+    );
+    const done = await stream.nextMessage(
+      (message) => message.method === 'notifications/tasks' && message.params?.status === 'completed',
+      10_000,
+    );
+    expect(done.params).toMatchObject({
+      taskId,
+      status: 'completed',
+      ttlMs: 60_000,
+      result: { content: [{ type: 'text', text: 'Cy kept *.log' }] },
+    });
+    await other.untilEnd();
+    expect(other.messages.filter((message) => message.method === 'notifications/tasks')).toEqual([]);
+    stream.close();
+  });
+
+  it('refuses notifications/tasks on subscriptions/listen to a request that does not declare the extension (-32021)', async () => {
+    const client = alice(app.client);
+    const error = await client.error(400, 'subscriptions/listen', { notifications: { taskIds: ['any'] } });
+    expect(error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    });
+  });
+});
