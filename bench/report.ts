@@ -117,7 +117,7 @@ export function formatResults(results: BenchResults): string {
   const ratios: [string, string | undefined][] = [
     ['Express: mcp42 session / bare route (target >= 0.95x)', compare(load, 'mcp42', 'bare-nest')],
     ['Express: mcp42 stateless / bare route', compare(load, 'mcp42-modern', 'bare-nest')],
-    ['Fastify: mcp42 session / bare route (target >= 0.80x)', compare(load, 'mcp42-fastify', 'bare-nest-fastify')],
+    ['Fastify: mcp42 session / bare route (target >= 0.60x)', compare(load, 'mcp42-fastify', 'bare-nest-fastify')],
     ['Fastify: mcp42 stateless / bare route', compare(load, 'mcp42-fastify-modern', 'bare-nest-fastify')],
     ['Express: stateless / session (target >= 1.00x)', compare(load, 'mcp42-modern', 'mcp42')],
     ['Fastify: stateless / session (target >= 1.00x)', compare(load, 'mcp42-fastify-modern', 'mcp42-fastify')],
