@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
+import { Expose, plainToInstance } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 
 /** Arguments turned into an instance of their DTO, and the keys that did not make it onto it. */
@@ -37,9 +37,25 @@ function transformedInstance<T extends object>(dto: Type<T>, args: Record<string
   return { instance, dropped: Object.keys(args).filter((key) => !Object.hasOwn(instance, key)) };
 }
 
+/**
+ * Whether the storage read here is the one this module's decorators write to. A bundler that picks
+ * class-transformer's ES build (its `module` field) gives the app's decorators another copy of the
+ * storage than `cjs/storage.js`: then no DTO could be told plain, and every one goes through
+ * `plainToInstance`. Asked once per DTO; one probe class is kept in the storage each time.
+ */
+function storageSeesDecorators(storage: Record<string, unknown>): boolean {
+  class Probe {
+    probe?: unknown;
+  }
+  Expose()(Probe.prototype, 'probe');
+  const map = storage._exposeMetadatas;
+  return map instanceof Map && map.has(Probe);
+}
+
 /** Whether no class-transformer metadata applies to `dto` (false when its storage is not as expected). */
 function isPlainDto(dto: Type<unknown>): boolean {
   const storage = defaultMetadataStorage as unknown as Record<string, unknown>;
+  if (!storageSeesDecorators(storage)) return false;
   const classes: unknown[] = [];
   for (let target: unknown = dto; typeof target === 'function' && target !== Function.prototype;) {
     classes.push(target);
