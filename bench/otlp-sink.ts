@@ -21,7 +21,10 @@ export class OtlpSink {
       });
       req.on('end', () => {
         received.exports++;
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        // An empty export response in the request's own encoding (an empty protobuf message is no bytes).
+        if (req.headers['content-type'] === 'application/x-protobuf') {
+          res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+        } else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -131,6 +131,7 @@ export function formatResults(results: BenchResults): string {
     ['Telemetry option without SDK / off (target >= 0.97x)', compare(load, 'mcp42-otel-nosdk', 'mcp42')],
     ['Telemetry, SDK + dropping exporter / off', compare(load, 'mcp42-otel-noop', 'mcp42')],
     ['Telemetry, SDK + batch OTLP / off (target >= 0.85x)', compare(load, 'mcp42-otel-otlp', 'mcp42')],
+    ['Telemetry, SDK + OTLP/protobuf / off', compare(load, 'mcp42-otel-otlp-proto', 'mcp42')],
   ];
   const measured = ratios.filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (measured.length > 0) {

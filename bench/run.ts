@@ -103,12 +103,13 @@ async function runLoad(settings: LoadSettings): Promise<Map<LoadName, LoadFigure
     const loads = new Map<LoadName, TargetLoad>();
     for (const name of loadNames()) {
       const { server } = LOADS[name];
-      // The batch OTLP exporter sends to a sink of this process, as JSON over loopback HTTP.
-      if (server === 'mcp42-otel-otlp') sink ??= await OtlpSink.start();
-      const env: NodeJS.ProcessEnv | undefined =
-        server === 'mcp42-otel-otlp'
-          ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink!.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }
-          : undefined;
+      // The batch OTLP exporters send to a sink of this process over loopback HTTP, as JSON or protobuf.
+      const protocol =
+        server === 'mcp42-otel-otlp' ? 'http/json' : server === 'mcp42-otel-otlp-proto' ? 'http/protobuf' : undefined;
+      if (protocol) sink ??= await OtlpSink.start();
+      const env: NodeJS.ProcessEnv | undefined = protocol
+        ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink!.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol }
+        : undefined;
       const child = await ServerChild.start(server, env ? { env } : {});
       children.push(child);
       loads.set(name, await prepareLoad(child, name, settings));

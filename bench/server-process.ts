@@ -13,6 +13,7 @@ const starters: Record<TargetName, () => Promise<BenchServer>> = {
     (await import('./servers/mcp42.js')).startMcp42('express', 'memory', () => Promise.resolve()),
   'mcp42-otel-noop': async () => (await import('./servers/mcp42-otel.js')).startMcp42Otel('noop'),
   'mcp42-otel-otlp': async () => (await import('./servers/mcp42-otel.js')).startMcp42Otel('otlp'),
+  'mcp42-otel-otlp-proto': async () => (await import('./servers/mcp42-otel.js')).startMcp42Otel('otlp-proto'),
   'mcp42-fastify-redis': async () => (await import('./servers/mcp42.js')).startMcp42('fastify', 'redis'),
   'round-robin-proxy': async () => (await import('./servers/round-robin.js')).startRoundRobin(),
   'bare-nest': async () => (await import('./servers/bare-nest.js')).startBareNest('express'),

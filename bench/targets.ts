@@ -12,7 +12,9 @@ export const TARGETS = {
   'round-robin-proxy': 'round-robin HTTP proxy (test/utils/round-robin-proxy.ts)',
   'mcp42-otel-nosdk': 'mcp42 (sample app, Nest + Express), telemetry option, no OpenTelemetry SDK registered',
   'mcp42-otel-noop': 'mcp42 (sample app, Nest + Express), OpenTelemetry SDK, exporters that drop',
-  'mcp42-otel-otlp': 'mcp42 (sample app, Nest + Express), OpenTelemetry SDK, batch OTLP/HTTP to a loopback sink',
+  'mcp42-otel-otlp': 'mcp42 (sample app, Nest + Express), OpenTelemetry SDK, batch OTLP/HTTP (JSON) to a loopback sink',
+  'mcp42-otel-otlp-proto':
+    'mcp42 (sample app, Nest + Express), OpenTelemetry SDK, batch OTLP/HTTP (protobuf) to a loopback sink',
 } as const;
 
 export type TargetName = keyof typeof TARGETS;
@@ -81,6 +83,12 @@ export const LOADS = {
     era: 'session',
     group: 'telemetry',
     label: 'telemetry on, SDK + batch OTLP to a sink',
+  },
+  'mcp42-otel-otlp-proto': {
+    server: 'mcp42-otel-otlp-proto',
+    era: 'session',
+    group: 'telemetry',
+    label: 'telemetry on, SDK + batch OTLP/protobuf to a sink',
   },
 } as const satisfies Record<string, LoadTarget>;
 
