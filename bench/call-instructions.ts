@@ -10,21 +10,13 @@
  * figures are printed, never asserted.
  */
 import { execFile, fork, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { keepAliveAgent } from './http-client.js';
-import {
-  ECHO_BODY,
-  MODERN_ECHO_BODY,
-  modernEchoHeaders,
-  openSession,
-  sampleEcho,
-  sessionHeaders,
-} from './mcp-client.js';
+import { prepareEcho } from './mcp-client.js';
 import { LOADS, type ChildReport, type LoadName } from './targets.js';
 
 const run = promisify(execFile);
@@ -67,16 +59,7 @@ async function count(load: LoadName, warmup: number, measured: number, connectio
     });
     if (ready.type !== 'ready') throw new Error(`${server} sent ${ready.type} first`);
     const agent = keepAliveAgent();
-    let headers: Record<string, string>;
-    let body = ECHO_BODY;
-    if (era === 'modern') {
-      headers = modernEchoHeaders();
-      body = MODERN_ECHO_BODY;
-    } else {
-      const sessionId = server.startsWith('bare-nest') ? randomUUID() : await openSession(agent, ready.url);
-      headers = sessionHeaders(sessionId);
-    }
-    const expectBody = await sampleEcho(agent, ready.url, headers, body);
+    const { headers, body, expectBody } = await prepareEcho(agent, ready.url, era, server.startsWith('bare-nest'));
     agent.destroy();
     const calls = async (amount: number): Promise<void> => {
       const result = await autocannon({

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Agent } from 'node:http';
 import { send, type HttpReply } from './http-client.js';
 
@@ -119,6 +120,35 @@ export async function sampleEcho(
     body = reply.body;
   }
   return body!;
+}
+
+/** The echo call of one load, as sent, and the exact answer it gets. */
+export interface EchoCall {
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly expectBody: string;
+}
+
+/**
+ * The echo call of a load on `url`: a 2026-07-28 stateless request (`modern`), or a call on a 2025
+ * session opened first; the bare route (`bare`) ignores MCP headers and gets the same ones, a made-up
+ * session id included. Checked by a few calls before any load.
+ */
+export async function prepareEcho(
+  agent: Agent,
+  url: string,
+  era: 'session' | 'modern',
+  bare: boolean,
+): Promise<EchoCall> {
+  let headers: Record<string, string>;
+  let body = ECHO_BODY;
+  if (era === 'modern') {
+    headers = modernEchoHeaders();
+    body = MODERN_ECHO_BODY;
+  } else {
+    headers = sessionHeaders(bare ? randomUUID() : await openSession(agent, url));
+  }
+  return { headers, body, expectBody: await sampleEcho(agent, url, headers, body) };
 }
 
 function checkEchoReply(reply: HttpReply): void {

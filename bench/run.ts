@@ -23,21 +23,13 @@
  * process writes a V8 CPU profile there, `node --cpu-prof`, when it stops; profiling slows it down, so
  * its figures are not comparable with unprofiled runs).
  */
-import { randomUUID } from 'node:crypto';
 import { loadAverage, pinned, placement } from './affinity.js';
 import { ServerChild } from './child.js';
 import { keepAliveAgent } from './http-client.js';
 import { OtlpSink } from './otlp-sink.js';
 import { runItems } from './items-load.js';
 import { TargetLoad, type LoadFigures, type LoadSettings } from './load.js';
-import {
-  ECHO_BODY,
-  MODERN_ECHO_BODY,
-  modernEchoHeaders,
-  openSession,
-  sampleEcho,
-  sessionHeaders,
-} from './mcp-client.js';
+import { prepareEcho } from './mcp-client.js';
 import { runRedisPart } from './redis-part.js';
 import { formatRedisResults } from './redis-report.js';
 import { formatCatalogueResults, formatItemsResults, formatResults, type SessionFigures } from './report.js';
@@ -75,18 +67,8 @@ async function prepareLoad(child: ServerChild, name: LoadName, settings: LoadSet
   const { server, era } = LOADS[name];
   const agent = keepAliveAgent();
   try {
-    let headers: Record<string, string>;
-    let body = ECHO_BODY;
-    if (era === 'modern') {
-      headers = modernEchoHeaders();
-      body = MODERN_ECHO_BODY;
-    } else {
-      // The bare route ignores MCP headers; it gets the same ones, a made-up session id included.
-      const sessionId = server.startsWith('bare-nest') ? randomUUID() : await openSession(agent, child.url);
-      headers = sessionHeaders(sessionId);
-    }
-    const expectBody = await sampleEcho(agent, child.url, headers, body);
-    return new TargetLoad({ url: child.url, headers, body, expectBody }, settings, () => child.cpuMicros());
+    const echo = await prepareEcho(agent, child.url, era, server.startsWith('bare-nest'));
+    return new TargetLoad({ url: child.url, ...echo }, settings, () => child.cpuMicros());
   } finally {
     agent.destroy();
   }

@@ -182,18 +182,7 @@ export function openGetStream(url: string, sessionId: string, stall: boolean): P
         },
       },
       (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          req.destroy();
-          reject(new Error(`GET stream answered ${res.statusCode}`));
-          return;
-        }
-        res.on('error', () => undefined);
-        if (stall) {
-          res.pause();
-          res.socket.pause();
-        } else res.resume();
-        resolve({ req, res });
+        streamAnswered('GET stream', req, res, stall, resolve, reject);
       },
     );
     req.on('error', reject);
@@ -232,21 +221,33 @@ export function openListenStream(url: string, uri: string, stall: boolean): Prom
         },
       },
       (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          req.destroy();
-          reject(new Error(`subscriptions/listen answered ${res.statusCode}`));
-          return;
-        }
-        res.on('error', () => undefined);
-        if (stall) {
-          res.pause();
-          res.socket.pause();
-        } else res.resume();
-        resolve({ req, res });
+        streamAnswered('subscriptions/listen', req, res, stall, resolve, reject);
       },
     );
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** A stream's first answer: refused unless 200; else paused for good (`stall`) or drained. */
+function streamAnswered(
+  what: string,
+  req: ClientRequest,
+  res: IncomingMessage,
+  stall: boolean,
+  resolve: (stream: GetStream) => void,
+  reject: (error: Error) => void,
+): void {
+  if (res.statusCode !== 200) {
+    res.resume();
+    req.destroy();
+    reject(new Error(`${what} answered ${String(res.statusCode)}`));
+    return;
+  }
+  res.on('error', () => undefined);
+  if (stall) {
+    res.pause();
+    res.socket.pause();
+  } else res.resume();
+  resolve({ req, res });
 }

@@ -65,6 +65,7 @@ import { ResourceStore } from '../resources/resource.store.js';
 import { SessionStore } from '../session/session.store.js';
 import { Sealer } from '../sealing/sealer.js';
 import { TaskService } from '../tasks/task.service.js';
+import type { TaskRecord } from '../tasks/task-record.js';
 import { ToolCaller } from '../tools/tool.caller.js';
 import { ToolStore } from '../tools/tool.store.js';
 import { CursorSeal } from './cursor-seal.js';
@@ -318,14 +319,20 @@ export class RequestRouter implements DispatcherPort<MessageContext> {
   }
 
   /** 2025-11-25: what the call would have answered, once the task has finished. */
-  async taskResult(taskId: string, context: MessageContext): Promise<Record<string, unknown>> {
-    const { channel, session } = context;
-    // The task's requests, progress and status go on this request's stream while it waits.
-    const task = await this.tasks.finished(
-      taskId,
-      context.caller,
-      channel && session ? { channel, session } : undefined,
-    );
+  async taskResult(taskId: string, context: MessageContext, requestId: RequestId): Promise<Record<string, unknown>> {
+    const { channel, session, caller } = context;
+    // Cancelling the request, or its session's end, stops the wait.
+    const controller = caller.beginCall(requestId);
+    let task: TaskRecord;
+    try {
+      // The task's requests, progress and status go on this request's stream while it waits.
+      task = await this.tasks.finished(taskId, caller, channel && session ? { channel, session } : undefined, {
+        signal: controller.signal,
+        requestId,
+      });
+    } finally {
+      caller.endCall(requestId, controller);
+    }
     if (task.status === 'failed' && task.error) {
       throw new JsonRpcError(task.error.code, task.error.message, task.error.data);
     }

@@ -38,14 +38,16 @@ describe('OperationKinds', () => {
     expect(kinds.of({ ...call('echo'), network: { ...NETWORK, protocolVersion: '2' } })).not.toBe(http11);
   });
 
-  it('keeps at most 512 kinds: tool names come from clients', () => {
+  it('keeps at most 512 kinds, starting again when full: tool names come from clients', () => {
     const kinds = new OperationKinds('weather', false);
-    for (let i = 0; i < 600; i++) kinds.of(call(`tool-${i}`));
-    expect(kinds.of(call('tool-10'))).toBe(kinds.of(call('tool-10')));
-    // Past the bound a kind is described again each time, correct but not kept.
-    const late = kinds.of(call('tool-599'));
-    expect(late).not.toBe(kinds.of(call('tool-599')));
-    expect(late.spanName).toBe('tools/call tool-599');
+    for (let i = 0; i < 512; i++) kinds.of(call(`junk-${i}`));
+    const kept = kinds.of(call('junk-10'));
+    expect(kinds.of(call('junk-10'))).toBe(kept);
+    // The 513th kind empties the cache: the first names a client sent do not hold it for good.
+    const late = kinds.of(call('echo'));
+    expect(kinds.of(call('echo'))).toBe(late);
+    expect(late.spanName).toBe('tools/call echo');
+    expect(kinds.of(call('junk-10'))).not.toBe(kept);
   });
 
   it('puts the per-message attributes on the span only, absent ones undefined', () => {

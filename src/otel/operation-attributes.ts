@@ -70,11 +70,13 @@ export class OperationKinds {
     if ((method === 'tools/call' || method === 'prompts/get') && typeof name === 'string') target = name;
     else if (this.uriInName && RESOURCE_METHODS.has(method) && typeof params?.uri === 'string') target = params.uri;
     // Control characters cannot occur in a method, a version or an HTTP version: the fields cannot run together.
-    const key = `${method}\u0000${operation.protocolVersion ?? ''}\u0000${network?.transport ?? ''}\u0000${network?.protocolVersion ?? ''}\u0000${target ?? ''}`;
+    const key = `${method}\u0000${operation.protocolVersion ?? ''}\u0000${network?.transport ?? ''}\u0000${network?.protocolName ?? ''}\u0000${network?.protocolVersion ?? ''}\u0000${target ?? ''}`;
     let kind = this.kinds.get(key);
     if (kind === undefined) {
       kind = this.build(operation, target);
-      if (this.kinds.size < MAX_KINDS) this.kinds.set(key, kind);
+      // Targets come from clients: a full cache starts again rather than keep the first names it saw for good.
+      if (this.kinds.size >= MAX_KINDS) this.kinds.clear();
+      this.kinds.set(key, kind);
     }
     return kind;
   }

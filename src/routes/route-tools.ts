@@ -6,6 +6,7 @@ import type { McpRouteOptions } from '../interfaces/mcp-route-options.interface.
 import type { ResolvedMcpOptions } from '../interfaces/resolved-mcp-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.constants.js';
 import type { CallToolResult, ToolAnnotations } from '../protocol/mcp.types.js';
+import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { Schemas } from '../schemas/schemas.js';
 import type { RegisteredTool } from '../tools/registered-tool.interface.js';
 import { ToolStore } from '../tools/tool.store.js';
@@ -69,6 +70,21 @@ export class RouteTools {
   }
 
   /**
+   * The output schema the route's documented response type gives, if any. It is optional: a type
+   * that cannot be described (one that contains itself, say) leaves the tool without one, said in
+   * the log, rather than stopping the application.
+   */
+  private documentedOutput(route: RouteDescription, classRef: AnyClass, label: string): ReturnType<typeof routeOutput> {
+    try {
+      return routeOutput(route, classRef, new DtoSchemas(this.schemas.converter, label, 'output'));
+    } catch (error) {
+      if (!(error instanceof McpDefinitionError)) throw error;
+      this.logger.warn(`${label}: no output schema from the documented response (${error.message})`);
+      return undefined;
+    }
+  }
+
+  /**
    * Registers the route handler `Class.method` as a tool.
    * @param guardsOf the handler's guards behind the MCP execution context (for listings).
    * @throws McpDefinitionError for a method that is no route, an argument declared twice, or an invalid definition.
@@ -79,10 +95,7 @@ export class RouteTools {
     const input = buildRouteInput(route, this.schemas.converter, label);
     const name = routeToolName(options, route.handler, methodName);
     // A given output wins; else the one swagger declares (its arrays sent wrapped in an object).
-    const documented =
-      options.output === undefined
-        ? routeOutput(route, classRef, new DtoSchemas(this.schemas.converter, label, 'output'))
-        : undefined;
+    const documented = options.output === undefined ? this.documentedOutput(route, classRef, label) : undefined;
     const tool: RouteTool = {
       name,
       owner,

@@ -41,15 +41,21 @@ function transformedInstance<T extends object>(dto: Type<T>, args: Record<string
  * Whether the storage read here is the one this module's decorators write to. A bundler that picks
  * class-transformer's ES build (its `module` field) gives the app's decorators another copy of the
  * storage than `cjs/storage.js`: then no DTO could be told plain, and every one goes through
- * `plainToInstance`. Asked once per DTO; one probe class is kept in the storage each time.
+ * `plainToInstance`. A fact of how the process loaded class-transformer, so asked once (one probe
+ * class is left in the storage), whatever the applications.
  */
+let storageShared: boolean | undefined;
+
 function storageSeesDecorators(storage: Record<string, unknown>): boolean {
-  class Probe {
-    probe?: unknown;
+  if (storageShared === undefined) {
+    class Probe {
+      probe?: unknown;
+    }
+    Expose()(Probe.prototype, 'probe');
+    const map = storage._exposeMetadatas;
+    storageShared = map instanceof Map && map.has(Probe);
   }
-  Expose()(Probe.prototype, 'probe');
-  const map = storage._exposeMetadatas;
-  return map instanceof Map && map.has(Probe);
+  return storageShared;
 }
 
 /** Whether no class-transformer metadata applies to `dto` (false when its storage is not as expected). */

@@ -95,6 +95,21 @@ describe('BufferBudget', () => {
     expect(budget.reservedChars).toBe(0);
   });
 
+  it('refuses a reservation that other reservations alone leave no room for, relieving nobody for it', () => {
+    const budget = new BufferBudget(100);
+    const release = budget.reserve(70)!;
+    let relieved = 0;
+    budget.charge('reader', 20, () => {
+      relieved++;
+      budget.charge('reader', -20, () => undefined);
+    });
+    // 70 reserved + 40 > 100 whatever the reader gives up: it keeps its stream.
+    expect(budget.reserve(40)).toBeUndefined();
+    expect(relieved).toBe(0);
+    expect(budget.used).toBe(90);
+    release();
+  });
+
   it('relieves holders, not reservations, when a charge goes past the limit', () => {
     const budget = new BufferBudget(100);
     const release = budget.reserve(80)!;

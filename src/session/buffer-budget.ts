@@ -54,6 +54,8 @@ export class BufferBudget {
    */
   reserve(chars: number): (() => void) | undefined {
     if (chars <= 0) return () => undefined;
+    // What reservations alone exceed, relieving holders cannot make room for: nobody is cut for nothing.
+    if (this.reserved + chars > this.max) return undefined;
     this.total += chars;
     this.reserved += chars;
     if (this.total > this.max) this.shed();

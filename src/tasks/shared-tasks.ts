@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { McpStateUnavailableError } from '../errors/mcp-state-unavailable.error.js';
 import { ErrorCode, JsonRpcError } from '../protocol/json-rpc.errors.js';
+import { RequestCancelledError } from '../protocol/dispatcher.js';
+import type { RequestId } from '../protocol/json-rpc.types.js';
 import { isTerminalStatus } from '../protocol/tasks.js';
 import type { SharedSessions } from '../session/shared-sessions.js';
 import type { TaskRecord } from './task-record.js';
@@ -80,10 +82,16 @@ export class SharedTasks {
   }
 
   /** The task once it has finished, read again every poll interval (its instance is another one). */
-  async whenFinished(read: () => Promise<TaskRecord>, task: TaskRecord): Promise<TaskRecord> {
+  async whenFinished(
+    read: () => Promise<TaskRecord>,
+    task: TaskRecord,
+    cancelled?: { readonly signal: AbortSignal; readonly requestId: RequestId },
+  ): Promise<TaskRecord> {
     let current = task;
     while (!isTerminalStatus(current.status)) {
       await new Promise((resolve) => setTimeout(resolve, Math.max(100, current.pollIntervalMs)));
+      // Nobody waits for it any more: the shared state is not read for a request that is gone.
+      if (cancelled?.signal.aborted) throw new RequestCancelledError(cancelled.requestId);
       current = await read();
     }
     return current;

@@ -8,6 +8,7 @@ import { McpClientRequestError } from '../errors/mcp-client-request.error.js';
 import type { MessageContext, TaskInputPort } from '../execution/message-context.js';
 import { RequestCancelledError } from '../protocol/dispatcher.js';
 import { ErrorCode, internalError, JsonRpcError, serverError } from '../protocol/json-rpc.errors.js';
+import type { RequestId } from '../protocol/json-rpc.types.js';
 import type { InputRequest } from '../protocol/mcp.types.js';
 import { isTerminalStatus, unknownTask } from '../protocol/tasks.js';
 import { SharedSessions } from '../session/shared-sessions.js';
@@ -180,27 +181,52 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
    * The caller's task once it has finished (2025-11-25 `tasks/result` blocks until then).
    * @param stream the response stream of the `tasks/result` waiting, and its session: until the task
    *   ends, what the task sends its client (its requests, progress, logs, status) goes there.
+   * @param cancelled the request's signal: once it aborts (the client cancelled it, or its session
+   *   ended), nothing waits for it any more, and it rejects with {@link RequestCancelledError}.
    */
   async finished(
     taskId: string,
     caller: Caller,
     stream?: { readonly channel: CallChannel; readonly session: ClientSession },
+    cancelled?: { readonly signal: AbortSignal; readonly requestId: RequestId },
   ): Promise<TaskRecord> {
     const task = await this.get(taskId, caller);
     if (isTerminalStatus(task.status)) return task;
     // Run by another instance: its end is read from the shared state, once per poll interval.
-    if (this.shared && !this.runs.has(taskId)) return this.shared.whenFinished(() => this.get(taskId, caller), task);
+    if (this.shared && !this.runs.has(taskId)) {
+      return this.shared.whenFinished(() => this.get(taskId, caller), task, cancelled);
+    }
     const link = this.runs.get(taskId)?.link;
     const detach = link && stream ? link.attach(stream.channel, stream.session) : undefined;
+    let stopWaiting: (() => void) | undefined;
     try {
-      const ended = await new Promise<TaskRecord | undefined>((resolve) => {
+      const ended = await new Promise<TaskRecord | undefined>((resolve, reject) => {
         let waiting = this.waiters.get(taskId);
         if (!waiting) this.waiters.set(taskId, (waiting = new Set()));
-        waiting.add(resolve);
+        const waiters = waiting;
+        waiters.add(resolve);
+        if (cancelled) {
+          const abort = (): void => {
+            waiters.delete(resolve);
+            if (waiters.size === 0 && this.waiters.get(taskId) === waiters) this.waiters.delete(taskId);
+            reject(new RequestCancelledError(cancelled.requestId));
+          };
+          if (cancelled.signal.aborted) abort();
+          cancelled.signal.addEventListener('abort', abort, { once: true });
+          stopWaiting = () => cancelled.signal.removeEventListener('abort', abort);
+        }
+        // It may have ended while it was read: the end's wake-up found nobody waiting then.
+        this.store.get(taskId).then(
+          (current) => {
+            if (!current || isTerminalStatus(current.status)) this.wake(taskId, current);
+          },
+          () => undefined,
+        );
       });
       if (!ended) throw unknownTask(taskId);
       return ended;
     } finally {
+      stopWaiting?.();
       detach?.();
     }
   }
@@ -223,9 +249,15 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     for (let after: string | undefined, more = true; more;) {
       const page = await this.store.list(owner, after, 100);
       for (const task of page.tasks) {
-        this.runs
-          .get(task.taskId)
-          ?.run.abort.abort(new McpCallAbortedError('session-ended', `Task ${task.taskId} stopped: its session ended`));
+        const local = this.runs.get(task.taskId);
+        if (local) {
+          local.run.abort.abort(
+            new McpCallAbortedError('session-ended', `Task ${task.taskId} stopped: its session ended`),
+          );
+        } else if (!isTerminalStatus(task.status)) {
+          // Run by another instance: stopped there too, not left working for nobody until its TTL.
+          await this.shared?.sendCancel(task).catch(() => undefined);
+        }
         // Forgotten now: its expiry is the store's to apply.
         await this.store.update(task.taskId, (current) => ({
           ...current,
@@ -309,6 +341,13 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
       .finally(() => {
         clearTimeout(expiry);
         this.runs.delete(taskId);
+        // Its end could not be recorded (shared state unreachable): whoever waits is not left waiting.
+        if (this.waiters.has(taskId)) {
+          this.store.get(taskId).then(
+            (task) => this.wake(taskId, task && isTerminalStatus(task.status) ? task : undefined),
+            () => this.wake(taskId, undefined),
+          );
+        }
       });
   }
 

@@ -105,7 +105,17 @@ export class ToolCaller {
     const tool = this.tools.get(params.name);
     const support = tool?.definition.execution?.taskSupport;
     if (!tool || support === undefined || support === 'forbidden') return this.callNow(params, call, requestId);
-    const task = this.taskOf(support, params, call);
+    let task: ReturnType<ToolCaller['taskOf']>;
+    try {
+      task = this.taskOf(support, params, call);
+    } catch (malformed) {
+      // A malformed params.task is told only to a caller the guards admit: to others the tool stays hidden.
+      return this.callNow(params, call, requestId, {
+        onAdmitted: () => {
+          throw malformed;
+        },
+      });
+    }
     if (task === undefined) return this.callNow(params, call, requestId);
     if (task === 'refused') {
       // Refused once the guards admit the caller: the plain call answers a hidden tool.

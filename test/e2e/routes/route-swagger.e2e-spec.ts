@@ -357,3 +357,40 @@ describe('@McpRoute() in bulk, definitions that fail bootstrap', () => {
     expect(error.message).toContain('@ApiQuery() text');
   });
 });
+
+describe('@McpRoute() with a documented response type that has no inline form', () => {
+  it('serves the tool without an output schema rather than stopping the application', async () => {
+    class Category {
+      @ApiProperty()
+      name!: string;
+
+      @ApiProperty({ type: () => [Category] })
+      children!: Category[];
+    }
+    @Controller('categories')
+    class CategoriesController {
+      @McpRoute({ name: 'root_category' })
+      @ApiOkResponse({ type: Category })
+      @Get()
+      root(): Category {
+        return { name: 'root', children: [] };
+      }
+    }
+    const running = await startApp({
+      imports: [McpModule.forRoot({ name: 'categories', version: '1.0.0' })],
+      controllers: [CategoriesController],
+    });
+    try {
+      const client = await createMcpTestClient(running.app);
+      const [tool] = (await client.listTools()).tools;
+      expect(tool).toMatchObject({ name: 'root_category' });
+      expect(tool?.outputSchema).toBeUndefined();
+      const result = (await client.callTool({ name: 'root_category', arguments: {} })) as Result;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({ name: 'root', children: [] });
+      await client.close();
+    } finally {
+      await running.close();
+    }
+  });
+});

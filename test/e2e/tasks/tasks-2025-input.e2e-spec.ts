@@ -179,6 +179,41 @@ describe('Tasks, 2025-11-25: a task talks to its client', () => {
     results.close();
   });
 
+  it('stops waiting for a tasks/result the client cancelled; the task goes on, and a later tasks/result has it', async () => {
+    const session = await openSession(running.mcpUrl, { protocolVersion: '2025-11-25', headers: bearer('erin') });
+    const post = (body: object) => httpExchange(running.mcpUrl, 'POST', session.headers, JSON.stringify(body));
+    const created = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'guarded_job', arguments: { gate: 'r1' }, task: { ttl: 60_000 } },
+    });
+    const { taskId } = (JSON.parse(created.text) as { result: { task: { taskId: string } } }).result.task;
+    const waiting = post({ jsonrpc: '2.0', id: 2, method: 'tasks/result', params: { taskId } });
+    // The server holds it (the task waits at its gate) before the client cancels it.
+    await until(
+      () => running.app.get(SessionStore).get(session.id)?.isRunning(2) === true,
+      'the tasks/result request held',
+    );
+    const cancelled = await post({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 2, reason: 'no longer needed' },
+    });
+    expect(cancelled.status).toBe(202);
+    // Its request ends with no answer, while the task still runs.
+    const ended = await waiting;
+    expect(ended.status).toBe(200);
+    expect(ended.text).not.toContain('"result"');
+    expect(ended.text).not.toContain('"error"');
+    running.app.get(TaskGates).open('r1');
+    const result = await post({ jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } });
+    expect(JSON.parse(result.text)).toMatchObject({
+      id: 3,
+      result: { content: [{ type: 'text', text: 'Job r1 done' }] },
+    });
+  });
+
   it('withdraws what a cancelled task asked: notifications/cancelled with the related-task _meta', async () => {
     const asked: { params: Record<string, unknown> }[] = [];
     const received: JSONRPCMessage[] = [];
