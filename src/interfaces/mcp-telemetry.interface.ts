@@ -86,7 +86,7 @@ export interface ServerTelemetry {
   request<R extends JsonRpcResponse | undefined>(
     operation: TelemetryOperation,
     serve: () => R | Promise<R>,
-  ): Promise<R>;
+  ): R | Promise<R>;
   /** Records a notification from the client, handled by `handle` inside its context. */
   notification(operation: TelemetryOperation, handle: () => void): void;
   /**
@@ -110,7 +110,7 @@ export interface ServerTelemetry {
 export const NO_TELEMETRY: ServerTelemetry = Object.freeze({
   enabled: false,
   request: <R extends JsonRpcResponse | undefined>(_operation: TelemetryOperation, serve: () => R | Promise<R>) =>
-    Promise.resolve(serve()),
+    serve(),
   notification: (_operation: TelemetryOperation, handle: () => void) => {
     handle();
   },

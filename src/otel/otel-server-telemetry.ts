@@ -113,32 +113,65 @@ export class OtelServerTelemetry implements ServerTelemetry {
     ));
   }
 
-  async request<R extends JsonRpcResponse | undefined>(
+  /**
+   * Not an async function: an `await` here made promises of its own on every request, and under the
+   * SDK's AsyncLocalStorage context manager each promise runs the async hooks (the SDK's main cost on
+   * Node 20). A promise from `serve` is followed by one `then`; an answer given at once ends at once.
+   */
+  request<R extends JsonRpcResponse | undefined>(
     operation: TelemetryOperation,
     serve: () => R | Promise<R>,
-  ): Promise<R> {
+  ): R | Promise<R> {
     if (!this.live()) return serve();
     const started = performance.now();
     const kind = this.kinds.of(operation);
     const active = this.start(operation, kind);
     const span = trace.getSpan(active)!;
-    let response: R;
+    let served: R | Promise<R>;
     try {
-      response = await context.with(active, serve);
+      served = context.with(active, serve);
     } catch (error) {
-      // The dispatcher answers every failure; a throw here is the transport's own, recorded and passed on.
-      span.recordException(error instanceof Error ? error : String(error));
-      this.end(span, kind, started, {
-        attributes: { [ATTR_ERROR_TYPE]: errorTypeOf(error) },
-        message: String(error),
-      });
-      throw error;
+      this.thrown(span, kind, started, error);
+      // As a promise, as the transport's own throws always reached its caller; passed on as it was.
+      return Promise.reject(error);
     }
+    if (!(served instanceof Promise)) {
+      this.answered(span, kind, started, operation, served);
+      return served;
+    }
+    return served.then(
+      (response) => {
+        this.answered(span, kind, started, operation, response);
+        return response;
+      },
+      (error: unknown) => {
+        this.thrown(span, kind, started, error);
+        throw error;
+      },
+    );
+  }
+
+  /** Ends the operation with its response. */
+  private answered(
+    span: Span,
+    kind: OperationKind,
+    started: number,
+    operation: TelemetryOperation,
+    response: JsonRpcResponse | undefined,
+  ): void {
     if (this.options.captureToolCallContent === true && operation.method === 'tools/call') {
       this.captureToolCall(span, operation, response);
     }
     this.end(span, kind, started, failureOf(operation.method, response));
-    return response;
+  }
+
+  /** The dispatcher answers every failure; a throw is the transport's own, recorded and passed on. */
+  private thrown(span: Span, kind: OperationKind, started: number, error: unknown): void {
+    span.recordException(error instanceof Error ? error : String(error));
+    this.end(span, kind, started, {
+      attributes: { [ATTR_ERROR_TYPE]: errorTypeOf(error) },
+      message: String(error),
+    });
   }
 
   notification(operation: TelemetryOperation, handle: () => void): void {
