@@ -17,7 +17,8 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { keepAliveAgent } from './http-client.js';
 import { prepareEcho } from './mcp-client.js';
-import { LOADS, type ChildReport, type LoadName } from './targets.js';
+import { OtlpSink } from './otlp-sink.js';
+import { LOADS, otlpProtocolOf, type ChildReport, type LoadName } from './targets.js';
 
 const run = promisify(execFile);
 const SCRIPT = new URL('./server-process.js', import.meta.url);
@@ -38,7 +39,13 @@ interface Counted {
 async function count(load: LoadName, warmup: number, measured: number, connections: number): Promise<Counted> {
   const { server, era } = LOADS[load];
   const dir = mkdtempSync(join(tmpdir(), 'mcp42-callgrind-'));
+  // A load exporting OTLP sends to a sink of this process, as in the load part (else every export fails).
+  const protocol = otlpProtocolOf(server);
+  const sink = protocol === undefined ? undefined : await OtlpSink.start();
   const child = fork(SCRIPT, [server], {
+    ...(sink === undefined
+      ? {}
+      : { env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol } }),
     execPath: 'valgrind',
     execArgv: [
       '--tool=callgrind',
@@ -89,6 +96,7 @@ async function count(load: LoadName, warmup: number, measured: number, connectio
     return { load, instructionsPerCall: total / measured };
   } finally {
     await stop(child);
+    await sink?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -147,6 +155,24 @@ async function main(): Promise<void> {
       console.log(
         `  ${LOADS[mine].group}: mcp42 - bare route ${((a - b) / 1000).toFixed(1)} k instructions per call, ` +
           `mcp42 / bare ${(a / b).toFixed(2)}x`,
+      );
+    }
+  }
+  // Telemetry: what each setup adds to its own server without it; the bare route's lines are the SDK's
+  // own cost (one span per request), which mcp42's telemetry cannot go below.
+  for (const [traced, off] of [
+    ['mcp42-otel-nosdk', 'mcp42'],
+    ['mcp42-otel-noop', 'mcp42'],
+    ['mcp42-otel-otlp', 'mcp42'],
+    ['mcp42-otel-otlp-proto', 'mcp42'],
+    ['bare-nest-otel-noop', 'bare-nest'],
+    ['bare-nest-otel-otlp', 'bare-nest'],
+  ] as const) {
+    const [a, b] = [results.get(traced), results.get(off)];
+    if (a !== undefined && b !== undefined) {
+      console.log(
+        `  telemetry: ${LOADS[traced].label} adds ${((a - b) / 1000).toFixed(1)} k instructions per call, ` +
+          `${((a / b - 1) * 100).toFixed(1)} %`,
       );
     }
   }

@@ -132,6 +132,8 @@ export function formatResults(results: BenchResults): string {
     ['Telemetry, SDK + dropping exporter / off', compare(load, 'mcp42-otel-noop', 'mcp42')],
     ['Telemetry, SDK + batch OTLP / off (target >= 0.85x)', compare(load, 'mcp42-otel-otlp', 'mcp42')],
     ['Telemetry, SDK + OTLP/protobuf / off', compare(load, 'mcp42-otel-otlp-proto', 'mcp42')],
+    ['SDK alone: bare route + one span, dropping / bare', compare(load, 'bare-nest-otel-noop', 'bare-nest')],
+    ['SDK alone: bare route + one span, batch OTLP / bare', compare(load, 'bare-nest-otel-otlp', 'bare-nest')],
   ];
   const measured = ratios.filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (measured.length > 0) {

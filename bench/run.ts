@@ -35,7 +35,7 @@ import { formatRedisResults } from './redis-report.js';
 import { formatCatalogueResults, formatItemsResults, formatResults, type SessionFigures } from './report.js';
 import { measureSessionMemory } from './session-memory.js';
 import { measureSessionRate } from './session-rate.js';
-import { CATALOGUE_VARIANTS, LOADS, TARGETS, type LoadName, type TargetName } from './targets.js';
+import { CATALOGUE_VARIANTS, LOADS, otlpProtocolOf, TARGETS, type LoadName, type TargetName } from './targets.js';
 import { runCatalogues, type CatalogueSettings } from './tool-list.js';
 
 const SESSION_TARGETS: readonly TargetName[] = ['mcp42', 'mcp42-fastify', 'sdk-express'];
@@ -86,8 +86,7 @@ async function runLoad(settings: LoadSettings): Promise<Map<LoadName, LoadFigure
     for (const name of loadNames()) {
       const { server } = LOADS[name];
       // The batch OTLP exporters send to a sink of this process over loopback HTTP, as JSON or protobuf.
-      const protocol =
-        server === 'mcp42-otel-otlp' ? 'http/json' : server === 'mcp42-otel-otlp-proto' ? 'http/protobuf' : undefined;
+      const protocol = otlpProtocolOf(server);
       if (protocol) sink ??= await OtlpSink.start();
       const env: NodeJS.ProcessEnv | undefined = protocol
         ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink!.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol }

@@ -18,6 +18,8 @@ const starters: Record<TargetName, () => Promise<BenchServer>> = {
   'round-robin-proxy': async () => (await import('./servers/round-robin.js')).startRoundRobin(),
   'bare-nest': async () => (await import('./servers/bare-nest.js')).startBareNest('express'),
   'bare-nest-fastify': async () => (await import('./servers/bare-nest.js')).startBareNest('fastify'),
+  'bare-nest-otel-noop': async () => (await import('./servers/bare-nest-otel.js')).startBareNestOtel('noop'),
+  'bare-nest-otel-otlp': async () => (await import('./servers/bare-nest-otel.js')).startBareNestOtel('otlp'),
   'sdk-express': async () => (await import('./servers/sdk-express.js')).startSdkExpress(),
   'sdk-node': async () => (await import('./servers/sdk-node.js')).startSdkNode(),
   'sdk2-node': async () => (await import('./servers/sdk2-node.js')).startSdk2Node(),

@@ -15,9 +15,21 @@ export const TARGETS = {
   'mcp42-otel-otlp': 'mcp42 (sample app, Nest + Express), OpenTelemetry SDK, batch OTLP/HTTP (JSON) to a loopback sink',
   'mcp42-otel-otlp-proto':
     'mcp42 (sample app, Nest + Express), OpenTelemetry SDK, batch OTLP/HTTP (protobuf) to a loopback sink',
+  'bare-nest-otel-noop': 'bare Nest @Post() route (Express), one SDK span per request, exporters that drop',
+  'bare-nest-otel-otlp':
+    'bare Nest @Post() route (Express), one SDK span per request, batch OTLP/HTTP (JSON) to a sink',
 } as const;
 
 export type TargetName = keyof typeof TARGETS;
+
+/**
+ * The OTLP protocol a server's batch exporters send with, to a sink the parent starts (its URL goes in
+ * OTEL_EXPORTER_OTLP_ENDPOINT); undefined for a server exporting nothing over the network.
+ */
+export function otlpProtocolOf(server: TargetName): 'http/json' | 'http/protobuf' | undefined {
+  if (server === 'mcp42-otel-otlp' || server === 'bare-nest-otel-otlp') return 'http/json';
+  return server === 'mcp42-otel-otlp-proto' ? 'http/protobuf' : undefined;
+}
 
 /**
  * How a load sends the echo call: `session`, on a 2025-11-25 session opened first (the bare route gets a
@@ -89,6 +101,19 @@ export const LOADS = {
     era: 'session',
     group: 'telemetry',
     label: 'telemetry on, SDK + batch OTLP/protobuf to a sink',
+  },
+  // What the SDK costs any instrumentation: the bare route with one span per request, the same SDK setup.
+  'bare-nest-otel-noop': {
+    server: 'bare-nest-otel-noop',
+    era: 'session',
+    group: 'telemetry',
+    label: 'bare route, one SDK span, dropping exporter',
+  },
+  'bare-nest-otel-otlp': {
+    server: 'bare-nest-otel-otlp',
+    era: 'session',
+    group: 'telemetry',
+    label: 'bare route, one SDK span, batch OTLP to a sink',
   },
 } as const satisfies Record<string, LoadTarget>;
 

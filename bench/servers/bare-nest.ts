@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { HttpPlatform } from '../../sample-app/http-platform.js';
 import { appEndpointUrl, HOST, type BenchServer } from './bench-server.js';
@@ -27,13 +28,20 @@ class EchoController {
 @Module({ controllers: [EchoController] })
 class BareModule {}
 
-/** A bare Nest app on the same adapter as the mcp42 sample it is compared with, default body parser on. */
-export async function startBareNest(platform: HttpPlatform = 'express'): Promise<BenchServer> {
+/**
+ * A bare Nest app on the same adapter as the mcp42 sample it is compared with, default body parser on;
+ * `middleware`, if given, runs first on every request (Express only).
+ */
+export async function startBareNest(
+  platform: HttpPlatform = 'express',
+  middleware?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void,
+): Promise<BenchServer> {
   const options = { logger: false, forceCloseConnections: true } as const;
   const app =
     platform === 'fastify'
       ? await NestFactory.create(BareModule, new FastifyAdapter(), options)
       : await NestFactory.create(BareModule, options);
+  if (middleware) app.use(middleware);
   await app.listen(0, HOST);
   return {
     url: appEndpointUrl(app),

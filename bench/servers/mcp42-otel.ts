@@ -25,11 +25,11 @@ const dropping: SpanExporter & PushMetricExporter = {
 };
 
 /**
- * The sample app on Express with the OpenTelemetry Node SDK started first, as sample-app/main.ts
- * starts it: batched spans and metrics every 5 s, to `export`. With `otlp`, OTEL_EXPORTER_OTLP_ENDPOINT
- * (given by the parent: a sink of its own) receives them over OTLP/HTTP.
+ * The OpenTelemetry Node SDK as sample-app/main.ts starts it: batched spans and metrics every 5 s, to
+ * `export`. With `otlp`, OTEL_EXPORTER_OTLP_ENDPOINT (given by the parent: a sink of its own) receives
+ * them over OTLP/HTTP. Returns what stops it.
  */
-export async function startMcp42Otel(exported: TelemetryExport): Promise<BenchServer> {
+export function startBenchSdk(exported: TelemetryExport): () => Promise<void> {
   const traces =
     exported === 'otlp' ? new OTLPTraceExporter() : exported === 'otlp-proto' ? new OTLPProtoTraceExporter() : dropping;
   const metrics =
@@ -51,6 +51,10 @@ export async function startMcp42Otel(exported: TelemetryExport): Promise<BenchSe
     instrumentations: [],
   });
   sdk.start();
-  const server = await startMcp42('express', 'memory', () => sdk.shutdown());
-  return server;
+  return () => sdk.shutdown();
+}
+
+/** The sample app on Express with the bench's OpenTelemetry SDK started first. */
+export async function startMcp42Otel(exported: TelemetryExport): Promise<BenchServer> {
+  return startMcp42('express', 'memory', startBenchSdk(exported));
 }
