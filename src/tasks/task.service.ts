@@ -81,7 +81,11 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     this.settings = options.tasks;
     this.inputBounds = { messages: options.limits.outboxMessages, chars: options.limits.outboxChars };
     this.clientRequestTimeoutMs = options.sessions.clientRequestTimeoutMs;
-    this.caps = { perOwner: options.tasks.maxPerPrincipal, total: options.tasks.maxTasks };
+    this.caps = {
+      perOwner: options.tasks.maxPerPrincipal,
+      total: options.tasks.maxTasks,
+      maxTtlMs: options.tasks.maxTtlMs,
+    };
     const port = sessions?.shared;
     this.store = port ? new SharedTaskStore(port) : new InMemoryTaskStore();
     this.shared = sessions && port ? new SharedTasks(sessions, this.store) : undefined;
