@@ -265,7 +265,7 @@ export class RedisSharedState implements SharedState {
   }
 
   tasksRunBy(replicaId: string): Promise<readonly string[]> {
-    return this.use((live) => live.tasks.runBy(replicaId));
+    return this.use((live) => live.tasks.runBy(replicaId, replicaId === this.replicaId));
   }
 
   /** Runs an operation through the gate; before `start` the gate refuses (not connected). */
