@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { forkServer, SERVER_CPU } from '../affinity.js';
@@ -26,7 +27,8 @@ export class SoakChild {
       SCRIPT,
       [],
       {
-        execArgv: ['--expose-gc'],
+        // SOAK_SERVER_ARGS: more Node flags for the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+        execArgv: ['--expose-gc', ...(process.env.SOAK_SERVER_ARGS?.split(' ').filter(Boolean) ?? [])],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         env: { ...process.env, ...env },
       },
@@ -45,6 +47,15 @@ export class SoakChild {
       throw new Error(`soak server sent ${ready.type} first`);
     }
     return new SoakChild(child, ready.url);
+  }
+
+  /**
+   * Runs the server at the lowest scheduling priority: an instance that stands for another machine
+   * (the Redis variant's broadcaster) then takes only the CPU that the load generator and Redis,
+   * which share its core, leave over.
+   */
+  yieldCpu(): void {
+    if (this.child.pid !== undefined) setPriority(this.child.pid, 19);
   }
 
   /** The server's figures; `gc`: after forced full GCs (heapUsed is then what is retained). */

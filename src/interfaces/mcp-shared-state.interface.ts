@@ -88,7 +88,13 @@ export type InstanceMessage =
   /** The client answered requests of a task (`tasks/update`): the instance running it settles its asks. */
   | { readonly kind: 'task-input'; readonly taskId: string; readonly responses: Record<string, unknown> }
   /** The client cancelled a task (recorded already): the instance running it aborts its call. */
-  | { readonly kind: 'task-cancel'; readonly taskId: string };
+  | { readonly kind: 'task-cancel'; readonly taskId: string }
+  /**
+   * One message for the standalone streams of many sessions that this instance holds (a fan-out):
+   * one Redis message per holding instance rather than one per session. A session it no longer
+   * holds gets the message the way a single send goes (to its holder now, or its backlog).
+   */
+  | { readonly kind: 'standalone-many'; readonly ids: readonly string[]; readonly data: string };
 
 /** The message of one kind. @internal */
 export type InstanceMessageOf<K extends InstanceMessage['kind']> = Extract<InstanceMessage, { readonly kind: K }>;
@@ -139,7 +145,8 @@ export interface SharedTaskRecord {
 
 /**
  * What a task's creation needs besides its JSON: who owns it, which instance runs it, how long it is
- * kept, and the caps it is admitted against (unfinished tasks per owner; tasks kept in all).
+ * kept, the caps it is admitted against (unfinished tasks per owner; tasks kept in all), and the
+ * longest TTL of any task (what an owner's list is pruned by).
  * @internal
  */
 export interface SharedTaskAdmission {
@@ -147,9 +154,10 @@ export interface SharedTaskAdmission {
   readonly owner: string;
   readonly replica: string;
   readonly ttlMs: number;
-  readonly createdAt: number;
   readonly maxPerOwner: number;
   readonly maxTasks: number;
+  /** The longest TTL a task may have: an owner's list forgets ids older than it (with a margin for clocks). */
+  readonly maxTtlMs: number;
 }
 
 /**
@@ -244,6 +252,7 @@ export interface SharedState {
   sendStandalone(id: string, data: string, backlogLimit: number): Promise<'held' | 'queued' | 'gone'>;
   /**
    * {@link sendStandalone} to many sessions as one operation (a fan-out): its outcome per session.
+   * The held ones go to their holders as one `standalone-many` message per holding instance.
    */
   sendStandaloneMany(
     ids: readonly string[],
@@ -281,6 +290,9 @@ export interface SharedState {
   listTasks(owner: string, after: string | undefined, limit: number): Promise<{ json: string[]; more: boolean }>;
   /** The instances recorded as running unfinished tasks. */
   taskRunners(): Promise<readonly string[]>;
-  /** The unfinished tasks recorded as run by an instance; ids of expired ones are forgotten on the way. */
+  /**
+   * The unfinished tasks recorded as run by an instance; ids of expired ones are forgotten on the way
+   * (each instance asks for its own on its sweep, so that tasks expiring unfinished leave no trace).
+   */
   tasksRunBy(replicaId: string): Promise<readonly string[]>;
 }
