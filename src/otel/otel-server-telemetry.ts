@@ -135,11 +135,12 @@ export class OtelServerTelemetry implements ServerTelemetry {
       // As a promise, as the transport's own throws always reached its caller; passed on as it was.
       return Promise.reject(error);
     }
-    if (!(served instanceof Promise)) {
-      this.answered(span, kind, started, operation, served);
+    // A response is never a thenable; a promise may come from another realm (not `instanceof Promise`).
+    if (typeof (served as Partial<Promise<R>> | undefined)?.then !== 'function') {
+      this.answered(span, kind, started, operation, served as R);
       return served;
     }
-    return served.then(
+    return (served as Promise<R>).then(
       (response) => {
         this.answered(span, kind, started, operation, response);
         return response;
