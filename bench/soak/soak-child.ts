@@ -26,7 +26,8 @@ export class SoakChild {
       SCRIPT,
       [],
       {
-        execArgv: ['--expose-gc'],
+        // SOAK_SERVER_ARGS: more Node flags for the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+        execArgv: ['--expose-gc', ...(process.env.SOAK_SERVER_ARGS?.split(' ').filter(Boolean) ?? [])],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         env: { ...process.env, ...env },
       },

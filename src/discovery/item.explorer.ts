@@ -108,6 +108,8 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
       const method = (prototype as Record<string, unknown>)[methodName];
       const owner = `${classRef.name}.${methodName}`;
       let found = this.metadata.getMethodMetadata(method);
+      // A route with its own @McpRoute() was asked for by name; the others are its controller's bulk form.
+      const explicitRoute = found?.route !== undefined;
       // A route of an @McpRoute() controller, or one with its own @McpRoute(): served unless left out.
       if (typeof method === 'function' && (found?.route !== undefined || (found === undefined && classRoute))) {
         found = { ...found, route: selectRoute(classRoute, found?.route, method, owner) };
@@ -126,7 +128,7 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
               wrapper.isDependencyTreeDurable(),
             );
       if (found.route) {
-        this.defineRoute(found, classRef, methodName, owner, served, pipeline);
+        this.defineRoute(found, classRef, methodName, owner, served, pipeline, explicitRoute);
         // A route-backed tool is listed by its guards as a tool is: the same warning about public caches.
         this.checkCacheScope(
           { tool: found.route },
@@ -173,6 +175,7 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
     owner: string,
     served: ServedItems,
     pipeline: (paramsKey: string) => TargetOf,
+    explicit: boolean,
   ): void {
     const others = Object.entries(found).filter(([key, value]) => key !== 'route' && value !== undefined);
     if (others.length > 0) {
@@ -188,7 +191,7 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
       this.routesWithoutHttp++;
       return;
     }
-    this.routes.define(route, classRef, methodName, owner, pipeline(MCP_HANDLER_PARAMS_METADATA));
+    this.routes.define(route, classRef, methodName, owner, pipeline(MCP_HANDLER_PARAMS_METADATA), explicit);
   }
 
   /**

@@ -11,6 +11,7 @@ import { Method } from '../protocol/methods.js';
 import type { SubscriptionFilter } from '../protocol/mcp.types.js';
 import { MetaKey } from '../protocol/request-envelope.js';
 import { ResourceReader } from '../resources/resource.reader.js';
+import { subscriptionTagger } from '../protocol/subscription-tagging.js';
 import { FanoutSlices } from '../session/fanout-slices.js';
 import { ServedCapabilities } from './served-capabilities.js';
 import { declaresTasksExtension, detailedTask, tasksExtensionRequired } from '../protocol/tasks.js';
@@ -58,7 +59,12 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('McpListen');
   private readonly streams = new Set<ListenStream>();
   /** A change to many streams goes out in slices, so that other requests are served meanwhile. */
-  private readonly slices = new FanoutSlices<ListenStream>();
+  private readonly slices = new FanoutSlices<ListenStream>((refused) => {
+    this.logger.warn(
+      `${refused} change notification(s) to listen streams refused: changes come faster than the server ` +
+        `delivers them while other requests are served, and a million sends already wait`,
+    );
+  });
   /** Listens arrived and not ended (acknowledged or not), in all and per identified principal. */
   private held = 0;
   private readonly heldBy = new Map<string, number>();
@@ -230,14 +236,19 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
     if (targets.length === 0) return 0;
     const method = change.kind === 'list' ? LIST_METHOD[change.list] : Method.ResourceUpdated;
     const params = change.kind === 'list' ? {} : { uri: change.uri };
-    // Each stream's copy names its subscription, so each is its own small message: about this long.
-    const chars = method.length + (change.kind === 'list' ? 0 : change.uri.length) + 100;
+    // Each stream's copy names its subscription: the rest is serialised once for all of them.
+    const textFor = subscriptionTagger(method, params);
+    const chars = textFor('').length;
     return this.slices.fanOut(
       targets,
       (stream) => {
         // Ended while the change waited for its slice.
         if (!this.streams.has(stream)) return false;
-        if (stream.call.channel?.send(notificationMessage(method, this.tagged(stream.id, params)))) return true;
+        const channel = stream.call.channel;
+        const sent = channel?.sendEncoded
+          ? channel.sendEncoded(textFor(stream.id))
+          : channel?.send(notificationMessage(method, this.tagged(stream.id, params)));
+        if (sent === true) return true;
         this.logger.debug(`A listen stream could not take ${method}; it is closing`);
         return false;
       },

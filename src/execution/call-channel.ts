@@ -11,6 +11,12 @@ export interface CallChannel {
    */
   send(message: JsonRpcMessage): boolean;
   /**
+   * Sends a message serialised already (one text made once for many streams); a channel without it
+   * is sent the parsed message instead.
+   * @returns as {@link send}.
+   */
+  sendEncoded?(data: string): boolean;
+  /**
    * Closes the POST's connection on purpose, after a `retry` field: the client reconnects with
    * `Last-Event-ID` and gets what followed (SSE polling). Only for 2025-11-25 sessions and later.
    * @returns false when it did not (older session, or nothing left to send).

@@ -139,7 +139,8 @@ export interface SharedTaskRecord {
 
 /**
  * What a task's creation needs besides its JSON: who owns it, which instance runs it, how long it is
- * kept, and the caps it is admitted against (unfinished tasks per owner; tasks kept in all).
+ * kept, the caps it is admitted against (unfinished tasks per owner; tasks kept in all), and the
+ * longest TTL of any task (what an owner's list is pruned by).
  * @internal
  */
 export interface SharedTaskAdmission {
@@ -147,9 +148,10 @@ export interface SharedTaskAdmission {
   readonly owner: string;
   readonly replica: string;
   readonly ttlMs: number;
-  readonly createdAt: number;
   readonly maxPerOwner: number;
   readonly maxTasks: number;
+  /** The longest TTL a task may have: an owner's list forgets ids older than it (with a margin for clocks). */
+  readonly maxTtlMs: number;
 }
 
 /**
@@ -281,6 +283,9 @@ export interface SharedState {
   listTasks(owner: string, after: string | undefined, limit: number): Promise<{ json: string[]; more: boolean }>;
   /** The instances recorded as running unfinished tasks. */
   taskRunners(): Promise<readonly string[]>;
-  /** The unfinished tasks recorded as run by an instance; ids of expired ones are forgotten on the way. */
+  /**
+   * The unfinished tasks recorded as run by an instance; ids of expired ones are forgotten on the way
+   * (each instance asks for its own on its sweep, so that tasks expiring unfinished leave no trace).
+   */
   tasksRunBy(replicaId: string): Promise<readonly string[]>;
 }

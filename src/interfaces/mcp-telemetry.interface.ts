@@ -61,7 +61,12 @@ export type TelemetryRefusal =
   | 'state_unavailable'
   | 'session_not_found'
   | 'host_not_allowed'
-  | 'origin_not_allowed';
+  | 'origin_not_allowed'
+  // 2026-07-28 requests refused at the door, by their JSON-RPC error.
+  | 'header_mismatch'
+  | 'unsupported_protocol_version'
+  | 'method_not_found'
+  | 'invalid_envelope';
 
 /** What the server reports as observable gauges, read when the metric reader collects. @internal */
 export interface TelemetryGauges {

@@ -51,12 +51,18 @@ export class RedisKeys {
     return `${this.prefix}{g}:tl:${digest(owner)}`;
   }
 
-  /** Every task of an owner (sorted set, score its creation time), for the 2025 `tasks/list`. */
+  /**
+   * Every task of an owner (sorted set, score its creation in Redis time, ms to the µs), for the 2025
+   * `tasks/list`; ids older than `tasks.maxTtlMs` leave it at the owner's next creation.
+   */
   ownerTasks(owner: string): string {
     return `${this.prefix}{g}:to:${digest(owner)}`;
   }
 
-  /** The unfinished tasks an instance runs (set): what is failed when its lease expires. */
+  /**
+   * The unfinished tasks an instance runs (set): what is failed when its lease expires. Ids of tasks
+   * that expired unfinished leave it at the instance's next sweep.
+   */
   tasksOf(replicaId: string): string {
     return `${this.prefix}{g}:tr:${replicaId}`;
   }

@@ -321,19 +321,24 @@ return 2
 `,
   ),
   /**
-   * KEYS t, ta, tl, to, tr, trs; ARGV taskId, json, ttlMs, maxTasks, maxPerOwner, createdAt, replica.
+   * KEYS t, ta, tl, to, tr, trs; ARGV taskId, json, ttlMs, maxTasks, maxPerOwner, maxTtlMs, replica.
    * 1: created, 0: `maxTasks` tasks are kept, 2: the owner has `maxPerOwner` unfinished ones
    * (checked first: it can free a place itself). Admission and record in one step: a task admitted
-   * exists, and the reply comes after the write.
+   * exists, and the reply comes after the write. The owner's list is scored by Redis time to the
+   * microsecond (creation order, even within a millisecond); ids created more than `maxTtlMs` ago
+   * are expired tasks and leave it here, so an owner who never lists its tasks does not grow it.
    */
   taskCreate: script(
     6,
     `
-local t = now_ms()
+local clock = redis.call('TIME')
+local t = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local created = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
 local ttl = tonumber(ARGV[3])
 local max, max_own = tonumber(ARGV[4]), tonumber(ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('%d', t))
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', t))
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. string.format('%.3f', created - tonumber(ARGV[6])))
 if max_own >= 0 and redis.call('ZCARD', KEYS[3]) >= max_own then return 2 end
 if max >= 0 and redis.call('ZCARD', KEYS[2]) >= max then return 0 end
 redis.call('HSET', KEYS[1], 'v', 1, 'j', ARGV[2])
@@ -341,7 +346,7 @@ redis.call('PEXPIRE', KEYS[1], ttl)
 local ends = string.format('%d', t + ttl)
 redis.call('ZADD', KEYS[2], ends, ARGV[1])
 redis.call('ZADD', KEYS[3], ends, ARGV[1])
-redis.call('ZADD', KEYS[4], ARGV[6], ARGV[1])
+redis.call('ZADD', KEYS[4], string.format('%.3f', created), ARGV[1])
 redis.call('SADD', KEYS[5], ARGV[1])
 redis.call('SADD', KEYS[6], ARGV[7])
 for i = 2, 6 do

@@ -21,6 +21,12 @@ export interface RedisOpsHost {
 const TRIP_AFTER = 3;
 /** How long the breaker stays open before one probe. */
 const OPEN_MS = 1_000;
+/**
+ * The share of `maxPendingOperations` that background writes (stored events) may fill: the rest is
+ * kept for the operations requests wait on (loading a session, admitting one), so that a flood of
+ * broadcast events is refused before any request is.
+ */
+const BACKGROUND_SHARE = 0.75;
 
 /**
  * The gate every Redis operation goes through. It refuses at once (`McpStateUnavailableError`)
@@ -48,9 +54,13 @@ export class RedisOps {
     return this.inFlight;
   }
 
-  /** Runs `operation`, or refuses; any failure becomes `McpStateUnavailableError` (its cause kept). */
-  run<T>(operation: () => Promise<T>): Promise<T> {
-    const refusal = this.refusal();
+  /**
+   * Runs `operation`, or refuses; any failure becomes `McpStateUnavailableError` (its cause kept).
+   * @param background a write no request waits on: refused once three quarters of
+   *   `maxPendingOperations` are in flight, leaving the rest to requests.
+   */
+  run<T>(operation: () => Promise<T>, background = false): Promise<T> {
+    const refusal = this.refusal(background);
     if (refusal) return Promise.reject(refusal);
     this.inFlight++;
     let running: Promise<T>;
@@ -85,21 +95,33 @@ export class RedisOps {
     clearTimeout(this.probeTimer);
   }
 
-  private refusal(): McpStateUnavailableError | undefined {
+  private refusal(background: boolean): McpStateUnavailableError | undefined {
     if (!this.host.connected()) {
-      return new McpStateUnavailableError('Shared session state (Redis) is not connected', {
-        cause: this.host.lastError(),
-      });
-    }
-    if (this.open) {
-      return new McpStateUnavailableError(
-        'Shared session state (Redis) answered too slowly; operations pause until it answers again',
-        { cause: this.tripCause },
+      return withoutStack(
+        () =>
+          new McpStateUnavailableError('Shared session state (Redis) is not connected', {
+            cause: this.host.lastError(),
+          }),
       );
     }
-    if (this.inFlight >= this.host.maxPendingOperations) {
-      return new McpStateUnavailableError(
-        `Shared session state (Redis) has ${this.inFlight} operations in flight already (maxPendingOperations)`,
+    if (this.open) {
+      return withoutStack(
+        () =>
+          new McpStateUnavailableError(
+            'Shared session state (Redis) answered too slowly; operations pause until it answers again',
+            { cause: this.tripCause },
+          ),
+      );
+    }
+    const cap = background
+      ? Math.max(1, Math.floor(this.host.maxPendingOperations * BACKGROUND_SHARE))
+      : this.host.maxPendingOperations;
+    if (this.inFlight >= cap) {
+      return withoutStack(
+        () =>
+          new McpStateUnavailableError(
+            `Shared session state (Redis) has ${this.inFlight} operations in flight already (maxPendingOperations)`,
+          ),
       );
     }
     return undefined;
@@ -152,4 +174,18 @@ function unavailable(error: unknown): McpStateUnavailableError {
   if (error instanceof McpStateUnavailableError) return error;
   const reason = error instanceof Error ? error.message : String(error);
   return new McpStateUnavailableError(`Shared session state (Redis) failed: ${reason}`, { cause: error });
+}
+
+/**
+ * Makes an error without capturing a stack. Refusals come by the thousand under a flood, and the
+ * stack (always this gate's) was most of what they cost: a sixteenth of a flooded instance's time.
+ */
+function withoutStack<T>(make: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }

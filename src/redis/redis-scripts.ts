@@ -189,13 +189,12 @@ export class RedisScripts {
   /** Creates a task against its caps (keys: {@link RedisKeys} task, tasks, owner live, owner, runner's, runners). */
   async createTask(
     keys: readonly [string, string, string, string, string, string],
-    task: { readonly taskId: string; readonly json: string; readonly ttlMs: number; readonly createdAt: number },
+    task: { readonly taskId: string; readonly json: string; readonly ttlMs: number },
     replica: string,
-    maxTasks: number,
-    maxPerOwner: number,
+    caps: { readonly maxTasks: number; readonly maxPerOwner: number; readonly maxTtlMs: number },
   ): Promise<'created' | 'owner-full' | 'full'> {
-    const args = [task.taskId, task.json, duration(task.ttlMs), limit(maxTasks), limit(maxPerOwner)];
-    const reply = await this.run('taskCreate', keys, [...args, Math.floor(task.createdAt), replica]);
+    const args = [task.taskId, task.json, duration(task.ttlMs), limit(caps.maxTasks), limit(caps.maxPerOwner)];
+    const reply = await this.run('taskCreate', keys, [...args, duration(caps.maxTtlMs), replica]);
     return reply === 1 ? 'created' : reply === 2 ? 'owner-full' : 'full';
   }
 

@@ -189,7 +189,7 @@ export class RedisSharedState implements SharedState {
   }
 
   appendEvent(id: string, event: McpStoredEvent, bounds: StoredEventBounds): Promise<void> {
-    return this.use((live) => live.records.appendEvent(id, event, bounds));
+    return this.use((live) => live.records.appendEvent(id, event, bounds), true);
   }
 
   replayEvents(id: string, streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]> {
@@ -265,12 +265,13 @@ export class RedisSharedState implements SharedState {
   }
 
   tasksRunBy(replicaId: string): Promise<readonly string[]> {
-    return this.use((live) => live.tasks.runBy(replicaId));
+    return this.use((live) => live.tasks.runBy(replicaId, replicaId === this.replicaId));
   }
 
   /** Runs an operation through the gate; before `start` the gate refuses (not connected). */
-  private use<T>(operation: (live: Live) => Promise<T>): Promise<T> {
-    return this.ops.run(() => operation(this.live as Live));
+  /** @param background a write no request waits on (see {@link RedisOps.run}). */
+  private use<T>(operation: (live: Live) => Promise<T>, background = false): Promise<T> {
+    return this.ops.run(() => operation(this.live as Live), background);
   }
 
   /** Opens both connections and what works on them, listening to their state. */

@@ -9,7 +9,7 @@ import { redisState } from './redis-state.js';
 
 const PREFIX = 'tasks:';
 const LEASE_MS = 300;
-const CAPS = { perOwner: 3, total: 5 };
+const CAPS = { perOwner: 3, total: 5, maxTtlMs: 60_000 };
 
 const hooks: SharedStateHooks = {
   onMessage: () => undefined,
@@ -105,14 +105,14 @@ describe('tasks in Redis (SharedTaskStore on the Redis port)', () => {
     expect(await a.store.create(task('principal:erin', a.shared.replicaId), CAPS)).toBe('owner-full');
     await a.store.update(first.taskId, (current) => ({ ...current, status: 'cancelled' }));
     expect(
-      await a.store.create(task('principal:erin', a.shared.replicaId), { perOwner: 3, total: 100 }),
+      await a.store.create(task('principal:erin', a.shared.replicaId), { perOwner: 3, total: 100, maxTtlMs: 60_000 }),
     ).toBeUndefined();
 
     const brief = task('principal:frank', a.shared.replicaId, { ttlMs: 150 });
     await a.store.create(brief, CAPS);
     await until(async () => (await a.store.get(brief.taskId)) === undefined, 'the task expired');
     // Its place among the owner's unfinished tasks is given back with it.
-    const places = { perOwner: 1, total: 100 };
+    const places = { perOwner: 1, total: 100, maxTtlMs: 60_000 };
     expect(await a.store.create(task('principal:frank', a.shared.replicaId), places)).toBeUndefined();
     expect((await a.store.list('principal:frank', undefined, 10)).tasks).toHaveLength(1);
   });
@@ -161,7 +161,7 @@ describe('tasks in Redis (SharedTaskStore on the Redis port)', () => {
 
   it("lists an owner's tasks oldest first, in pages, never another owner's nor expired ones", async () => {
     const a = await instance();
-    const caps = { perOwner: 100, total: 100 };
+    const caps = { perOwner: 100, total: 100, maxTtlMs: 60_000 };
     const ids: string[] = [];
     for (let index = 0; index < 5; index++) {
       const each = task('session:s1', a.shared.replicaId, { createdAt: 1_000 + index });
@@ -202,6 +202,21 @@ describe('tasks in Redis (SharedTaskStore on the Redis port)', () => {
     await server.command('DEL', `${PREFIX}{g}:t:${running.taskId}`);
     expect(await b.shared.tasksRunBy(a.shared.replicaId)).toEqual([]);
     expect(await b.shared.taskRunners()).toEqual([]);
+  });
+
+  it('forgets on its own sweep the tasks an instance let expire unfinished, and stays among the runners', async () => {
+    const a = await instance();
+    const brief = task('principal:ivan', a.shared.replicaId, { ttlMs: 150 });
+    const running = task('principal:ivan', a.shared.replicaId);
+    await a.store.create(brief, CAPS);
+    await a.store.create(running, CAPS);
+    await until(async () => (await a.store.get(brief.taskId)) === undefined, 'the task expired');
+    expect(await a.shared.tasksRunBy(a.shared.replicaId)).toEqual([running.taskId]);
+    expect(await server.value('SMEMBERS', `${PREFIX}{g}:tr:${a.shared.replicaId}`)).toEqual([running.taskId]);
+    // Left with none, it is still a runner: it may be recording a task at this moment.
+    await server.command('DEL', `${PREFIX}{g}:t:${running.taskId}`);
+    expect(await a.shared.tasksRunBy(a.shared.replicaId)).toEqual([]);
+    expect(await a.shared.taskRunners()).toEqual([a.shared.replicaId]);
   });
 });
 

@@ -33,10 +33,9 @@ export class RedisTaskRecords {
         keys.tasksOf(replica),
         keys.taskRunners,
       ],
-      { taskId, json, ttlMs: admission.ttlMs, createdAt: admission.createdAt },
+      { taskId, json, ttlMs: admission.ttlMs },
       replica,
-      admission.maxTasks,
-      admission.maxPerOwner,
+      admission,
     );
   }
 
@@ -88,13 +87,18 @@ export class RedisTaskRecords {
     return this.command.smembers(this.keys.taskRunners);
   }
 
-  async runBy(replicaId: string): Promise<string[]> {
+  /**
+   * The unfinished tasks an instance runs. Ids of tasks that expired unfinished are dropped on the
+   * way; an instance left with none is dropped from the runners, unless it is this one (`mine`): it
+   * may be recording a new task at this moment.
+   */
+  async runBy(replicaId: string, mine: boolean): Promise<string[]> {
     const set = this.keys.tasksOf(replicaId);
     const ids = await this.command.smembers(set);
     const present = await Promise.all(ids.map((id) => this.command.exists(this.keys.task(id))));
     const gone = ids.filter((_, index) => present[index] === 0);
     if (gone.length > 0) await this.command.srem(set, ...gone);
-    if (gone.length === ids.length) await this.command.srem(this.keys.taskRunners, replicaId);
+    if (gone.length === ids.length && !mine) await this.command.srem(this.keys.taskRunners, replicaId);
     return ids.filter((_, index) => present[index] === 1);
   }
 }

@@ -87,12 +87,35 @@ export class RouteTools {
   /**
    * Registers the route handler `Class.method` as a tool.
    * @param guardsOf the handler's guards behind the MCP execution context (for listings).
-   * @throws McpDefinitionError for a method that is no route, an argument declared twice, or an invalid definition.
+   * @param explicit whether the route has its own `@McpRoute()`; one its controller's exposes in bulk
+   *   whose shape a tool cannot take (a wildcard path, an array body…) is left out with a warning.
+   * @throws McpDefinitionError for a method that is no route, an argument declared twice, or an invalid
+   *   definition (for the route's shape, only when `explicit`).
    */
-  define(options: McpRouteOptions, classRef: AnyClass, methodName: string, owner: string, guardsOf: GuardsOf): void {
+  define(
+    options: McpRouteOptions,
+    classRef: AnyClass,
+    methodName: string,
+    owner: string,
+    guardsOf: GuardsOf,
+    explicit = true,
+  ): void {
     const label = `@McpRoute() on ${owner}`;
     const route = describeRoute(classRef, methodName, label);
-    const input = buildRouteInput(route, this.schemas.converter, label);
+    let input: RouteInput;
+    try {
+      input = buildRouteInput(route, this.schemas.converter, label);
+    } catch (error) {
+      // The user asked for this route by name: its problem stops the application. In bulk, it was
+      // never asked for: the controller's other routes are served.
+      if (explicit || !(error instanceof McpDefinitionError)) throw error;
+      const why = error.message.startsWith(`${label}: `) ? error.message.slice(label.length + 2) : error.message;
+      this.logger.warn(
+        `${route.method} ${route.path} (${owner}) is left out of its controller's @McpRoute(): ${why}. ` +
+          'Put @McpRoute({ exclude: true }) on it to leave it out without this warning',
+      );
+      return;
+    }
     const name = routeToolName(options, route.handler, methodName);
     // A given output wins; else the one swagger declares (its arrays sent wrapped in an object).
     const documented = options.output === undefined ? this.documentedOutput(route, classRef, label) : undefined;

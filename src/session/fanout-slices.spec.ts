@@ -2,17 +2,22 @@ import { setImmediate as nextImmediate } from 'node:timers/promises';
 import { FanoutSlices } from './fanout-slices.js';
 
 const range = (count: number): number[] => Array.from({ length: count }, (_, index) => index);
+const noReport = (): void => undefined;
+const busy = (ms: number): void => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
 
 describe('FanoutSlices', () => {
   it('sends a small broadcast at once, and says how many targets took it', () => {
-    const slices = new FanoutSlices<number>();
+    const slices = new FanoutSlices<number>(noReport);
     const got: number[] = [];
     expect(slices.fanOut(range(10), (n) => (got.push(n), n % 2 === 0), 5)).toBe(5);
     expect(got).toEqual(range(10));
   });
 
   it('sends a large one in slices that yield to the event loop, in order', async () => {
-    const slices = new FanoutSlices<number>();
+    const slices = new FanoutSlices<number>(noReport);
     const got: number[] = [];
     const slow = (n: number): boolean => {
       const until = performance.now() + 0.05;
@@ -32,7 +37,7 @@ describe('FanoutSlices', () => {
   });
 
   it('keeps broadcasts in the order they were made, a small one behind a large one included', async () => {
-    const slices = new FanoutSlices<number>();
+    const slices = new FanoutSlices<number>(noReport);
     const got: string[] = [];
     slices.fanOut(range(1000), (n) => (got.push(`a${n}`), true), 1);
     slices.fanOut(range(2), (n) => (got.push(`b${n}`), true), 1);
@@ -41,28 +46,59 @@ describe('FanoutSlices', () => {
     expect(got.slice(-3)).toEqual(['a999', 'b0', 'b1']);
   });
 
-  it('past its bound, sends the oldest waiting at once until the new one fits (a tight loop is held back, not queued)', () => {
-    const slices = new FanoutSlices<number>({ maxWaitingSends: 65_536, maxWaitingChars: 8 * 1024 * 1024 });
+  it('past its bound, refuses a new broadcast (what waits is not touched) and reports it once a second', () => {
+    const refusals: number[] = [];
+    const slices = new FanoutSlices<number>((count) => refusals.push(count), {
+      maxWaitingSends: 65_536,
+      maxWaitingChars: 8 * 1024 * 1024,
+    });
     let sent = 0;
     const send = (): boolean => (sent++, true);
     // 65 broadcasts to 1000 targets: 65,000 sends may wait (the bound is 65,536 here).
-    for (let round = 0; round < 65; round++) slices.fanOut(range(1000), send, 10);
+    for (let round = 0; round < 65; round++) expect(slices.fanOut(range(1000), send, 10)).toBe(1000);
+    expect(slices.fanOut(range(1000), send, 10)).toBe(0);
+    expect(slices.fanOut(range(1000), send, 10)).toBe(0);
+    // Nothing went out on the broadcaster's call: it is refused, not held up.
     expect(sent).toBe(0);
-    slices.fanOut(range(1000), send, 10);
-    // About as many as it adds (in chunks of 64), not everything that waits.
-    expect(sent).toBeGreaterThanOrEqual(464);
-    expect(sent).toBeLessThan(1000);
-    // By size too (8 Mi characters): a few large messages do not wait behind one another without bound.
-    slices.fanOut(range(1000), send, 5 * 1024 * 1024);
-    const before = sent;
-    slices.fanOut(range(1000), send, 5 * 1024 * 1024);
-    // Characters are freed as whole broadcasts finish: everything up to the first large one went out.
-    expect(sent).toBe(67_000);
-    expect(sent - before).toBeGreaterThan(1000);
+    expect(slices.pending).toBe(65_000);
+    // The first refusal is reported at once, the next one with those that follow it within the second.
+    expect(refusals).toEqual([1]);
+    // By size too: a large message does not wait behind others past the characters' bound.
+    const bySize = new FanoutSlices<number>(noReport, { maxWaitingSends: 65_536, maxWaitingChars: 1024 });
+    expect(bySize.fanOut(range(1000), send, 1000)).toBe(1000);
+    expect(bySize.fanOut(range(1000), send, 1000)).toBe(0);
+    slices.clear();
+    bySize.clear();
+  });
+
+  it('takes a small share of a loop that is busy with other work, and the whole of an idle one', async () => {
+    const slices = new FanoutSlices<number>(noReport);
+    let sent = 0;
+    const send = (): boolean => (busy(0.005), sent++, true);
+    slices.fanOut(range(1_000_000), send, 10);
+    // Other work: 1 ms of it in every turn of the loop, for 100 turns.
+    let turns = 0;
+    await new Promise<void>((resolve) => {
+      const other = (): void => {
+        busy(1);
+        if (++turns < 100) setImmediate(other);
+        else resolve();
+      };
+      setImmediate(other);
+    });
+    const sentWhileBusy = sent;
+    // Slices of 2 ms (the most) would send about 400 per turn; a quarter of the others' 1 ms about 50.
+    expect(sentWhileBusy / turns).toBeLessThan(150);
+    expect(sentWhileBusy).toBeGreaterThan(0);
+    // Alone on the loop, it gets whole slices: in 100 turns, several times as much.
+    sent = 0;
+    for (let turn = 0; turn < 100; turn++) await nextImmediate();
+    expect(sent).toBeGreaterThan(2 * sentWhileBusy);
+    slices.clear();
   });
 
   it('drops what waits when cleared', async () => {
-    const slices = new FanoutSlices<number>();
+    const slices = new FanoutSlices<number>(noReport);
     let sent = 0;
     slices.fanOut(range(1000), () => (sent++, true), 1);
     slices.clear();

@@ -1,20 +1,31 @@
-/** Sessions a broadcast reaches before it checks the clock. */
-const CHUNK = 64;
-/** How long one slice of broadcasting may hold the event loop. */
-const SLICE_MS = 2;
+/** Sends a slice makes between looks at the clock (a send to a socket costs a few microseconds). */
+const CHUNK = 16;
+/** The longest one slice of broadcasting may hold the event loop. */
+const MAX_SLICE_MS = 2;
+/** The shortest slice: at least a chunk goes out, however busy the loop. */
+const MIN_SLICE_MS = 0.05;
+/**
+ * A slice may last this share of the work the loop did for others since the previous one: a
+ * quarter, so that broadcasts take at most a fifth of a busy loop and other requests keep four
+ * fifths of their throughput. A loop with nothing else to do gives broadcasts whole slices.
+ */
+const SHARE_OF_OTHERS = 0.25;
+/** Less than this between slices means nothing else wanted the loop. */
+const IDLE_GAP_MS = 0.05;
 /** A broadcast to this many targets or fewer goes out at once, unless others wait before it. */
 const AT_ONCE = 256;
 /**
- * What may wait at most, in sends and in characters of messages: past it, the oldest waiting sends
- * go out at once until the new broadcast fits. A tool broadcasting faster than slices drain is
- * then held back by as many sends as it adds, as it would be without slices, instead of queueing
- * without bound.
+ * What may wait at most, in sends and in characters of messages: past it, a new broadcast is
+ * refused (nothing already promised is dropped). A tool broadcasting faster than the slices drain
+ * is told so rather than given memory or the event loop: it gets 0 from its broadcast.
  */
 // A waiting send costs a reference in its broadcast's list of targets (the message is one string
 // for all): a million is about 8 MB, enough that a tool broadcasting a few hundred messages to a
-// thousand sessions at once never waits for its own sends.
+// thousand sessions at once is never refused.
 const MAX_WAITING_SENDS = 1024 * 1024;
 const MAX_WAITING_CHARS = 8 * 1024 * 1024;
+/** Refusals are reported at most this often (with how many there were since). */
+const REPORT_EVERY_MS = 1_000;
 
 /** What may wait (see {@link MAX_WAITING_SENDS}); smaller in tests. */
 export interface FanoutBounds {
@@ -30,41 +41,73 @@ interface Broadcast<T> {
 }
 
 /**
- * Sends broadcasts to many targets in slices of a couple of milliseconds that yield to the event
- * loop (`setImmediate`), so that a broadcast to ten thousand sessions does not hold every other
- * request for its whole length. Broadcasts go out in the order they were made, each to its targets
- * in order; a small one with nothing waiting before it goes out at once, as a plain loop would.
+ * Sends broadcasts to many targets in slices that yield to the event loop (`setImmediate`), so that
+ * a broadcast to ten thousand sessions does not hold every other request for its whole length.
+ * While other work waits, a slice lasts a quarter of the time that work took (at most 2 ms), so
+ * broadcasts get at most a fifth of a busy loop however fast a tool makes them; an otherwise idle
+ * loop gives them whole slices. Broadcasts go out in the order they were made, each to its targets
+ * in order; a small one with nothing waiting before it goes out at once, as a plain loop would,
+ * unless small ones took a slice's length in this turn of the loop already.
  */
 export class FanoutSlices<T> {
   private readonly waiting: Broadcast<T>[] = [];
   private waitingSends = 0;
   private waitingChars = 0;
   private scheduled: NodeJS.Immediate | undefined;
+  /** When the previous slice's work ended (its sockets' writes included), for the next slice's share. */
+  private sliceEnded = 0;
+  /** Time small broadcasts sent at once took in this turn of the loop. */
+  private spentThisTurn = 0;
+  private turnEnds: NodeJS.Immediate | undefined;
+  private refusedSince = 0;
+  private lastReport = -Infinity;
 
+  /**
+   * @param onRefused told, at most once a second, how many broadcasts were refused since it was last
+   *   told (what waits had reached its bound).
+   */
   constructor(
+    private readonly onRefused: (broadcasts: number) => void,
     private readonly bounds: FanoutBounds = { maxWaitingSends: MAX_WAITING_SENDS, maxWaitingChars: MAX_WAITING_CHARS },
   ) {}
 
   /**
    * Sends `send(target)` to every target, now or in later slices.
    * @param chars the size of the message, which waits with the broadcast.
-   * @returns how many targets it reached, when it went out at once; else how many it goes to.
+   * @returns how many targets it reached, when it went out at once; else how many it goes to; 0 when
+   *   it was refused (too much waits already).
    */
   fanOut(targets: readonly T[], send: (target: T) => boolean, chars: number): number {
-    const fits = (): boolean =>
-      this.waitingSends + targets.length <= this.bounds.maxWaitingSends &&
-      this.waitingChars + chars <= this.bounds.maxWaitingChars;
-    if (!fits()) this.sendWaiting(Infinity, fits);
-    if (this.waiting.length === 0 && (targets.length <= AT_ONCE || !fits())) {
+    // Many small broadcasts in one turn (a tool in a loop, a burst from the shared state) queue too,
+    // once those sent at once took a slice's length.
+    if (this.waiting.length === 0 && targets.length <= AT_ONCE && this.spentThisTurn < MAX_SLICE_MS) {
+      const started = performance.now();
       let sent = 0;
       for (const target of targets) if (send(target)) sent++;
+      this.spentThisTurn += performance.now() - started;
+      this.turnEnds ??= setImmediate(this.nextTurn);
       return sent;
+    }
+    if (
+      this.waitingSends + targets.length > this.bounds.maxWaitingSends ||
+      this.waitingChars + chars > this.bounds.maxWaitingChars
+    ) {
+      this.refuse();
+      return 0;
     }
     this.waiting.push({ targets, send, chars, next: 0 });
     this.waitingSends += targets.length;
     this.waitingChars += chars;
-    this.scheduled ??= setImmediate(this.slice);
+    if (!this.scheduled) {
+      this.sliceEnded = performance.now();
+      this.scheduled = setImmediate(this.slice);
+    }
     return targets.length;
+  }
+
+  /** Sends that wait for a slice. */
+  get pending(): number {
+    return this.waitingSends;
   }
 
   /** Drops what waits (the server is shutting down). */
@@ -74,20 +117,48 @@ export class FanoutSlices<T> {
     this.waitingChars = 0;
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
+    if (this.turnEnds) clearImmediate(this.turnEnds);
+    this.turnEnds = undefined;
+    this.spentThisTurn = 0;
+  }
+
+  private readonly nextTurn = (): void => {
+    this.turnEnds = undefined;
+    this.spentThisTurn = 0;
+  };
+
+  private refuse(): void {
+    this.refusedSince++;
+    const now = performance.now();
+    if (now - this.lastReport < REPORT_EVERY_MS) return;
+    this.lastReport = now;
+    const refused = this.refusedSince;
+    this.refusedSince = 0;
+    this.onRefused(refused);
   }
 
   private readonly slice = (): void => {
     this.scheduled = undefined;
-    this.sendWaiting(performance.now() + SLICE_MS);
-    if (this.waiting.length > 0) this.scheduled = setImmediate(this.slice);
+    const started = performance.now();
+    // With a slice pending the loop never blocks for I/O: the time since the last slice ended is
+    // what the loop did for others meanwhile.
+    const others = started - this.sliceEnded;
+    const length =
+      others < IDLE_GAP_MS ? MAX_SLICE_MS : Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, others * SHARE_OF_OTHERS));
+    this.sendWaiting(started + length);
+    // Writes to sockets made in the slice go out on the next tick (Node corks them until then): they
+    // are the slice's cost, not the others', so its end is taken after them.
+    process.nextTick(this.ended);
   };
 
-  /**
-   * Sends what waits, in order, until `deadline` (a `performance.now()` time) has passed, or `enough`
-   * says so (checked between chunks).
-   */
-  private sendWaiting(deadline: number, enough: () => boolean = () => false): void {
-    while (this.waiting.length > 0 && !enough()) {
+  private readonly ended = (): void => {
+    this.sliceEnded = performance.now();
+    if (this.waiting.length > 0) this.scheduled ??= setImmediate(this.slice);
+  };
+
+  /** Sends what waits, in order, until `deadline` (a `performance.now()` time) has passed. */
+  private sendWaiting(deadline: number): void {
+    while (this.waiting.length > 0) {
       const broadcast = this.waiting[0]!;
       const end = Math.min(broadcast.next + CHUNK, broadcast.targets.length);
       for (; broadcast.next < end; broadcast.next++) {

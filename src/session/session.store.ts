@@ -30,7 +30,12 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly sessions = new Map<string, ClientSession>();
   private readonly principals = new PrincipalSessions();
   /** Broadcasts to many sessions go out in slices, so that other requests are served meanwhile. */
-  private readonly slices = new FanoutSlices<ClientSession>();
+  private readonly slices = new FanoutSlices<ClientSession>((refused) => {
+    this.logger.warn(
+      `${refused} broadcast(s) to every session refused: a tool broadcasts faster than the server delivers ` +
+        `while other requests are served, and a million sends already wait`,
+    );
+  });
   private unmeter: (() => void) | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly forget = (session: ClientSession, reason: SessionEndReason): void => {

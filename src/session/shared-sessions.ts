@@ -18,6 +18,7 @@ import type { JsonRpcResponse, RequestId } from '../protocol/json-rpc.types.js';
 import type { ClientSession, SessionEndReason } from './client-session.js';
 import { STANDALONE_STREAM_ID, streamProducer } from './event-id.js';
 import { replayForeignStream, type ForeignStreamReplay } from './foreign-stream.js';
+import { FanoutSlices } from './fanout-slices.js';
 import { SharedEventStore } from './shared-event-store.js';
 import { SharedSessionCache } from './shared-session-cache.js';
 import { SharedSessionFactory } from './shared-session-factory.js';
@@ -54,6 +55,17 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   private readonly writes = new Set<Promise<unknown>>();
   /** Broadcasts to every session going to the shared state now, and those waiting for a place. */
   private broadcastsRunning = 0;
+  /**
+   * Messages from the shared state for the streams held here go out in slices, as broadcasts made
+   * here do: a burst of them (a broadcast on another instance) takes a share of this instance's
+   * loop, not all of it. Past the slices' bound a message is refused, and said.
+   */
+  private readonly deliveries = new FanoutSlices<string>((refused) => {
+    this.logger.warn(
+      `${refused} message(s) from the shared state for streams held here were dropped: they arrive faster than ` +
+        'this instance delivers them while it serves its requests, and a million already wait',
+    );
+  });
   private readonly broadcastsWaiting: (() => void)[] = [];
   private callbacks: SharedSessionCallbacks | undefined;
   private sessionFactory: SharedSessionFactory | undefined;
@@ -156,6 +168,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (!this.shared) return;
     clearInterval(this.tickTimer);
+    this.deliveries.clear();
     // Waiting broadcasts go now (and fail once the state is stopped) rather than wait for ever.
     for (const next of this.broadcastsWaiting.splice(0)) next();
     await this.cache.tick(true).catch(() => undefined);
@@ -330,9 +343,16 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
    * shared state had not heard yet) goes back to whoever holds it now.
    */
   private deliverStandalone(id: string, data: string): void {
-    const session = this.cache.get(id);
-    if (session && this.holds.holds(id)) session.streams.sendStandaloneEncoded(data);
-    else this.holds.forward(id, data);
+    this.deliveries.fanOut([id], this.deliverNow(data), data.length);
+  }
+
+  private deliverNow(data: string): (id: string) => boolean {
+    return (id) => {
+      const session = this.cache.get(id);
+      if (session && this.holds.holds(id)) return session.streams.sendStandaloneEncoded(data) === 'delivered';
+      this.holds.forward(id, data);
+      return false;
+    };
   }
 
   private get holds(): StandaloneHolds {

@@ -20,6 +20,10 @@ export class StdioCallChannel implements CallChannel {
     return this.open && this.live() && this.output.send(message);
   }
 
+  sendEncoded(data: string): boolean {
+    return this.open && this.live() && this.output.write(data);
+  }
+
   /** stdio is one stream that stays: there is no connection of a request to close and resume. */
   closeConnection(): boolean {
     return false;

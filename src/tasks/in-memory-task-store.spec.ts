@@ -1,7 +1,7 @@
 import { InMemoryTaskStore } from './in-memory-task-store.js';
 import type { TaskRecord } from './task-record.js';
 
-const CAPS = { perOwner: 2, total: 3 };
+const CAPS = { perOwner: 2, total: 3, maxTtlMs: 60_000 };
 
 function task(taskId: string, owner = 'principal:alice', now = 0): TaskRecord {
   return {

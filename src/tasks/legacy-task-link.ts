@@ -8,6 +8,7 @@ import type { InputRequest } from '../protocol/mcp.types.js';
 import { Method } from '../protocol/methods.js';
 import { legacyTask, RELATED_TASK_META, type TaskState } from '../protocol/tasks.js';
 import type { ClientSession } from '../session/client-session.js';
+import { admitInput, type TaskInputBounds } from './task-input-bounds.js';
 
 /** The default key of a request to the client, by kind: keys only tell the task's record what it waits for. */
 const KEY_PREFIX: Readonly<Record<string, string>> = {
@@ -40,7 +41,9 @@ export class LegacyTaskLink implements TaskInputPort {
   private readonly streams: ResultStream[] = [];
   /** Requests no stream could carry yet: sent on the next `tasks/result` stream. */
   private readonly held = new Set<(stream: ResultStream) => void>();
-  private readonly pending = new Map<string, InputRequest>();
+  /** What the task asked and waits for, with its characters: bounded as a {@link TaskRun}'s inputs are. */
+  private readonly pending = new Map<string, { readonly request: InputRequest; readonly chars: number }>();
+  private pendingChars = 0;
   private ordinal = 0;
 
   /**
@@ -49,6 +52,8 @@ export class LegacyTaskLink implements TaskInputPort {
    * @param progressToken the token of the call's progress, if the client asked for it: it stays
    *   valid for the task's life.
    * @param signal aborts with the task's run: what it still asks is withdrawn.
+   * @param bounds what the requests waiting for the client may hold (`limits.outboxMessages`,
+   *   `limits.outboxChars`): a request no stream carries waits here for the next `tasks/result`.
    */
   constructor(
     readonly taskId: string,
@@ -57,6 +62,7 @@ export class LegacyTaskLink implements TaskInputPort {
     private readonly timeoutMs: number,
     private readonly signal: AbortSignal,
     private readonly events: LegacyTaskLinkEvents,
+    private readonly bounds: TaskInputBounds,
   ) {}
 
   /**
@@ -89,7 +95,10 @@ export class LegacyTaskLink implements TaskInputPort {
       while (this.pending.has(id));
     }
     const inputKey = id;
-    this.pending.set(inputKey, { method, params });
+    const chars = admitInput(id, method, params, { count: this.pending.size, chars: this.pendingChars }, this.bounds);
+    if (chars instanceof McpClientRequestError) return Promise.reject(chars);
+    this.pending.set(inputKey, { request: { method, params }, chars });
+    this.pendingChars += chars;
     this.events.inputRequestsChanged(this.requests());
     const related = this.related(params);
     const sendOn = (session: ClientSession, send: (message: JsonRpcMessage) => boolean): Promise<unknown> =>
@@ -132,6 +141,7 @@ export class LegacyTaskLink implements TaskInputPort {
       })
       .finally(() => {
         this.pending.delete(inputKey);
+        this.pendingChars -= chars;
         if (!this.signal.aborted) this.events.inputRequestsChanged(this.requests());
       });
   }
@@ -193,6 +203,6 @@ export class LegacyTaskLink implements TaskInputPort {
   }
 
   private requests(): Record<string, InputRequest> {
-    return Object.fromEntries(this.pending);
+    return Object.fromEntries([...this.pending].map(([key, { request }]) => [key, request]));
   }
 }

@@ -41,9 +41,9 @@ export class SharedTaskStore implements TaskStore {
         owner: record.owner,
         replica: record.replica ?? this.shared.replicaId,
         ttlMs: record.ttlMs,
-        createdAt: record.createdAt,
         maxPerOwner: caps.perOwner,
         maxTasks: caps.total,
+        maxTtlMs: caps.maxTtlMs,
       },
       JSON.stringify(record),
     );

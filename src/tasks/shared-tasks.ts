@@ -97,12 +97,17 @@ export class SharedTasks {
     return current;
   }
 
-  /** Ends, as `failed`, the unfinished tasks of every instance whose lease expired. */
+  /**
+   * Ends, as `failed`, the unfinished tasks of every instance whose lease expired; forgets the ids of
+   * this instance's tasks that expired unfinished.
+   */
   async sweep(): Promise<void> {
     if (this.sweeping) return;
     this.sweeping = true;
     try {
       const shared = this.sessions.shared!;
+      // Tasks of this instance that expired unfinished (a handler past its TTL) leave its set.
+      await shared.tasksRunBy(this.replicaId);
       const runners = await shared.taskRunners();
       const alive = await shared.alive(runners);
       for (const replica of runners) {

@@ -6,6 +6,7 @@ import type { JsonRpcMessage, JsonRpcParams } from '../protocol/json-rpc.types.j
 import { Method } from '../protocol/methods.js';
 import type { InputRequest } from '../protocol/mcp.types.js';
 import { CallAbort } from '../session/call-abort.js';
+import { admitInput, UNBOUNDED_INPUTS, type TaskInputBounds } from './task-input-bounds.js';
 
 /** The default key of a request to the client: its kind and its place among the task's unkeyed asks. */
 const KEY_PREFIX: Readonly<Record<string, string>> = {
@@ -27,14 +28,6 @@ export interface TaskRunEvents {
    */
   relay?(message: JsonRpcMessage): boolean;
 }
-
-/** What a task's pending inputs may hold, in all (`limits.outboxMessages`, `limits.outboxChars`). */
-export interface TaskInputBounds {
-  readonly messages: number;
-  readonly chars: number;
-}
-
-const UNBOUNDED: TaskInputBounds = { messages: Infinity, chars: Infinity };
 
 interface PendingInput {
   readonly request: InputRequest;
@@ -65,7 +58,7 @@ export class TaskRun implements TaskInputPort, CallChannel {
   constructor(
     private readonly events: TaskRunEvents,
     private readonly carried: Readonly<Record<string, unknown>> = {},
-    private readonly bounds: TaskInputBounds = UNBOUNDED,
+    private readonly bounds: TaskInputBounds = UNBOUNDED_INPUTS,
   ) {
     this.abort.onAbort(() => {
       const reason = this.abort.reason;
@@ -105,24 +98,8 @@ export class TaskRun implements TaskInputPort, CallChannel {
             ),
           );
     }
-    // Each pending input has a handler awaiting it, so none can be dropped: a new one past the bounds is refused.
-    const chars = sizeOf(params);
-    if (
-      this.pending.size >= this.bounds.messages ||
-      chars === undefined ||
-      this.pendingChars + chars > this.bounds.chars
-    ) {
-      return Promise.reject(
-        new McpClientRequestError(
-          chars === undefined
-            ? `Input "${id}" (${method}) cannot be serialised to JSON`
-            : `Input "${id}" (${method}, ${chars} characters) was not asked: the task's ${this.pending.size} pending ` +
-                `inputs hold ${this.pendingChars} characters, and at most ${this.bounds.messages} inputs of ` +
-                `${this.bounds.chars} characters may wait (limits.outboxMessages, limits.outboxChars)`,
-          ErrorCode.ServerError,
-        ),
-      );
-    }
+    const chars = admitInput(id, method, params, { count: this.pending.size, chars: this.pendingChars }, this.bounds);
+    if (chars instanceof McpClientRequestError) return Promise.reject(chars);
     this.pendingChars += chars;
     const asked = new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { request: { method, params }, chars, problemOf, resolve, reject });
@@ -181,14 +158,5 @@ export class TaskRun implements TaskInputPort, CallChannel {
 
   private requests(): Record<string, InputRequest> {
     return Object.fromEntries([...this.pending].map(([key, input]) => [key, input.request]));
-  }
-}
-
-/** Characters of `params` as JSON, as they go to the client; undefined when they cannot be serialised. */
-function sizeOf(params: JsonRpcParams): number | undefined {
-  try {
-    return JSON.stringify(params).length;
-  } catch {
-    return undefined;
   }
 }

@@ -6,6 +6,8 @@ export interface TaskCaps {
   readonly perOwner: number;
   /** Tasks kept in all, finished ones included. */
   readonly total: number;
+  /** The longest TTL a task has (`tasks.maxTtlMs`): a store may forget what is older without looking. */
+  readonly maxTtlMs: number;
 }
 
 /**

@@ -17,7 +17,8 @@ import { SharedTaskStore } from './shared-task-store.js';
 import { SharedTasks } from './shared-tasks.js';
 import { TaskCaller } from './task-caller.js';
 import type { TaskRecord } from './task-record.js';
-import { TaskRun, type TaskInputBounds } from './task-run.js';
+import type { TaskInputBounds } from './task-input-bounds.js';
+import { TaskRun } from './task-run.js';
 import { LegacyTaskLink } from './legacy-task-link.js';
 import type { CallChannel } from '../execution/call-channel.js';
 import type { ClientSession } from '../session/client-session.js';
@@ -81,7 +82,11 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     this.settings = options.tasks;
     this.inputBounds = { messages: options.limits.outboxMessages, chars: options.limits.outboxChars };
     this.clientRequestTimeoutMs = options.sessions.clientRequestTimeoutMs;
-    this.caps = { perOwner: options.tasks.maxPerPrincipal, total: options.tasks.maxTasks };
+    this.caps = {
+      perOwner: options.tasks.maxPerPrincipal,
+      total: options.tasks.maxTasks,
+      maxTtlMs: options.tasks.maxTtlMs,
+    };
     const port = sessions?.shared;
     this.store = port ? new SharedTaskStore(port) : new InMemoryTaskStore();
     this.shared = sessions && port ? new SharedTasks(sessions, this.store) : undefined;
@@ -311,9 +316,17 @@ export class TaskService implements OnModuleInit, OnModuleDestroy {
     );
     const { session } = call;
     if (call.caller.era === 'legacy' && session) {
-      link = new LegacyTaskLink(taskId, session, progressToken, this.clientRequestTimeoutMs, run.abort.signal, {
-        inputRequestsChanged: (requests) => this.inputRequestsChanged(taskId, requests),
-      });
+      link = new LegacyTaskLink(
+        taskId,
+        session,
+        progressToken,
+        this.clientRequestTimeoutMs,
+        run.abort.signal,
+        {
+          inputRequestsChanged: (requests) => this.inputRequestsChanged(taskId, requests),
+        },
+        this.inputBounds,
+      );
     }
     // A task still running at the end of its TTL is stopped: nobody could read what it produces.
     const expiry = setTimeout(() => this.expire(taskId), Math.max(0, record.expiresAt - Date.now())).unref();

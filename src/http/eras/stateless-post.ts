@@ -13,6 +13,7 @@ import { ListenStreams } from '../../dispatch/listen-streams.js';
 import { RequestRouter } from '../../dispatch/request-router.js';
 import { writeEmpty, writeJson } from '../responses/http-responses.js';
 import { LoneRequests } from './lone-requests.js';
+import { recordModernRefusal } from './modern-refusal-telemetry.js';
 
 /**
  * Serves one stateless (2026-07-28) POST: the request is checked in the order the revision pins
@@ -47,7 +48,9 @@ export class StatelessPost {
       });
     } catch (error) {
       if (!(error instanceof ModernRefusal)) throw error;
-      return writeJson(res, error.status, errorResponse(message.id, error.error));
+      const refused = errorResponse(message.id, error.error);
+      await recordModernRefusal(this.options.telemetry, message, raw, refused);
+      return writeJson(res, error.status, refused);
     }
     const principal = this.options.auth.principalOf(request);
     if (message.method === Method.SubscriptionsListen && !this.listens.hasRoom(principal)) {

@@ -52,6 +52,11 @@ export class StatelessResponder implements CallChannel {
       this.settings.onUnserializableMessage?.(message);
       return false;
     }
+    return this.sendEncoded(data);
+  }
+
+  sendEncoded(data: string): boolean {
+    if (this.answered || this.res.destroyed || this.res.writableEnded) return false;
     const writer = this.stream();
     if (!writer) return false;
     writer.sendEncoded(data);

@@ -14,7 +14,7 @@ import {
 } from '../../../src/index.js';
 import { mcpTelemetry, type McpTelemetryOptions } from '../../../src/otel/index.js';
 import { httpExchange } from '../../utils/http-exchange.js';
-import { ModernClient, MODERN_VERSION } from '../../utils/modern-client.js';
+import { Meta, ModernClient, MODERN_VERSION } from '../../utils/modern-client.js';
 import { openSession, type OpenedSession } from '../../utils/open-session.js';
 import { enableContext, TestTelemetry } from '../../utils/otel-sdk.js';
 import { startApp, type RunningApp } from '../../utils/start-app.js';
@@ -442,6 +442,51 @@ describe('OpenTelemetry by the MCP semantic conventions', () => {
       const secondRound = otel.span('tools/call ask');
       expect(secondRound.spanContext().traceId).not.toBe(firstRound.spanContext().traceId);
       expect(secondRound.links.map((link) => link.context.spanId)).toEqual([firstRound.spanContext().spanId]);
+    });
+
+    it('records a request refused at the door as a SERVER span in error and a refusal by cause', async () => {
+      const refusals = async (cause: string): Promise<number> =>
+        Number((await otel.points('mcp42.server.refusals', { 'mcp42.refusal.cause': cause }))[0]?.value ?? 0);
+      const failed = async (code: string): Promise<unknown> =>
+        (await otel.points('mcp.server.operation.duration', { 'mcp.method.name': 'tools/call', 'error.type': code }))[0]
+          ?.value;
+      const mismatches = await refusals('header_mismatch');
+      // Mcp-Method disagrees with the body's method: refused before any dispatcher saw it.
+      const mismatch = await client.error(
+        400,
+        'tools/call',
+        { name: 'echo', arguments: { text: 'hi' } },
+        { id: 8, headers: { 'mcp-method': 'tools/list' }, meta: { traceparent: TRACEPARENT } },
+      );
+      expect(mismatch.code).toBe(-32020);
+      const span = otel.span('tools/call echo');
+      expect(span.kind).toBe(SpanKind.SERVER);
+      expect(span.status).toMatchObject({ code: SpanStatusCode.ERROR, message: mismatch.message });
+      expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
+      expect(attributesOf(span)).toMatchObject({
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': 'echo',
+        'mcp.protocol.version': MODERN_VERSION,
+        'jsonrpc.request.id': '8',
+        'error.type': '-32020',
+        'rpc.response.status_code': '-32020',
+      });
+      expect(await refusals('header_mismatch')).toBe(mismatches + 1);
+      expect(await failed('-32020')).toMatchObject({ count: 1 });
+
+      otel.reset();
+      const unsupported = await client.error(
+        400,
+        'tools/list',
+        {},
+        { meta: { [Meta.ProtocolVersion]: '2099-01-01' }, headers: { 'mcp-protocol-version': '2099-01-01' } },
+      );
+      expect(unsupported.code).toBe(-32022);
+      const refused = otel.span('tools/list');
+      expect(attributesOf(refused)).toMatchObject({ 'error.type': '-32022', 'rpc.response.status_code': '-32022' });
+      // A version the server does not speak is the client's string: kept out of the metric's attributes.
+      expect(refused.attributes['mcp.protocol.version']).toBeUndefined();
+      expect(await refusals('unsupported_protocol_version')).toBe(1);
     });
 
     it('records errors and tool errors', async () => {
