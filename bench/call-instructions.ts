@@ -3,8 +3,9 @@
  * counted by Valgrind's callgrind, for loads of the load part (default: mcp42 and the bare route on
  * both platforms). Instruction counts do not depend on what else the machine runs, unlike CPU time,
  * so they compare builds on a shared machine. Each server runs under callgrind with instrumentation
- * off (Node starts about 5× slower, not 50×); after CALLS_WARMUP calls (default 2,000: the JIT has
- * optimised the hot paths) instrumentation is switched on with `callgrind_control`, CALLS_MEASURED
+ * off (Node starts about 5× slower, not 50×); after CALLS_WARMUP calls (default 20,000: after 2,000,
+ * TurboFan was still compiling, about 100k instructions per counted call on Fastify, and which
+ * functions it compiled in the window moved counts by 10 % between runs) instrumentation is switched on with `callgrind_control`, CALLS_MEASURED
  * calls (default 5,000) are sent by this process over CALLS_CONNECTIONS keep-alive connections
  * (default 8), and the counts are dumped. By default: mcp42 (the sample app, and its MCP endpoint
  * alone, without the sample's REST middleware that the bare route does not pay) and the bare route. With CALLS_KEEP_DUMPS=<folder>, each load's dump is kept
@@ -140,7 +141,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const warmup = envCount('CALLS_WARMUP', 2000);
+  const warmup = envCount('CALLS_WARMUP', 20_000);
   const measured = envCount('CALLS_MEASURED', 5000);
   const connections = envCount('CALLS_CONNECTIONS', 8);
   const all = Object.keys(LOADS) as LoadName[];
