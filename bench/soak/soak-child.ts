@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { forkServer, SERVER_CPU } from '../affinity.js';
@@ -46,6 +47,15 @@ export class SoakChild {
       throw new Error(`soak server sent ${ready.type} first`);
     }
     return new SoakChild(child, ready.url);
+  }
+
+  /**
+   * Runs the server at the lowest scheduling priority: an instance that stands for another machine
+   * (the Redis variant's broadcaster) then takes only the CPU that the load generator and Redis,
+   * which share its core, leave over.
+   */
+  yieldCpu(): void {
+    if (this.child.pid !== undefined) setPriority(this.child.pid, 19);
   }
 
   /** The server's figures; `gc`: after forced full GCs (heapUsed is then what is retained). */

@@ -88,7 +88,13 @@ export type InstanceMessage =
   /** The client answered requests of a task (`tasks/update`): the instance running it settles its asks. */
   | { readonly kind: 'task-input'; readonly taskId: string; readonly responses: Record<string, unknown> }
   /** The client cancelled a task (recorded already): the instance running it aborts its call. */
-  | { readonly kind: 'task-cancel'; readonly taskId: string };
+  | { readonly kind: 'task-cancel'; readonly taskId: string }
+  /**
+   * One message for the standalone streams of many sessions that this instance holds (a fan-out):
+   * one Redis message per holding instance rather than one per session. A session it no longer
+   * holds gets the message the way a single send goes (to its holder now, or its backlog).
+   */
+  | { readonly kind: 'standalone-many'; readonly ids: readonly string[]; readonly data: string };
 
 /** The message of one kind. @internal */
 export type InstanceMessageOf<K extends InstanceMessage['kind']> = Extract<InstanceMessage, { readonly kind: K }>;
@@ -246,6 +252,7 @@ export interface SharedState {
   sendStandalone(id: string, data: string, backlogLimit: number): Promise<'held' | 'queued' | 'gone'>;
   /**
    * {@link sendStandalone} to many sessions as one operation (a fan-out): its outcome per session.
+   * The held ones go to their holders as one `standalone-many` message per holding instance.
    */
   sendStandaloneMany(
     ids: readonly string[],

@@ -321,6 +321,24 @@ return 2
 `,
   ),
   /**
+   * KEYS s, b; ARGV data, backlogLimit. { 0 }: gone, { 1, holder }: held by that instance (nothing
+   * sent: the caller tells each holder once for many sessions), { 2 }: queued in the backlog.
+   */
+  standaloneHolder: script(
+    2,
+    `
+if redis.call('EXISTS', KEYS[1]) == 0 then return { 0 } end
+local holder = redis.call('HGET', KEYS[1], 'gr')
+if holder then return { 1, holder } end
+local limit = tonumber(ARGV[2])
+if limit == 0 then return { 2 } end
+redis.call('RPUSH', KEYS[2], ARGV[1])
+if limit > 0 then redis.call('LTRIM', KEYS[2], -limit, -1) end
+expire_as(KEYS[2], redis.call('PTTL', KEYS[1]))
+return { 2 }
+`,
+  ),
+  /**
    * KEYS t, ta, tl, to, tr, trs; ARGV taskId, json, ttlMs, maxTasks, maxPerOwner, maxTtlMs, replica.
    * 1: created, 0: `maxTasks` tasks are kept, 2: the owner has `maxPerOwner` unfinished ones
    * (checked first: it can free a place itself). Admission and record in one step: a task admitted

@@ -56,8 +56,34 @@ export class RedisRouting {
     backlogLimit: number,
   ): Promise<ReadonlyMap<string, 'held' | 'queued' | 'gone'>> {
     // Auto-pipelining sends the scripts of one fan-out together: one round trip, one place in the gate.
-    const outcomes = await Promise.all(ids.map((id) => this.sendStandalone(id, data, backlogLimit)));
-    return new Map(ids.map((id, index) => [id, outcomes[index]!]));
+    const found = await Promise.all(
+      ids.map((id) => this.scripts.standaloneHolder([this.keys.record(id), this.keys.backlog(id)], data, backlogLimit)),
+    );
+    const outcomes = new Map<string, 'held' | 'queued' | 'gone'>();
+    const byHolder = new Map<string, string[]>();
+    found.forEach((result, index) => {
+      const id = ids[index]!;
+      outcomes.set(id, result.outcome);
+      if (result.outcome === 'held') {
+        const held = byHolder.get(result.holder);
+        if (held) held.push(id);
+        else byHolder.set(result.holder, [id]);
+      }
+    });
+    // One message per holding instance, not one per session: the holder's reading and Redis' pushing
+    // cost what the instances number, whatever the sessions do.
+    await Promise.all(
+      [...byHolder].map(async ([holder, held]) => {
+        const message: InstanceMessage = { kind: 'standalone-many', ids: held, data };
+        const heard = await this.command.publish(this.keys.inbox(holder), JSON.stringify(message));
+        if (heard > 0) return;
+        // The holder is gone without releasing: each stream's message goes as a single send would
+        // (its channel is heard by nobody either, so it waits in the backlog for the next holder).
+        const single = await Promise.all(held.map((id) => this.sendStandalone(id, data, backlogLimit)));
+        held.forEach((id, index) => outcomes.set(id, single[index]!));
+      }),
+    );
+    return outcomes;
   }
 
   send(replicaId: string, message: InstanceMessage): Promise<void> {

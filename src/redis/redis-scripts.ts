@@ -186,6 +186,20 @@ export class RedisScripts {
     return reply === 0 ? 'gone' : reply === 1 ? 'held' : 'queued';
   }
 
+  /**
+   * Whom a session's standalone stream is held by, for a fan-out that tells each holder once; a
+   * stream held nowhere gets the message in its backlog here.
+   */
+  async standaloneHolder(
+    keys: readonly [string, string],
+    data: string,
+    backlogLimit: number,
+  ): Promise<{ readonly outcome: 'gone' | 'queued' } | { readonly outcome: 'held'; readonly holder: string }> {
+    const [code, holder] = (await this.run('standaloneHolder', keys, [data, limit(backlogLimit)])) as [number, string?];
+    if (code === 1 && typeof holder === 'string') return { outcome: 'held', holder };
+    return { outcome: code === 0 ? 'gone' : 'queued' };
+  }
+
   /** Creates a task against its caps (keys: {@link RedisKeys} task, tasks, owner live, owner, runner's, runners). */
   async createTask(
     keys: readonly [string, string, string, string, string, string],

@@ -1,3 +1,5 @@
+import { RateLimitedReport } from './rate-limited-report.js';
+
 /** Sends a slice makes between looks at the clock (a send to a socket costs a few microseconds). */
 const CHUNK = 16;
 /** The longest one slice of broadcasting may hold the event loop. */
@@ -24,8 +26,6 @@ const AT_ONCE = 256;
 // thousand sessions at once is never refused.
 const MAX_WAITING_SENDS = 1024 * 1024;
 const MAX_WAITING_CHARS = 8 * 1024 * 1024;
-/** Refusals are reported at most this often (with how many there were since). */
-const REPORT_EVERY_MS = 1_000;
 
 /** What may wait (see {@link MAX_WAITING_SENDS}); smaller in tests. */
 export interface FanoutBounds {
@@ -59,17 +59,18 @@ export class FanoutSlices<T> {
   /** Time small broadcasts sent at once took in this turn of the loop. */
   private spentThisTurn = 0;
   private turnEnds: NodeJS.Immediate | undefined;
-  private refusedSince = 0;
-  private lastReport = -Infinity;
+  private readonly refusals: RateLimitedReport;
 
   /**
    * @param onRefused told, at most once a second, how many broadcasts were refused since it was last
    *   told (what waits had reached its bound).
    */
   constructor(
-    private readonly onRefused: (broadcasts: number) => void,
+    onRefused: (broadcasts: number) => void,
     private readonly bounds: FanoutBounds = { maxWaitingSends: MAX_WAITING_SENDS, maxWaitingChars: MAX_WAITING_CHARS },
-  ) {}
+  ) {
+    this.refusals = new RateLimitedReport(onRefused);
+  }
 
   /**
    * Sends `send(target)` to every target, now or in later slices.
@@ -92,7 +93,7 @@ export class FanoutSlices<T> {
       this.waitingSends + targets.length > this.bounds.maxWaitingSends ||
       this.waitingChars + chars > this.bounds.maxWaitingChars
     ) {
-      this.refuse();
+      this.refusals.refuse();
       return 0;
     }
     this.waiting.push({ targets, send, chars, next: 0 });
@@ -126,16 +127,6 @@ export class FanoutSlices<T> {
     this.turnEnds = undefined;
     this.spentThisTurn = 0;
   };
-
-  private refuse(): void {
-    this.refusedSince++;
-    const now = performance.now();
-    if (now - this.lastReport < REPORT_EVERY_MS) return;
-    this.lastReport = now;
-    const refused = this.refusedSince;
-    this.refusedSince = 0;
-    this.onRefused(refused);
-  }
 
   private readonly slice = (): void => {
     this.scheduled = undefined;

@@ -23,6 +23,7 @@ const CHECKS: { readonly [K in InstanceMessage['kind']]: (message: Fields) => bo
   'resource-updated': (m) => isString(m.uri),
   'task-input': (m) => isString(m.taskId) && isRecord(m.responses),
   'task-cancel': (m) => isString(m.taskId),
+  'standalone-many': (m) => Array.isArray(m.ids) && m.ids.every(isString) && isString(m.data),
 };
 
 /**

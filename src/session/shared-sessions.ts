@@ -19,6 +19,8 @@ import type { ClientSession, SessionEndReason } from './client-session.js';
 import { STANDALONE_STREAM_ID, streamProducer } from './event-id.js';
 import { replayForeignStream, type ForeignStreamReplay } from './foreign-stream.js';
 import { FanoutSlices } from './fanout-slices.js';
+import { RateLimitedReport } from './rate-limited-report.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SharedEventStore } from './shared-event-store.js';
 import { SharedSessionCache } from './shared-session-cache.js';
 import { SharedSessionFactory } from './shared-session-factory.js';
@@ -67,6 +69,14 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     );
   });
   private readonly broadcastsWaiting: (() => void)[] = [];
+  /** The end of the last chunk of a fan-out to the shared state and its rest (see {@link paced}). */
+  private chunkTail: Promise<void> = Promise.resolve();
+  private readonly refusedBroadcasts = new RateLimitedReport((count) =>
+    this.logger.warn(
+      `${count} broadcast(s) to every session refused: ${BROADCASTS_WAITING} wait for the shared state already ` +
+        '(a tool broadcasts faster than Redis takes them while requests are served)',
+    ),
+  );
   private callbacks: SharedSessionCallbacks | undefined;
   private sessionFactory: SharedSessionFactory | undefined;
   private tickTimer: NodeJS.Timeout | undefined;
@@ -76,6 +86,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {
     this.shared = options.state.shared?.port;
     this.on('client-response', (m) => this.cached(m.sessionId)?.settleClientRequest(m.response));
+    this.on('standalone-many', (m) => this.deliveries.fanOut(m.ids, this.deliverNow(m.data), m.data.length));
     this.on('cancel-call', (m) => this.cached(m.sessionId)?.cancelCall(m.requestId, m.reason));
     this.on('session-ended', (m) => this.endHere(m.sessionId));
     this.on('session-changed', (m) => this.refresh(m.sessionId));
@@ -256,15 +267,23 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   async notifySubscribers(uri: string, data: string): Promise<void> {
     const shared = this.shared!;
     await inChunks(await shared.subscribersOf(uri), async (ids) => {
-      const outcomes = await shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages);
+      const outcomes = await this.paced(() => shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages));
       // The index outlives sessions that expired: tidied as they are met.
       for (const [id, outcome] of outcomes) if (outcome === 'gone') this.guard(shared.removeSubscription(id, uri));
     });
   }
 
-  /** Sends a message to the standalone stream of every live session of every instance. */
+  /**
+   * Sends a message to the standalone stream of every live session of every instance. Refused, and
+   * said once a second, while {@link BROADCASTS_WAITING} broadcasts wait already: a tool
+   * broadcasting faster than the shared state takes them is told so rather than given memory.
+   */
   async notifyEverySession(data: string): Promise<void> {
     const shared = this.shared!;
+    if (this.broadcastsWaiting.length >= BROADCASTS_WAITING) {
+      this.refusedBroadcasts.refuse();
+      return;
+    }
     // The message is held here until every batch is answered: it counts in the budget meanwhile.
     const budget = this.callbacks?.budget;
     const release = budget ? budget.reserve(data.length) : () => undefined;
@@ -277,7 +296,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
       await this.broadcastTurn();
       try {
         await inChunks(await shared.sessionIds(), (ids) =>
-          shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages),
+          this.paced(() => shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages)),
         );
       } finally {
         this.broadcastDone();
@@ -299,6 +318,23 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
       return Promise.resolve();
     }
     return new Promise((resolve) => this.broadcastsWaiting.push(resolve));
+  }
+
+  /**
+   * Runs one chunk of a fan-out to the shared state when no other chunk of this instance runs, and
+   * keeps the next one waiting afterwards as long as this one took: broadcasts from here take at
+   * most about half of what Redis does, and the operations of requests (on every instance) get
+   * through between their chunks instead of behind all of them.
+   */
+  private paced<T>(chunk: () => Promise<T>): Promise<T> {
+    let started = 0;
+    const run = this.chunkTail.then(() => {
+      started = performance.now();
+      return chunk();
+    });
+    const rest = (): Promise<void> => sleep(performance.now() - started);
+    this.chunkTail = run.then(rest, rest);
+    return run;
   }
 
   /** A broadcast is done: its place goes to the next one waiting. */
@@ -465,6 +501,8 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
 
 /** Broadcasts to every session (one message per session) that go to the shared state at once, per instance. */
 const BROADCASTS_AT_ONCE = 4;
+/** Broadcasts to every session that may wait for a place (see {@link SharedSessions.notifyEverySession}). */
+const BROADCASTS_WAITING = 1_000;
 
 /**
  * Runs `task` on the ids a bounded number at a time, one after the other: each batch is one
@@ -472,7 +510,7 @@ const BROADCASTS_AT_ONCE = 4;
  * under `maxPendingOperations` from the requests served meanwhile nor sends them all at once.
  */
 async function inChunks(ids: readonly string[], task: (batch: readonly string[]) => Promise<unknown>): Promise<void> {
-  const BATCH = 500;
+  const BATCH = 200;
   for (let start = 0; start < ids.length; start += BATCH) await task(ids.slice(start, start + BATCH));
 }
 

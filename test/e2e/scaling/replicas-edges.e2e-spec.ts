@@ -203,6 +203,20 @@ describe('notifyAll with more sessions than maxPendingOperations', () => {
     await until(async () => (await queued()) >= 20, 'the notification queued for every session', 5_000);
     expect(await queued()).toBe(20);
   }, 30_000);
+
+  it('queues it for a session whose recorded holder died without letting go (nobody hears its inbox)', async () => {
+    const { app, redis } = running;
+    const id = await initialize(app.mcpUrl);
+    // A holder recorded in Redis whose instance is gone: a broadcast tells each holder once, in its inbox.
+    await redis.value('HSET', `${prefix}s:{${id}}`, 'gr', 'an-instance-that-died');
+    app.app.get(McpSessionRegistry).notifyAll('notifications/review', { n: 2 });
+    const backlog = async (): Promise<string[]> =>
+      (await redis.value('LRANGE', `${prefix}s:{${id}}:b`, '0', '-1')) as string[];
+    await until(async () => (await backlog()).length > 0, "the notification in the session's backlog", 5_000);
+    expect((await backlog()).map((data) => JSON.parse(data) as unknown)).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/review', params: { n: 2 } },
+    ]);
+  }, 30_000);
 });
 
 describe('Redis unreachable while a cached session streams', () => {
