@@ -3,14 +3,17 @@
  * counted by Valgrind's callgrind, for loads of the load part (default: mcp42 and the bare route on
  * both platforms). Instruction counts do not depend on what else the machine runs, unlike CPU time,
  * so they compare builds on a shared machine. Each server runs under callgrind with instrumentation
- * off (Node starts about 5× slower, not 50×); after CALLS_WARMUP calls (default 2,000: the JIT has
- * optimised the hot paths) instrumentation is switched on with `callgrind_control`, CALLS_MEASURED
+ * off (Node starts about 5× slower, not 50×); after CALLS_WARMUP calls (default 20,000: after 2,000,
+ * TurboFan was still compiling, about 100k instructions per counted call on Fastify, and which
+ * functions it compiled in the window moved counts by 10 % between runs) instrumentation is switched on with `callgrind_control`, CALLS_MEASURED
  * calls (default 5,000) are sent by this process over CALLS_CONNECTIONS keep-alive connections
- * (default 8), and the counts are dumped. Needs `valgrind` (with `callgrind_control`) on the PATH;
+ * (default 8), and the counts are dumped. By default: mcp42 (the sample app, and its MCP endpoint
+ * alone, without the sample's REST middleware that the bare route does not pay) and the bare route. With CALLS_KEEP_DUMPS=<folder>, each load's dump is kept
+ * there (`<load>.callgrind`) for `callgrind_annotate --inclusive=yes`. Needs `valgrind` (with `callgrind_control`) on the PATH;
  * figures are printed, never asserted.
  */
 import { execFile, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,7 +25,14 @@ import { LOADS, otlpProtocolOf, type ChildReport, type LoadName } from './target
 
 const run = promisify(execFile);
 const SCRIPT = new URL('./server-process.js', import.meta.url);
-const DEFAULT_LOADS: readonly LoadName[] = ['mcp42', 'bare-nest', 'mcp42-fastify', 'bare-nest-fastify'];
+const DEFAULT_LOADS: readonly LoadName[] = [
+  'mcp42',
+  'mcp42-echo',
+  'bare-nest',
+  'mcp42-fastify',
+  'mcp42-echo-fastify',
+  'bare-nest-fastify',
+];
 
 function envCount(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -93,12 +103,25 @@ async function count(load: LoadName, warmup: number, measured: number, connectio
     await control(child, '--dump');
     await control(child, '--instr=off');
     const total = readTotal(dir);
+    keepDumps(dir, load);
     return { load, instructionsPerCall: total / measured };
   } finally {
     await stop(child);
     await sink?.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Copies the dump to CALLS_KEEP_DUMPS when set, to read where the instructions went. */
+function keepDumps(dir: string, load: LoadName): void {
+  const keep = process.env.CALLS_KEEP_DUMPS;
+  if (!keep) return;
+  mkdirSync(keep, { recursive: true });
+  // The file named at the start stays empty (instrumentation was off); the dump is a numbered part.
+  const dumps = readdirSync(dir).filter((file) => statSync(join(dir, file)).size > 0);
+  dumps.forEach((file, index) =>
+    copyFileSync(join(dir, file), join(keep, `${load}${index === 0 ? '' : `.${index}`}.callgrind`)),
+  );
 }
 
 async function control(child: ChildProcess, command: string): Promise<void> {
@@ -126,7 +149,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const warmup = envCount('CALLS_WARMUP', 2000);
+  const warmup = envCount('CALLS_WARMUP', 20_000);
   const measured = envCount('CALLS_MEASURED', 5000);
   const connections = envCount('CALLS_CONNECTIONS', 8);
   const all = Object.keys(LOADS) as LoadName[];
@@ -148,12 +171,14 @@ async function main(): Promise<void> {
   }
   for (const [mine, bare] of [
     ['mcp42', 'bare-nest'],
+    ['mcp42-echo', 'bare-nest'],
     ['mcp42-fastify', 'bare-nest-fastify'],
+    ['mcp42-echo-fastify', 'bare-nest-fastify'],
   ] as const) {
     const [a, b] = [results.get(mine), results.get(bare)];
     if (a !== undefined && b !== undefined) {
       console.log(
-        `  ${LOADS[mine].group}: mcp42 - bare route ${((a - b) / 1000).toFixed(1)} k instructions per call, ` +
+        `  ${LOADS[mine].group}: ${mine.startsWith('mcp42-echo') ? 'endpoint alone' : 'sample app'} - bare route ${((a - b) / 1000).toFixed(1)} k instructions per call, ` +
           `mcp42 / bare ${(a / b).toFixed(2)}x`,
       );
     }

@@ -116,8 +116,10 @@ export function formatResults(results: BenchResults): string {
 
   const ratios: [string, string | undefined][] = [
     ['Express: mcp42 session / bare route (target >= 0.95x)', compare(load, 'mcp42', 'bare-nest')],
+    ['Express: mcp42 endpoint alone / bare route', compare(load, 'mcp42-echo', 'bare-nest')],
     ['Express: mcp42 stateless / bare route', compare(load, 'mcp42-modern', 'bare-nest')],
     ['Fastify: mcp42 session / bare route (target >= 0.60x)', compare(load, 'mcp42-fastify', 'bare-nest-fastify')],
+    ['Fastify: mcp42 endpoint alone / bare route', compare(load, 'mcp42-echo-fastify', 'bare-nest-fastify')],
     ['Fastify: mcp42 stateless / bare route', compare(load, 'mcp42-fastify-modern', 'bare-nest-fastify')],
     ['Express: stateless / session (target >= 1.00x)', compare(load, 'mcp42-modern', 'mcp42')],
     ['Fastify: stateless / session (target >= 1.00x)', compare(load, 'mcp42-fastify-modern', 'mcp42-fastify')],
@@ -167,7 +169,9 @@ export function formatResults(results: BenchResults): string {
 function addedCpuLines(load: ReadonlyMap<LoadName, LoadFigures>): string[] {
   const pairs = [
     ['Express', 'mcp42', 'bare-nest'],
+    ['Express, endpoint alone', 'mcp42-echo', 'bare-nest'],
     ['Fastify', 'mcp42-fastify', 'bare-nest-fastify'],
+    ['Fastify, endpoint alone', 'mcp42-echo-fastify', 'bare-nest-fastify'],
   ] as const;
   const lines: string[] = [];
   for (const [platform, mine, bare] of pairs) {
@@ -175,7 +179,7 @@ function addedCpuLines(load: ReadonlyMap<LoadName, LoadFigures>): string[] {
     if (x === undefined || y === undefined) continue;
     const difference = x - y;
     lines.push(
-      `  ${pad(`${platform}:`, 10)}mcp42 ${num(x, 1, 6)} µs, bare route ${num(y, 1, 6)} µs: ` +
+      `  ${pad(`${platform}:`, 25)}mcp42 ${num(x, 1, 6)} µs, bare route ${num(y, 1, 6)} µs: ` +
         `${difference >= 0 ? '+' : '-'}${Math.abs(difference).toFixed(1)} µs per call, mcp42 / bare ${(x / y).toFixed(2)}x ` +
         `(bare / mcp42 ${(y / x).toFixed(2)}x)`,
     );

@@ -8,6 +8,8 @@ import type { ChildCommand, ChildReport, TargetName } from './targets.js';
 const starters: Record<TargetName, () => Promise<BenchServer>> = {
   mcp42: async () => (await import('./servers/mcp42.js')).startMcp42('express'),
   'mcp42-fastify': async () => (await import('./servers/mcp42.js')).startMcp42('fastify'),
+  'mcp42-echo': async () => (await import('./servers/mcp42-echo.js')).startMcp42Echo('express'),
+  'mcp42-echo-fastify': async () => (await import('./servers/mcp42-echo.js')).startMcp42Echo('fastify'),
   'mcp42-redis': async () => (await import('./servers/mcp42.js')).startMcp42('express', 'redis'),
   'mcp42-otel-nosdk': async () =>
     (await import('./servers/mcp42.js')).startMcp42('express', 'memory', () => Promise.resolve()),

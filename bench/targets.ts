@@ -2,6 +2,8 @@
 export const TARGETS = {
   mcp42: 'mcp42 (sample app, Nest + Express)',
   'mcp42-fastify': 'mcp42 (sample app, Nest + Fastify)',
+  'mcp42-echo': 'mcp42 (echo endpoint alone, Nest + Express)',
+  'mcp42-echo-fastify': 'mcp42 (echo endpoint alone, Nest + Fastify)',
   'bare-nest': 'bare Nest @Post() route (Express)',
   'bare-nest-fastify': 'bare Nest @Post() route (Fastify)',
   'sdk-express': 'official SDK v1 (createMcpExpressApp)',
@@ -55,11 +57,15 @@ export interface LoadTarget {
 /**
  * The loads of the load part, in the order they take turns; each gets a server process of its own.
  * Per platform: mcp42 in both eras and the bare route answering the same JSON-RPC result; then the
- * official SDK, v1 (stateful, 2025 sessions) and v2 (stateless 2026-07-28).
+ * official SDK, v1 (stateful, 2025 sessions) and v2 (stateless 2026-07-28). `mcp42` and
+ * `mcp42-fastify` are the sample app, whose REST middleware and second MCP endpoint every request
+ * passes by (on Fastify through `@fastify/middie`'s route matching); `mcp42-echo…` is the same MCP
+ * endpoint alone, set up as the bare route is: the like-for-like comparison with it.
  */
 export const LOADS = {
   mcp42: { server: 'mcp42', era: 'session', group: 'express', label: 'mcp42, 2025 session' },
   'mcp42-modern': { server: 'mcp42', era: 'modern', group: 'express', label: 'mcp42, 2026-07-28 stateless' },
+  'mcp42-echo': { server: 'mcp42-echo', era: 'session', group: 'express', label: 'mcp42 endpoint alone, 2025 session' },
   'bare-nest': { server: 'bare-nest', era: 'session', group: 'express', label: 'bare Nest @Post() route' },
   'mcp42-fastify': { server: 'mcp42-fastify', era: 'session', group: 'fastify', label: 'mcp42, 2025 session' },
   'mcp42-fastify-modern': {
@@ -67,6 +73,12 @@ export const LOADS = {
     era: 'modern',
     group: 'fastify',
     label: 'mcp42, 2026-07-28 stateless',
+  },
+  'mcp42-echo-fastify': {
+    server: 'mcp42-echo-fastify',
+    era: 'session',
+    group: 'fastify',
+    label: 'mcp42 endpoint alone, 2025 session',
   },
   'bare-nest-fastify': {
     server: 'bare-nest-fastify',

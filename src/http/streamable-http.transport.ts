@@ -109,10 +109,10 @@ export class StreamableHttpTransport {
    * decided per request, body first: a stateless 2026-07-28 request goes to {@link StatelessPost},
    * anything else is served as 2025 session traffic, exactly as a 2025 server serves it.
    */
-  private async handlePost(request: unknown, response: unknown): Promise<void> {
+  private handlePost(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
-    await this.answering(res, () => this.post(request, raw, res));
+    return this.answering(res, this.post(request, raw, res));
   }
 
   private async post(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -145,12 +145,17 @@ export class StreamableHttpTransport {
    * Reads the body within the size and idle limits; when it cannot be read, answers why (408 or
    * 413, closing the connection) or, for a client already gone, nothing.
    */
-  private async readBody(
+  private readBody(
     request: unknown,
     raw: IncomingMessage,
     res: ServerResponse,
-  ): Promise<Extract<BodyResult, { ok: true }> | undefined> {
-    const read = await readMcpBody(request, raw, this.options.limits.bodyBytes, this.options.http.bodyTimeoutMs);
+  ): Promise<Extract<BodyResult, { ok: true }> | undefined> | Extract<BodyResult, { ok: true }> | undefined {
+    const read = readMcpBody(request, raw, this.options.limits.bodyBytes, this.options.http.bodyTimeoutMs);
+    return read instanceof Promise ? read.then((result) => this.readOutcome(result, res)) : this.readOutcome(read, res);
+  }
+
+  /** The body read, or (having answered why there is none) `undefined`. */
+  private readOutcome(read: BodyResult, res: ServerResponse): Extract<BodyResult, { ok: true }> | undefined {
     if (read.ok) return read;
     if (read.reason === 'timeout') {
       writeTransportError(
@@ -176,10 +181,10 @@ export class StreamableHttpTransport {
    * GET: the session's standalone SSE stream of server-initiated messages; with `Last-Event-ID`,
    * the resumption of whichever stream of the session that event belongs to.
    */
-  private async handleGet(request: unknown, response: unknown): Promise<void> {
+  private handleGet(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
-    await this.answering(res, () => this.get(request, raw, res));
+    return this.answering(res, this.get(request, raw, res));
   }
 
   private async get(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -244,22 +249,24 @@ export class StreamableHttpTransport {
   }
 
   /** DELETE: the client ends its session. */
-  private async handleDelete(request: unknown, response: unknown): Promise<void> {
+  private handleDelete(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
-    await this.answering(res, async () => {
-      if (!this.servesSessions) return this.refuseSessionMethod(res);
-      if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
-      const session = await sessionOf(this.sessions, request, raw, res);
-      if (!session) return;
-      try {
-        await this.sessions.delete(session);
-      } catch (error) {
-        if (!(error instanceof McpStateUnavailableError)) throw error;
-        return writeStateUnavailable(res);
-      }
-      writeEmpty(res, 204);
-    });
+    return this.answering(res, this.delete(request, raw, res));
+  }
+
+  private async delete(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.servesSessions) return this.refuseSessionMethod(res);
+    if (!legacyVersionHeaderOk(raw)) return rejectVersionHeader(res);
+    const session = await sessionOf(this.sessions, request, raw, res);
+    if (!session) return;
+    try {
+      await this.sessions.delete(session);
+    } catch (error) {
+      if (!(error instanceof McpStateUnavailableError)) throw error;
+      return writeStateUnavailable(res);
+    }
+    writeEmpty(res, 204);
   }
 
   /**
@@ -271,13 +278,14 @@ export class StreamableHttpTransport {
   }
 
   /**
-   * Runs a handler that writes `res` itself, and answers what it could not: a failure of ours is
-   * logged and answered 500 with a JSON-RPC error that says nothing of it (or, once the answer has
-   * begun, the connection is cut). Nothing escapes to the framework, which would answer too.
+   * Awaits a handler that writes `res` itself (an async method: it never throws, it rejects), and
+   * answers what it could not: a failure of ours is logged and answered 500 with a JSON-RPC error
+   * that says nothing of it (or, once the answer has begun, the connection is cut). Nothing escapes
+   * to the framework, which would answer too.
    */
-  private async answering(res: ServerResponse, serve: () => void | Promise<void>): Promise<void> {
+  private async answering(res: ServerResponse, served: Promise<void>): Promise<void> {
     try {
-      await serve();
+      await served;
     } catch (error) {
       if (error instanceof McpStateUnavailableError) {
         if (!res.headersSent) writeStateUnavailable(res);

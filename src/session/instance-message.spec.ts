@@ -14,6 +14,7 @@ describe('instanceMessageOf', () => {
     { kind: 'notify-connected', method: 'notifications/x', params: { a: 1 } },
     { kind: 'log-all', level: 'info', data: { n: 1 }, logger: 'app' },
     { kind: 'resource-updated', uri: 'weather://cities' },
+    { kind: 'standalone-many', ids: ['s1', 's2'], data: '{"jsonrpc":"2.0","method":"m"}' },
   ];
 
   it.each(valid.map((message) => [message.kind, message] as const))('takes a well-formed %s', (_kind, message) => {
@@ -33,6 +34,8 @@ describe('instanceMessageOf', () => {
     ['a log of an unknown level', { kind: 'log-all', level: 'verbose', data: 1 }],
     ['a notification with list params', { kind: 'notify-connected', method: 'm', params: [1] }],
     ['an update without a URI', { kind: 'resource-updated' }],
+    ['a fan-out whose ids are not all text', { kind: 'standalone-many', ids: ['s1', 2], data: '{}' }],
+    ['a fan-out without its message', { kind: 'standalone-many', ids: ['s1'] }],
   ])('ignores %s', (_label, value) => {
     expect(instanceMessageOf(value)).toBeUndefined();
   });

@@ -100,7 +100,15 @@ export class SessionPost {
       const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings, [
         entry.message.id,
       ]);
-      const context: MessageContext = { ...base, channel: responder };
+      // Written out rather than spread from `base`: a spread copies through a slower, generic path.
+      const context: MessageContext = {
+        transport: 'http',
+        caller: session,
+        session,
+        httpRequest: request,
+        headers,
+        channel: responder,
+      };
       responder.respond(await this.serve(entry.message, context, raw));
       return;
     }

@@ -108,6 +108,65 @@ describe('readMcpBody from the raw stream', () => {
   });
 });
 
+describe('readMcpBody of a body that has arrived whole', () => {
+  /** A request whose parser has finished: its body waits in the stream's buffer, in these chunks. */
+  function arrived(chunks: readonly Buffer[], headers: Record<string, string> = {}): IncomingMessage {
+    const raw = incoming(headers);
+    for (const chunk of chunks) raw.push(chunk);
+    raw.push(null);
+    raw.complete = true;
+    return raw;
+  }
+
+  it('decodes it at once, joining its chunks, and the stream still ends', async () => {
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { text: 'Grüße 🌤' } };
+    const bytes = Buffer.from(JSON.stringify(message), 'utf8');
+    const sun = bytes.indexOf(Buffer.from('🌤'));
+    const raw = arrived([bytes.subarray(0, sun + 2), bytes.subarray(sun + 2)]);
+    const ended = new Promise((resolve) => raw.once('end', resolve));
+    const result = readMcpBody(raw, raw, 1024, 30_000);
+    expect(result).not.toBeInstanceOf(Promise);
+    expect(body(result as BodyResult)).toEqual({ kind: 'single', entry: { kind: 'request', message } });
+    await ended;
+    expect(raw.readableEnded).toBe(true);
+  });
+
+  it('takes all of a declared length before the parser has ended the stream, which then ends', async () => {
+    const text = JSON.stringify(ping);
+    const raw = incoming({ 'content-length': String(text.length) });
+    raw.push(Buffer.from(text));
+    const result = readMcpBody(raw, raw, 1024, 30_000);
+    expect(result).not.toBeInstanceOf(Promise);
+    expect(body(result as BodyResult)).toEqual({ kind: 'single', entry: { kind: 'request', message: ping } });
+    const ended = new Promise((resolve) => raw.once('end', resolve));
+    raw.push(null);
+    await ended;
+  });
+
+  it('reads part of a declared length as a stream, the rest as it comes', async () => {
+    const text = JSON.stringify(ping);
+    const raw = incoming({ 'content-length': String(text.length) });
+    raw.push(Buffer.from(text.slice(0, 5)));
+    const pending = readMcpBody(raw, raw, 1024, 30_000);
+    expect(pending).toBeInstanceOf(Promise);
+    await new Promise((resolve) => setImmediate(resolve));
+    raw.push(Buffer.from(text.slice(5)));
+    raw.push(null);
+    expect(body(await pending).kind).toBe('single');
+  });
+
+  it('still refuses one over the limit that declared no length, as the streamed read does', async () => {
+    const raw = arrived([Buffer.from('12345678901')], { 'transfer-encoding': 'chunked' });
+    expect(await readMcpBody(raw, raw, 10, 30_000)).toEqual({ ok: false, reason: 'too-large' });
+  });
+
+  it('turns an empty body into a parse error', async () => {
+    const raw = arrived([]);
+    const decoded = body(await readMcpBody(raw, raw, 1024, 30_000));
+    expect(decoded.kind === 'error' && decoded.error.error.code).toBe(ErrorCode.ParseError);
+  });
+});
+
 describe('readMcpBody over a real connection', () => {
   let server: Server;
   let port: number;

@@ -35,7 +35,39 @@ export function readMcpBody(
   if (declared > limit) return TOO_LARGE;
   // Gone while async guards ran: its 'close' fired already, and the read would wait out `idleMs`.
   if (raw.destroyed && !raw.complete) return ABORTED;
-  return readStream(raw, limit, idleMs);
+  return readBuffered(raw, declared, limit) ?? readAfterParse(raw, declared, limit, idleMs);
+}
+
+/**
+ * A route that runs at once (Express's, or Fastify's with no async guard before it) runs while
+ * Node's HTTP parser is at the end of the headers: a body that came in the same packets is handed to
+ * the stream after them, before the microtasks run. So one turn later such a body waits whole in
+ * the stream's buffer, and {@link readBuffered} takes it.
+ */
+async function readAfterParse(
+  raw: IncomingMessage,
+  declared: number,
+  limit: number,
+  idleMs: number,
+): Promise<BodyResult> {
+  await Promise.resolve();
+  return readBuffered(raw, declared, limit) ?? readStream(raw, limit, idleMs);
+}
+
+/**
+ * The body at once when all of it waits in the stream's buffer (its declared length, or a chunked
+ * body the parser has seen the end of): one `read()`, without the listeners, timer and promise of
+ * {@link readStream}. `undefined` while some of it is still to come.
+ */
+function readBuffered(raw: IncomingMessage, declared: number, limit: number): BodyResult | undefined {
+  const size = raw.readableLength;
+  if (size === 0 || raw.destroyed || raw.readableFlowing === true) return undefined;
+  if (size !== declared && !(raw.complete && size <= limit)) return undefined;
+  const chunk = raw.read() as Buffer | string | null;
+  if (chunk === null) return undefined;
+  // Resumed, the stream goes on to its end and emits 'end', as it does after a streamed read.
+  raw.resume();
+  return { ok: true, body: decodeBody(typeof chunk === 'string' ? chunk : chunk.toString('utf8')), preParsed: false };
 }
 
 function fromParsed(parsed: unknown): BodyResult {
