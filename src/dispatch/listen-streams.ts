@@ -227,6 +227,7 @@ export class ListenStreams implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private deliver(change: ServerChange): number {
+    if (!this.slices.accepts(this.streams.size)) return 0;
     const targets: ListenStream[] = [];
     for (const stream of this.streams) {
       const wanted =

@@ -63,7 +63,7 @@ export class McpSessionRegistry {
    *   stale by the time a client connects.
    * @returns how many sessions it was sent to. To more than 256 sessions (or after small broadcasts
    *   took a couple of milliseconds in this turn of the event loop) it goes out in slices that take at
-   *   most a fifth of a busy event loop, and this is how many it goes to. 0 when it was refused: a
+   *   most about a tenth of a busy event loop, and this is how many it goes to. 0 when it was refused: a
    *   million sends wait already (a tool broadcasting faster than the server delivers is told so, and
    *   a warning is logged once a second). With shared state 0: it goes to every instance, and each
    *   delivers it to the sessions whose GET stream it holds.

@@ -58,6 +58,9 @@ describe('FanoutSlices', () => {
     for (let round = 0; round < 65; round++) expect(slices.fanOut(range(1000), send, 10)).toBe(1000);
     expect(slices.fanOut(range(1000), send, 10)).toBe(0);
     expect(slices.fanOut(range(1000), send, 10)).toBe(0);
+    // Asked before a broadcast is even made: refused (and counted) as cheaply as that.
+    expect(slices.accepts(1000)).toBe(false);
+    expect(slices.accepts(500)).toBe(true);
     // Nothing went out on the broadcaster's call: it is refused, not held up.
     expect(sent).toBe(0);
     expect(slices.pending).toBe(65_000);
@@ -87,7 +90,7 @@ describe('FanoutSlices', () => {
       setImmediate(other);
     });
     const sentWhileBusy = sent;
-    // Slices of 2 ms (the most) would send about 400 per turn; a quarter of the others' 1 ms about 50.
+    // Slices of 2 ms (the most) would send about 400 per turn; a tenth of the others' 1 ms about 20.
     expect(sentWhileBusy / turns).toBeLessThan(150);
     expect(sentWhileBusy).toBeGreaterThan(0);
     // Alone on the loop, it gets whole slices: in 100 turns, several times as much.

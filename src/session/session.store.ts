@@ -278,6 +278,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** {@link notifyAll} for the sessions this instance delivers to. */
   notifyHere(method: string, params?: Record<string, unknown>, options?: { connectedOnly?: boolean }): number {
+    if (!this.slices.accepts(this.sessions.size)) return 0;
     const data = this.encodeOnce(notificationMessage(method, params));
     if (data === undefined) return 0;
     const targets = this.fanoutTargets();
@@ -322,6 +323,7 @@ export class SessionStore implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private logHere(level: LoggingLevel, data: unknown, logger?: string): number {
+    if (!this.slices.accepts(this.sessions.size)) return 0;
     const params = logger === undefined ? { level, data } : { level, logger, data };
     const encoded = this.encodeOnce(notificationMessage(Method.LogMessage, params));
     if (encoded === undefined) return 0;
