@@ -227,7 +227,11 @@ export interface SharedState {
   countSessions(): Promise<number>;
 
   /** Keeps an event of a session's stream, within the bounds; nothing for a session that is gone. */
-  appendEvent(id: string, event: McpStoredEvent, bounds: StoredEventBounds): Promise<void>;
+  /**
+   * @param waitedOn a request waits on this write (a resume), rather than it going on beside the
+   *   stream: it is not refused where background writes are.
+   */
+  appendEvent(id: string, event: McpStoredEvent, bounds: StoredEventBounds, waitedOn?: boolean): Promise<void>;
   /** The kept events of one stream after a position, in order. */
   replayEvents(id: string, streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]>;
   /** Forgets the events of one stream. */

@@ -160,10 +160,15 @@ export class OtelServerTelemetry implements ServerTelemetry {
     operation: TelemetryOperation,
     response: JsonRpcResponse | undefined,
   ): void {
-    if (this.options.captureToolCallContent === true && operation.method === 'tools/call') {
-      this.captureToolCall(span, operation, response);
+    try {
+      if (this.options.captureToolCallContent === true && operation.method === 'tools/call') {
+        this.captureToolCall(span, operation, response);
+      }
+    } catch {
+      // Content that cannot be captured (a value JSON cannot hold) is left out; the span still ends.
+    } finally {
+      this.end(span, kind, started, failureOf(operation.method, response));
     }
-    this.end(span, kind, started, failureOf(operation.method, response));
   }
 
   /** The dispatcher answers every failure; a throw is the transport's own, recorded and passed on. */

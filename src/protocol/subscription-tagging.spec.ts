@@ -15,6 +15,15 @@ describe('subscriptionTagger', () => {
     }
   });
 
+  it('stays valid JSON when params carry a _meta before a member that ends in null', () => {
+    const tag = subscriptionTagger('notifications/x', { _meta: {}, x: { y: null } });
+    expect(JSON.parse(tag('s'))).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/x',
+      params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 's' }, x: { y: null } },
+    });
+  });
+
   it('replaces a _meta the params carry, as tagging a copy would', () => {
     const tag = subscriptionTagger('notifications/tools/list_changed', { _meta: { other: 1 } });
     expect(JSON.parse(tag('x'))).toEqual({

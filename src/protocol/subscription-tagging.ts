@@ -13,7 +13,8 @@ export function subscriptionTagger(method: string, params: JsonRpcParams): (id: 
   const untagged = encodeMessage(notificationMessage(method, { ...params, _meta: { [MetaKey.SubscriptionId]: null } }));
   // `_meta` is the last member of the params, and they of the message: the text ends with its value.
   const tail = 'null}}}';
-  if (!untagged.endsWith(tail)) {
+  // Params that carry a `_meta` keep it in its place, not last: encoded whole for each stream.
+  if (Object.hasOwn(params, '_meta') || !untagged.endsWith(tail)) {
     return (id) => encodeMessage(notificationMessage(method, { ...params, _meta: { [MetaKey.SubscriptionId]: id } }));
   }
   const head = untagged.slice(0, -tail.length);

@@ -110,6 +110,15 @@ export class RedisKeys {
     return `${this.prefix}c:${replicaId}`;
   }
 
+  /**
+   * An instance's channel for fan-outs (`standalone-many`): apart from its inbox, so that an instance
+   * of an older version, which does not know them, is not counted as hearing them (the sender then
+   * sends to each session as before).
+   */
+  fanoutInbox(replicaId: string): string {
+    return `${this.prefix}c:${replicaId}:m`;
+  }
+
   /** The channel of a session's standalone stream, heard by the instance that holds it. */
   standalone(sid: string): string {
     return `${this.standalonePrefix}${sid}`;

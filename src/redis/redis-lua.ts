@@ -279,7 +279,11 @@ end
 return #dropped
 `,
   ),
-  /** KEYS s, b; ARGV me, force ('1'|'0'). { 0 } gone, { 2, holder } busy, { 1, previous|'', backlog } ok. */
+  /**
+   * KEYS s, b; ARGV me, force ('1'|'0'), inbox channel prefix, the `stream-released` message.
+   * { 0 } gone, { 2, holder } busy, { 1, previous|'', backlog } ok; a previous holder is told in
+   * its inbox.
+   */
   claim: script(
     2,
     `
@@ -290,7 +294,12 @@ redis.call('HSET', KEYS[1], 'gr', ARGV[1])
 local backlog = redis.call('LRANGE', KEYS[2], 0, -1)
 redis.call('DEL', KEYS[2])
 local previous = ''
-if holder and holder ~= ARGV[1] then previous = holder end
+if holder and holder ~= ARGV[1] then
+  previous = holder
+  -- Told in the same step: a fan-out that found the old holder before this claim reaches it after
+  -- this notice (one channel, one order), so it forwards rather than writes to the left connection.
+  redis.call('PUBLISH', ARGV[3] .. holder, ARGV[4])
+end
 return { 1, previous, backlog }
 `,
   ),

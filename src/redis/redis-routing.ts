@@ -23,7 +23,14 @@ export class RedisRouting {
     await this.subscriber.beginClaim(id);
     let claim: Awaited<ReturnType<RedisScripts['claim']>>;
     try {
-      claim = await this.scripts.claim([this.keys.record(id), this.keys.backlog(id)], this.replicaId, force);
+      const released: InstanceMessage = { kind: 'stream-released', sessionId: id };
+      claim = await this.scripts.claim(
+        [this.keys.record(id), this.keys.backlog(id)],
+        this.replicaId,
+        force,
+        this.keys.inbox(''),
+        JSON.stringify(released),
+      );
     } catch (error) {
       this.subscriber.endClaim(id, 'failed');
       throw error;
@@ -75,9 +82,10 @@ export class RedisRouting {
     await Promise.all(
       [...byHolder].map(async ([holder, held]) => {
         const message: InstanceMessage = { kind: 'standalone-many', ids: held, data };
-        const heard = await this.command.publish(this.keys.inbox(holder), JSON.stringify(message));
+        const heard = await this.command.publish(this.keys.fanoutInbox(holder), JSON.stringify(message));
         if (heard > 0) return;
-        // The holder is gone without releasing: each stream's message goes as a single send would
+        // The holder is gone without releasing (or is of a version without fan-outs): each stream's
+        // message goes as a single send would
         // (its channel is heard by nobody either, so it waits in the backlog for the next holder).
         const single = await Promise.all(held.map((id) => this.sendStandalone(id, data, backlogLimit)));
         held.forEach((id, index) => outcomes.set(id, single[index]!));

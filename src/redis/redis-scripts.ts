@@ -159,14 +159,22 @@ export class RedisScripts {
     await this.run('deleteStream', keys, [streamId]);
   }
 
+  /**
+   * Claims a session's standalone stream.
+   * @param inboxPrefix the prefix of every instance's inbox channel, and `released` the message a
+   *   previous holder is told there, in the same step.
+   */
   async claim(
     keys: readonly [string, string],
     me: string,
     force: boolean,
+    inboxPrefix: string,
+    released: string,
   ): Promise<
     { outcome: 'gone' } | { outcome: 'busy'; holder: string } | { outcome: 'ok'; previous: string; backlog: string[] }
   > {
-    const reply = (await this.run('claim', keys, [me, force ? '1' : '0'])) as [number, string?, string[]?];
+    const args = [me, force ? '1' : '0', inboxPrefix, released];
+    const reply = (await this.run('claim', keys, args)) as [number, string?, string[]?];
     if (reply[0] === 0) return { outcome: 'gone' };
     if (reply[0] === 2) return { outcome: 'busy', holder: String(reply[1]) };
     return { outcome: 'ok', previous: reply[1] ?? '', backlog: reply[2] ?? [] };

@@ -124,7 +124,7 @@ describe('redisState', () => {
 
     const list = await clientList();
     expect(list.get(`mcp42:${shared.replicaId}:cmd`)).toMatch(/ flags=N /);
-    expect(list.get(`mcp42:${shared.replicaId}:sub`)).toMatch(/ sub=3 /);
+    expect(list.get(`mcp42:${shared.replicaId}:sub`)).toMatch(/ sub=4 /);
     expect(list.get(`mcp42:${other.replicaId}:cmd`)).toBeDefined();
     expect(list.get('the-user')).toMatch(/ cmd=ping /);
     expect(lazy.status).toBe('wait');

@@ -188,8 +188,8 @@ export class RedisSharedState implements SharedState {
     return this.use((live) => live.records.count());
   }
 
-  appendEvent(id: string, event: McpStoredEvent, bounds: StoredEventBounds): Promise<void> {
-    return this.use((live) => live.records.appendEvent(id, event, bounds), true);
+  appendEvent(id: string, event: McpStoredEvent, bounds: StoredEventBounds, waitedOn = false): Promise<void> {
+    return this.use((live) => live.records.appendEvent(id, event, bounds), !waitedOn);
   }
 
   replayEvents(id: string, streamId: string, afterSeq: number): Promise<readonly McpStoredEvent[]> {

@@ -18,6 +18,7 @@ export class RedisSubscriber {
    */
   private readonly claiming = new Map<string, string[]>();
   private readonly inbox: string;
+  private readonly fanoutInbox: string;
   private listened = false;
   private readonly listener = (channel: string, message: string): void => this.deliver(channel, message);
 
@@ -28,12 +29,13 @@ export class RedisSubscriber {
     private readonly hooks: Pick<SharedStateHooks, 'onMessage' | 'onStandalone'>,
   ) {
     this.inbox = keys.inbox(replicaId);
+    this.fanoutInbox = keys.fanoutInbox(replicaId);
     connection.on('message', this.listener);
   }
 
   /** Subscribes to the broadcast channel and this instance's inbox (queued until connected). */
   async listen(): Promise<void> {
-    await this.connection.subscribe(this.keys.broadcast, this.inbox);
+    await this.connection.subscribe(this.keys.broadcast, this.inbox, this.fanoutInbox);
     this.listened = true;
   }
 
@@ -99,7 +101,7 @@ export class RedisSubscriber {
   }
 
   private deliver(channel: string, data: string): void {
-    if (channel === this.inbox || channel === this.keys.broadcast) {
+    if (channel === this.inbox || channel === this.fanoutInbox || channel === this.keys.broadcast) {
       const message = parseMessage(data);
       if (message) guard(() => this.hooks.onMessage(message));
       return;

@@ -100,6 +100,28 @@ describe('FanoutSlices', () => {
     slices.clear();
   });
 
+  it('takes one broadcast larger than its bounds when nothing waits, and flushes what waits on demand', () => {
+    const slices = new FanoutSlices<number>(noReport, { maxWaitingSends: 100, maxWaitingChars: 100 });
+    let sent = 0;
+    expect(slices.fanOut(range(1000), () => (sent++, true), 1000)).toBe(1000);
+    expect(slices.fits(1, 1)).toBe(false);
+    slices.flush();
+    expect(sent).toBe(1000);
+    expect(slices.pending).toBe(0);
+  });
+
+  it('goes on to the other targets when one throws, on a broadcast sent at once', () => {
+    const slices = new FanoutSlices<number>(noReport);
+    const got: number[] = [];
+    const send = (n: number): boolean => {
+      if (n === 1) throw new Error('one target fails');
+      got.push(n);
+      return true;
+    };
+    expect(slices.fanOut(range(3), send, 1)).toBe(2);
+    expect(got).toEqual([0, 2]);
+  });
+
   it('drops what waits when cleared', async () => {
     const slices = new FanoutSlices<number>(noReport);
     let sent = 0;

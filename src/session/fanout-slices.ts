@@ -86,15 +86,19 @@ export class FanoutSlices<T> {
     if (this.waiting.length === 0 && targets.length <= AT_ONCE && this.spentThisTurn < MAX_SLICE_MS) {
       const started = performance.now();
       let sent = 0;
-      for (const target of targets) if (send(target)) sent++;
+      for (const target of targets) {
+        try {
+          if (send(target)) sent++;
+        } catch {
+          // One target's failure must not stop the others' broadcast (sending reports its own errors).
+        }
+      }
       this.spentThisTurn += performance.now() - started;
       this.turnEnds ??= setImmediate(this.nextTurn);
       return sent;
     }
-    if (
-      this.waitingSends + targets.length > this.bounds.maxWaitingSends ||
-      this.waitingChars + chars > this.bounds.maxWaitingChars
-    ) {
+    // Bounded while others wait: one broadcast larger than the bounds alone still goes, in slices.
+    if (this.waiting.length > 0 && !this.fits(targets.length, chars)) {
       this.refusals.refuse();
       return 0;
     }
@@ -114,14 +118,24 @@ export class FanoutSlices<T> {
    * broadcasting in a loop while the slices are full costs the loop nothing more than this check.
    */
   accepts(targets: number): boolean {
-    if (
-      this.waiting.length === 0 ||
-      (this.waitingSends + targets <= this.bounds.maxWaitingSends && this.waitingChars < this.bounds.maxWaitingChars)
-    ) {
-      return true;
-    }
+    if (this.waiting.length === 0 || this.fits(targets, 0)) return true;
     this.refusals.refuse();
     return false;
+  }
+
+  /** Whether a broadcast to `targets` of `chars` characters fits beside what waits (nothing is counted). */
+  fits(targets: number, chars: number): boolean {
+    return (
+      this.waitingSends + targets <= this.bounds.maxWaitingSends &&
+      this.waitingChars + chars <= this.bounds.maxWaitingChars &&
+      this.waitingChars < this.bounds.maxWaitingChars
+    );
+  }
+
+  /** Sends everything that waits, now (the server is shutting down: what waits is owed still). */
+  flush(): void {
+    this.sendWaiting(Infinity);
+    this.clear();
   }
 
   /** Sends that wait for a slice. */

@@ -54,7 +54,8 @@ export async function replayForeignStream(
     lost.push({ streamId, seq: Math.max(afterSeq + 1 + lost.length, session.streams.nextSeq()), data });
   }
   // Stored before they are written: a client that loses this connection too finds them again.
-  for (const event of lost) await shared.appendEvent(id, event, bounds);
+  // A resume waits on these writes: they are not background writes.
+  for (const event of lost) await shared.appendEvent(id, event, bounds, true);
   await shared.markStream(id, streamId, undefined);
   return { events: [...stored, ...lost], finished: true };
 }

@@ -71,6 +71,8 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   private readonly broadcastsWaiting: (() => void)[] = [];
   /** The end of the last chunk of a fan-out to the shared state and its rest (see {@link paced}). */
   private chunkTail: Promise<void> = Promise.resolve();
+  /** Chunks waiting for their turn in {@link paced}. */
+  private pacedWaiting = 0;
   private readonly refusedBroadcasts = new RateLimitedReport((count) =>
     this.logger.warn(
       `${count} broadcast(s) to every session refused: ${BROADCASTS_WAITING} wait for the shared state already ` +
@@ -90,7 +92,12 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
     this.on('cancel-call', (m) => this.cached(m.sessionId)?.cancelCall(m.requestId, m.reason));
     this.on('session-ended', (m) => this.endHere(m.sessionId));
     this.on('session-changed', (m) => this.refresh(m.sessionId));
-    this.on('stream-released', (m) => this.cached(m.sessionId)?.streams.detachStandalone());
+    this.on('stream-released', (m) => {
+      // Another instance holds the stream now: what comes for it from here on is forwarded there,
+      // the queued deliveries included, before the old connection has even closed.
+      this.holds.let(m.sessionId);
+      this.cached(m.sessionId)?.streams.detachStandalone();
+    });
     this.on('roots-changed', (m) => {
       const session = this.cached(m.sessionId);
       if (session) this.callbacks?.onRootsChanged(session);
@@ -179,7 +186,8 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (!this.shared) return;
     clearInterval(this.tickTimer);
-    this.deliveries.clear();
+    // What waits for its slice is owed: written (and stored) now rather than dropped.
+    this.deliveries.flush();
     // Waiting broadcasts go now (and fail once the state is stopped) rather than wait for ever.
     for (const next of this.broadcastsWaiting.splice(0)) next();
     await this.cache.tick(true).catch(() => undefined);
@@ -266,6 +274,10 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
    */
   async notifySubscribers(uri: string, data: string): Promise<void> {
     const shared = this.shared!;
+    if (this.pacedWaiting >= BROADCASTS_WAITING) {
+      this.refusedBroadcasts.refuse();
+      return;
+    }
     await inChunks(await shared.subscribersOf(uri), async (ids) => {
       const outcomes = await this.paced(() => shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages));
       // The index outlives sessions that expired: tidied as they are met.
@@ -328,7 +340,9 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
    */
   private paced<T>(chunk: () => Promise<T>): Promise<T> {
     let started = 0;
+    this.pacedWaiting++;
     const run = this.chunkTail.then(() => {
+      this.pacedWaiting--;
       started = performance.now();
       return chunk();
     });
@@ -379,7 +393,10 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
    * shared state had not heard yet) goes back to whoever holds it now.
    */
   private deliverStandalone(id: string, data: string): void {
-    this.deliveries.fanOut([id], this.deliverNow(data), data.length);
+    // One message for one stream (a server request, a send of another instance's) is never refused:
+    // the sender was told it is held here. Without room among the slices, it goes now.
+    if (this.deliveries.fits(1, data.length)) this.deliveries.fanOut([id], this.deliverNow(data), data.length);
+    else this.deliverNow(data)(id);
   }
 
   private deliverNow(data: string): (id: string) => boolean {

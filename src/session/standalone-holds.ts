@@ -53,9 +53,7 @@ export class StandaloneHolds {
       this.unreleased.delete(id);
       const generation = ++this.generation;
       this.held.set(id, generation);
-      if (claim.previousHolder !== undefined && claim.previousHolder !== shared.replicaId) {
-        this.guard(shared.send(claim.previousHolder, { kind: 'stream-released', sessionId: id }));
-      }
+      // A previous holder was told by the claim itself (see the `claim` script).
       return { backlog: claim.backlog, generation };
     });
   }
@@ -64,6 +62,14 @@ export class StandaloneHolds {
   release(session: ClientSession, generation: number): void {
     if (this.held.get(session.id) !== generation || session.hasStream) return;
     this.drop(session.id);
+  }
+
+  /**
+   * Another instance took the stream (the shared state said so): this one no longer holds it, at
+   * once. Its record names the other one already; only this instance's channel subscription goes.
+   */
+  let(id: string): void {
+    this.drop(id);
   }
 
   /** Lets go of whatever hold this instance has on the session (it ended here). */

@@ -4,6 +4,7 @@ import { isPlainObject } from '../../protocol/json-rpc.codec.js';
 import { ErrorCode } from '../../protocol/json-rpc.errors.js';
 import type { JsonRpcFailure, JsonRpcRequest } from '../../protocol/json-rpc.types.js';
 import { isModernProtocolVersion } from '../../protocol/protocol-version.js';
+import { MODERN_METHODS } from '../../protocol/modern-era.js';
 import { MetaKey } from '../../protocol/request-envelope.js';
 import { operationOf } from './traced-message.js';
 
@@ -32,6 +33,14 @@ export async function recordModernRefusal(
   telemetry.refused(CAUSES[response.error.code] ?? 'invalid_envelope');
   const meta = message.params?._meta;
   const version = isPlainObject(meta) ? meta[MetaKey.ProtocolVersion] : undefined;
-  const operation = operationOf(message, raw, isModernProtocolVersion(version) ? version : undefined);
+  // A refused request's method and target are the client's words: only a method the revision
+  // defines is named (else `_OTHER`, as the conventions do for unknown values), and no tool, prompt
+  // or URI, so that refusals cannot make metric series without bound. `_meta` stays, for the trace.
+  const described: JsonRpcRequest = {
+    ...message,
+    method: MODERN_METHODS.has(message.method) ? message.method : '_OTHER',
+    params: isPlainObject(meta) ? { _meta: meta } : undefined,
+  };
+  const operation = operationOf(described, raw, isModernProtocolVersion(version) ? version : undefined);
   await telemetry.request(operation, () => response);
 }

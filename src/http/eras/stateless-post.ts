@@ -49,8 +49,10 @@ export class StatelessPost {
     } catch (error) {
       if (!(error instanceof ModernRefusal)) throw error;
       const refused = errorResponse(message.id, error.error);
-      await recordModernRefusal(this.options.telemetry, message, raw, refused);
-      return writeJson(res, error.status, refused);
+      // Answered first: a failure of telemetry must not turn the refusal into a 500.
+      writeJson(res, error.status, refused);
+      await recordModernRefusal(this.options.telemetry, message, raw, refused).catch(() => undefined);
+      return;
     }
     const principal = this.options.auth.principalOf(request);
     if (message.method === Method.SubscriptionsListen && !this.listens.hasRoom(principal)) {

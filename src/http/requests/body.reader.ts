@@ -51,6 +51,8 @@ async function readAfterParse(
   idleMs: number,
 ): Promise<BodyResult> {
   await Promise.resolve();
+  // Gone meanwhile: its 'close' fired already, and a streamed read would wait out `idleMs`.
+  if (raw.destroyed && !raw.complete) return ABORTED;
   return readBuffered(raw, declared, limit) ?? readStream(raw, limit, idleMs);
 }
 
@@ -62,7 +64,9 @@ async function readAfterParse(
 function readBuffered(raw: IncomingMessage, declared: number, limit: number): BodyResult | undefined {
   const size = raw.readableLength;
   if (size === 0 || raw.destroyed || raw.readableFlowing === true) return undefined;
-  if (size !== declared && !(raw.complete && size <= limit)) return undefined;
+  // A declared length is waited for whole (a stream that ended short is not taken as the body); a
+  // chunked body once the parser has seen its end.
+  if (Number.isNaN(declared) ? !(raw.complete && size <= limit) : size !== declared) return undefined;
   const chunk = raw.read() as Buffer | string | null;
   if (chunk === null) return undefined;
   // Resumed, the stream goes on to its end and emits 'end', as it does after a streamed read.
