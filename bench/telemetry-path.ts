@@ -27,6 +27,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { McpTelemetry, ServerTelemetry, TelemetryOperation } from '../src/interfaces/mcp-telemetry.interface.js';
 import type { JsonRpcRequest, JsonRpcResponse } from '../src/protocol/json-rpc.types.js';
+import { ECHO_CALL_METRIC, ECHO_CALL_SPAN } from './echo-call-attributes.js';
 
 const dropping: SpanExporter & PushMetricExporter = {
   export: (_items: unknown, done: (result: ExportResult) => void) => {
@@ -110,23 +111,8 @@ function traced(build: Build): Variant {
 function floor(): Variant {
   const tracer = trace.getTracer('floor');
   const histogram = metrics.getMeter('floor').createHistogram('floor.duration');
-  const metric = {
-    'mcp.method.name': 'tools/call',
-    'mcp42.server.name': 'bench',
-    'gen_ai.tool.name': 'echo',
-    'gen_ai.operation.name': 'execute_tool',
-    'mcp.protocol.version': '2025-11-25',
-    'network.transport': 'tcp',
-    'network.protocol.name': 'http',
-    'network.protocol.version': '1.1',
-  };
-  const attributes = {
-    ...metric,
-    'client.address': '127.0.0.1',
-    'client.port': 40001,
-    'jsonrpc.request.id': '1',
-    'mcp.session.id': 'session-1',
-  };
+  const metric = ECHO_CALL_METRIC;
+  const attributes = ECHO_CALL_SPAN;
   return async (iterations) => {
     for (let i = 0; i < iterations; i++) {
       const started = performance.now();

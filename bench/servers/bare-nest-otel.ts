@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BenchServer } from './bench-server.js';
 import { startBareNest } from './bare-nest.js';
 import { startBenchSdk, type TelemetryExport } from './mcp42-otel.js';
+import { ECHO_CALL_METRIC, ECHO_CALL_SPAN } from '../echo-call-attributes.js';
 
 /**
  * The bare Nest route with the least any instrumentation by the MCP conventions does per call, on the
@@ -15,23 +16,8 @@ export async function startBareNestOtel(exported: TelemetryExport): Promise<Benc
   const stop = startBenchSdk(exported);
   const tracer = trace.getTracer('bench', '1.0.0');
   const duration = metrics.getMeter('bench').createHistogram('mcp.server.operation.duration', { unit: 's' });
-  const metric = Object.freeze({
-    'mcp.method.name': 'tools/call',
-    'mcp42.server.name': 'bench',
-    'gen_ai.tool.name': 'echo',
-    'gen_ai.operation.name': 'execute_tool',
-    'mcp.protocol.version': '2025-11-25',
-    'network.transport': 'tcp',
-    'network.protocol.name': 'http',
-    'network.protocol.version': '1.1',
-  });
-  const attributes = Object.freeze({
-    ...metric,
-    'client.address': '127.0.0.1',
-    'client.port': 40001,
-    'jsonrpc.request.id': '1',
-    'mcp.session.id': '0f8fad5b-d9cb-469f-a165-70867728950e',
-  });
+  const metric = ECHO_CALL_METRIC;
+  const attributes = ECHO_CALL_SPAN;
   const traced = (_req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const started = performance.now();
     const parent = context.active();

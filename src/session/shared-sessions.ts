@@ -278,11 +278,15 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
       this.refusedBroadcasts.refuse();
       return;
     }
-    await inChunks(await shared.subscribersOf(uri), async (ids) => {
-      const outcomes = await this.paced(() => shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages));
-      // The index outlives sessions that expired: tidied as they are met.
-      for (const [id, outcome] of outcomes) if (outcome === 'gone') this.guard(shared.removeSubscription(id, uri));
-    });
+    await this.holding(data, async () =>
+      inChunks(await shared.subscribersOf(uri), async (ids) => {
+        const outcomes = await this.paced(() =>
+          shared.sendStandaloneMany(ids, data, this.options.limits.outboxMessages),
+        );
+        // The index outlives sessions that expired: tidied as they are met.
+        for (const [id, outcome] of outcomes) if (outcome === 'gone') this.guard(shared.removeSubscription(id, uri));
+      }),
+    );
   }
 
   /**
@@ -296,15 +300,7 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
       this.refusedBroadcasts.refuse();
       return;
     }
-    // The message is held here until every batch is answered: it counts in the budget meanwhile.
-    const budget = this.callbacks?.budget;
-    const release = budget ? budget.reserve(data.length) : () => undefined;
-    if (!release) {
-      throw new Error(
-        `no room in the buffer budget (limits.bufferedChars) for a ${data.length}-character message on its way to the shared state`,
-      );
-    }
-    try {
+    await this.holding(data, async () => {
       await this.broadcastTurn();
       try {
         await inChunks(await shared.sessionIds(), (ids) =>
@@ -313,6 +309,23 @@ export class SharedSessions implements OnModuleInit, OnApplicationShutdown {
       } finally {
         this.broadcastDone();
       }
+    });
+  }
+
+  /**
+   * Runs a fan-out of `data` while the message is held here, until every chunk is answered: it
+   * counts in the budget meanwhile, and without room there it is refused (thrown).
+   */
+  private async holding(data: string, fanOut: () => Promise<void>): Promise<void> {
+    const budget = this.callbacks?.budget;
+    const release = budget ? budget.reserve(data.length) : () => undefined;
+    if (!release) {
+      throw new Error(
+        `no room in the buffer budget (limits.bufferedChars) for a ${data.length}-character message on its way to the shared state`,
+      );
+    }
+    try {
+      await fanOut();
     } finally {
       release();
     }
