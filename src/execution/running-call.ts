@@ -52,6 +52,9 @@ export interface CandidateArguments<R> {
   readonly invalid: (problems: readonly string[] | undefined) => R;
 }
 
+/** Arguments checked: their value, or the problems (undefined when they could not be read at all). */
+type Checked = { ok: true; value: object } | { ok: false; problems: readonly string[] | undefined };
+
 /** A candidate that may not serve: its guards deny the caller, or it cannot be prepared for it. */
 const DENIED = Symbol('denied');
 
@@ -166,7 +169,9 @@ export class RunningCall<R> {
     candidate.admitted?.();
     let args = candidate.raw;
     if (candidate.arguments) {
-      const checked = await this.check(candidate, candidate.arguments);
+      const checking = this.check(candidate, candidate.arguments);
+      // Most checks answer at once (a DTO without async constraints, a schema): no turn of the event loop for them.
+      const checked = checking instanceof Promise ? await checking : checking;
       if (!checked.ok) return candidate.arguments.invalid(checked.problems);
       args = checked.value;
     }
@@ -329,19 +334,21 @@ export class RunningCall<R> {
   }
 
   /** The candidate's arguments checked; a check that throws means they could not be read at all. */
-  private async check(
-    candidate: CallCandidate<R>,
-    { check }: CandidateArguments<R>,
-  ): Promise<{ ok: true; value: object } | { ok: false; problems: readonly string[] | undefined }> {
+  private check(candidate: CallCandidate<R>, { check }: CandidateArguments<R>): Checked | Promise<Checked> {
     try {
-      return await check(candidate.raw as Record<string, unknown>);
+      const checked = check(candidate.raw as Record<string, unknown>);
+      return checked instanceof Promise
+        ? checked.catch((error: unknown) => this.unreadable(candidate, error))
+        : checked;
     } catch (error) {
-      // class-transformer recurses: absurdly nested arguments overflow its stack. The client's fault, not ours.
-      this.answers.logger.debug(
-        `Arguments of ${describeItem(candidate.item)} could not be validated: ${String(error)}`,
-      );
-      return { ok: false, problems: undefined };
+      return this.unreadable(candidate, error);
     }
+  }
+
+  private unreadable(candidate: CallCandidate<R>, error: unknown): Checked {
+    // class-transformer recurses: absurdly nested arguments overflow its stack. The client's fault, not ours.
+    this.answers.logger.debug(`Arguments of ${describeItem(candidate.item)} could not be validated: ${String(error)}`);
+    return { ok: false, problems: undefined };
   }
 
   /**

@@ -1,11 +1,16 @@
 import type { Type } from '@nestjs/common';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import type { JsonSchemaObject } from '../protocol/mcp.types.js';
-import type { JsonSchemaValidatorFactory, SchemaValidator } from './json-schema.validator.js';
+import type { JsonSchemaValidatorFactory, SchemaCheck, SchemaValidator } from './json-schema.validator.js';
 import { argumentsValidator, type ArgumentsCheck } from './arguments.validator.js';
 
-/** Checks (and, for a DTO, transforms) the arguments of one call. */
-export type ArgumentsChecker = (raw: Record<string, unknown>) => Promise<ArgumentsCheck<object>>;
+/**
+ * Checks (and, for a DTO, transforms) the arguments of one call: at once when it can (a DTO without
+ * async constraints), else in a promise.
+ */
+export type ArgumentsChecker = (
+  raw: Record<string, unknown>,
+) => ArgumentsCheck<object> | Promise<ArgumentsCheck<object>>;
 
 /**
  * The arguments check of a tool, built once: a DTO validates with class-validator, a raw JSON
@@ -21,19 +26,14 @@ export function argumentsCheckerFor(
   if (input === undefined) {
     return (raw) => {
       const unexpected = Object.keys(raw);
-      return Promise.resolve(
-        unexpected.length === 0
-          ? { ok: true, value: raw }
-          : { ok: false, problems: unexpected.map((key) => `${key}: the tool takes no arguments`) },
-      );
+      return unexpected.length === 0
+        ? { ok: true, value: raw }
+        : { ok: false, problems: unexpected.map((key) => `${key}: the tool takes no arguments`) };
     };
   }
   if (typeof input === 'function') return argumentsValidator(input);
   const validate = compileDeclaredSchema(input, validators, label, 'input');
-  return (raw) =>
-    Promise.resolve(validate(raw) as ArgumentsCheck<object>).then((check) =>
-      check.ok ? { ok: true, value: raw } : check,
-    );
+  return (raw) => asChecked(raw, validate(raw));
 }
 
 /**
@@ -54,4 +54,9 @@ export function compileDeclaredSchema(
       `${label}: the ${role} schema cannot be used: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** A schema's check: the arguments go on as they are. */
+function asChecked(raw: Record<string, unknown>, check: SchemaCheck): ArgumentsCheck<object> {
+  return check.ok ? { ok: true, value: raw } : check;
 }
