@@ -1,8 +1,20 @@
 import 'reflect-metadata';
-import { Injectable, Module, UseGuards, type CanActivate } from '@nestjs/common';
+import {
+  createParamDecorator,
+  Injectable,
+  Module,
+  UseGuards,
+  UseInterceptors,
+  UsePipes,
+  type CallHandler,
+  type CanActivate,
+  type NestInterceptor,
+  type PipeTransform,
+} from '@nestjs/common';
+import { map, of, type Observable } from 'rxjs';
 import { APP_GUARD, ExternalContextCreator } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { McpModule, McpTool } from '../index.js';
+import { McpArgs, McpModule, McpTool } from '../index.js';
 import { ToolStore } from '../tools/tool.store.js';
 
 @Injectable()
@@ -116,5 +128,117 @@ describe('PipelineFactory: handler metadata of its own', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+// Steps of a pipeline with nothing to run are answered without promises of their own (see
+// `withEmptyStepsSkipped`): these tests break if Nest renames what is replaced, and pin that the
+// handler gets and gives what Nest's own steps would.
+describe('PipelineFactory: steps with nothing to run', () => {
+  it("finds Nest's interceptorsConsumer, createPipesFn and transformToResult where it replaces them", () => {
+    const creator = new ExternalContextCreator(
+      ...([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ] as unknown as ConstructorParameters<typeof ExternalContextCreator>),
+    ) as unknown as Record<string, unknown>;
+    expect(Object.hasOwn(creator, 'interceptorsConsumer')).toBe(true);
+    expect(typeof creator.createPipesFn).toBe('function');
+    expect(typeof creator.transformToResult).toBe('function');
+  });
+
+  const extracted: string[] = [];
+  const Later = createParamDecorator((data: string) => {
+    extracted.push(data);
+    return Promise.resolve(`later:${data}`);
+  });
+  const Broken = createParamDecorator((data: string) => {
+    extracted.push(data);
+    throw new Error('cannot extract');
+  });
+
+  class Upper implements PipeTransform {
+    transform(value: unknown): unknown {
+      return typeof value === 'string' ? value.toUpperCase() : value;
+    }
+  }
+
+  class Suffix implements NestInterceptor {
+    intercept(_: unknown, next: CallHandler): Observable<unknown> {
+      return next.handle().pipe(map((value) => `${String(value)}!`));
+    }
+  }
+
+  @Injectable()
+  class StepTools {
+    @McpTool({ description: 'A parameter whose decorator answers with a promise' })
+    awaited(@McpArgs() args: object, @Later('a') later: string): string {
+      return `${Object.keys(args).length}:${later}`;
+    }
+
+    @McpTool({ description: 'A parameter that cannot be extracted' })
+    broken(@Broken('x') broken: string, @Later('y') later: string): string {
+      return `${broken}${later}`;
+    }
+
+    @McpTool({ description: 'An observable result' })
+    observed(): Observable<string> {
+      return of('first', 'last');
+    }
+
+    @UsePipes(Upper)
+    @UseInterceptors(Suffix)
+    @McpTool({ description: 'A pipe and an interceptor' })
+    piped(@Later('p') later: string): string {
+      return later;
+    }
+  }
+
+  async function withTools<T>(run: (execute: (name: string) => Promise<unknown>) => Promise<T>): Promise<T> {
+    @Module({ imports: [McpModule.forRoot({ name: 'steps', version: '1.0.0' })], providers: [StepTools] })
+    class AppModule {}
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    try {
+      return await run(async (name) => {
+        const target = await app.get(ToolStore).get(name)!.target({});
+        const invocation = { phase: 'call', kind: 'tool', name, arguments: {} };
+        return target.execute([{}, undefined, undefined, invocation] as never);
+      });
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('gives a parameter the value its decorator promised', async () => {
+    await withTools(async (execute) => {
+      expect(await execute('awaited')).toBe('0:later:a');
+    });
+  });
+
+  it('fails the call when a parameter cannot be extracted, the others extracted all the same, as Nest does', async () => {
+    extracted.length = 0;
+    await withTools(async (execute) => {
+      await expect(execute('broken')).rejects.toThrow('cannot extract');
+      expect([...extracted].sort()).toEqual(['x', 'y']);
+    });
+  });
+
+  it("answers an observable's last value", async () => {
+    await withTools(async (execute) => {
+      expect(await execute('observed')).toBe('last');
+    });
+  });
+
+  it('still runs pipes and interceptors where there are some', async () => {
+    await withTools(async (execute) => {
+      expect(await execute('piped')).toBe('LATER:P!');
+    });
   });
 });

@@ -2,6 +2,7 @@ import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { REQUEST_CONTEXT_ID } from '@nestjs/core/router/request/request-constants.js';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef, ModulesContainer, type ContextId } from '@nestjs/core';
+import { isObservable } from 'rxjs';
 import { McpDefinitionError } from '../errors/mcp-definition.error.js';
 import { McpInsufficientScopeException } from '../errors/mcp-insufficient-scope.exception.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
@@ -53,7 +54,7 @@ export class PipelineFactory {
     private readonly modules: ModulesContainer,
     private readonly moduleRef: ModuleRef,
   ) {
-    this.contexts = withControllerHosts(contexts, modules);
+    this.contexts = withEmptyStepsSkipped(withControllerHosts(contexts, modules));
   }
 
   /**
@@ -318,6 +319,96 @@ function withControllerHosts(base: ExternalContextCreator, modules: ModulesConta
       },
     },
   }) as ExternalContextCreator;
+}
+
+/** A parameter of a handler as Nest's context creator prepares it (its `createPipesFn` argument). */
+interface PreparedParam {
+  readonly index: number;
+  readonly extractValue: (...params: unknown[]) => unknown;
+  readonly pipes: readonly unknown[];
+}
+
+/** The part of Nest's context creator whose steps are skipped here when they have nothing to run. */
+interface PipelineSteps {
+  interceptorsConsumer: { intercept(interceptors: readonly unknown[], ...rest: unknown[]): Promise<unknown> };
+  createPipesFn(
+    pipes: readonly unknown[],
+    params: readonly PreparedParam[],
+  ): ((args: unknown[], ...params: unknown[]) => Promise<void> | void) | null;
+  transformToResult(result: unknown): Promise<unknown>;
+}
+
+/**
+ * The context creator, with the steps of a handler's pipeline that have nothing to run answered
+ * without promises of their own: every call of every item went through about a dozen (a tool call
+ * made some 70 promises where a bare route makes 14; each costs, more so with async context
+ * tracking). What runs is what Nest runs; only the waiting on nothing goes:
+ * - no interceptors (global, class, method): Nest's consumer returns the handler's promise from an
+ *   async function; here it is returned as it is;
+ * - no pipes (global, class, method, parameter): each parameter's value is what its decorator
+ *   extracts, awaited only when it is a promise (Nest awaits every one); values are extracted in the
+ *   same order, before any is awaited, as Nest does;
+ * - a result that is no observable is handed back as it is (Nest wraps it in an async function).
+ * (`interceptorsConsumer`, `createPipesFn` and `transformToResult` are Nest's own names; the pipeline
+ * factory's spec breaks if Nest changes them.)
+ */
+function withEmptyStepsSkipped(base: ExternalContextCreator): ExternalContextCreator {
+  const steps = base as unknown as PipelineSteps;
+  const consumer = steps.interceptorsConsumer;
+  return Object.create(base, {
+    interceptorsConsumer: {
+      value: {
+        // Nest's arguments: interceptors, args, instance, callback, next, type.
+        intercept: (interceptors: readonly unknown[] | undefined, ...rest: unknown[]): Promise<unknown> =>
+          interceptors === undefined || interceptors.length === 0
+            ? (rest[3] as () => Promise<unknown>)()
+            : consumer.intercept(interceptors, ...rest),
+      },
+    },
+    createPipesFn: {
+      value(this: PipelineSteps, pipes: readonly unknown[], params: readonly PreparedParam[]) {
+        if (params.length === 0 || pipes.length > 0 || params.some((param) => param.pipes.length > 0)) {
+          return steps.createPipesFn.call(this, pipes, params);
+        }
+        return (args: unknown[], ...values: unknown[]): Promise<void> | undefined => {
+          let pending: Promise<unknown>[] | undefined;
+          for (const { index, extractValue } of params) {
+            let value: unknown;
+            try {
+              value = extractValue(...values);
+            } catch (error) {
+              // As in Nest, where each parameter is its own async function: the others are still extracted.
+              (pending ??= []).push(Promise.reject(error as Error));
+              continue;
+            }
+            if (isThenable(value)) {
+              (pending ??= []).push(
+                Promise.resolve(value).then((settled) => {
+                  args[index] = settled;
+                }),
+              );
+            } else {
+              args[index] = value;
+            }
+          }
+          return pending && Promise.all(pending).then(() => undefined);
+        };
+      },
+    },
+    transformToResult: {
+      value(this: PipelineSteps, result: unknown): unknown {
+        return isObservable(result) ? steps.transformToResult.call(this, result) : result;
+      },
+    },
+  }) as ExternalContextCreator;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**
