@@ -89,53 +89,60 @@ export class CallLifecycle {
     request: RequestItem & { readonly input?: undefined },
     work: (running: RunningCall<R>) => Promise<R>,
   ): Promise<R>;
-  async run<R>(
+  run<R>(
     answers: CallAnswers<R>,
     call: MessageContext,
     requestId: RequestId,
     request: RequestItem,
     work: (running: RunningCall<R>) => Promise<R>,
   ): Promise<R | InputRequiredResult> {
-    const { caller } = call;
-    // Checked before the item is even looked up, and before anything awaits: a second request with
-    // the same id (say, in one batch) is refused alike for hidden and unknown items, and a
-    // cancellation that arrives while guards or validation run finds the call.
-    if (caller.isRunning(requestId)) {
-      throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running request`);
-    }
-    const round = this.roundOf(call, request);
-    const controller = caller.beginCall(requestId);
-    // A field, not a closure over `controller`: see InputRoundSlot.
-    if (round) round.call = controller;
-    const running = new RunningCall(
-      this.settings,
-      answers,
-      call,
-      requestId,
-      request,
-      controller,
-      this.contextSettingsOf(answers),
-      round,
-    );
-    let outcome: unknown;
-    let failure: { readonly error: unknown } | undefined;
+    // Not an async function: every call goes through here, and a reaction to the race is one promise
+    // where an awaiting function makes two. What throws before the race is a rejection all the same.
+    let running: RunningCall<R>;
+    let controller: ReturnType<MessageContext['caller']['beginCall']>;
     try {
-      outcome = await untilAborted(
-        () => work(running),
+      const { caller } = call;
+      // Checked before the item is even looked up, and before anything awaits: a second request with
+      // the same id (say, in one batch) is refused alike for hidden and unknown items, and a
+      // cancellation that arrives while guards or validation run finds the call.
+      if (caller.isRunning(requestId)) {
+        throw invalidRequest(`request id ${JSON.stringify(requestId)} is already in use by a running request`);
+      }
+      const round = this.roundOf(call, request);
+      controller = caller.beginCall(requestId);
+      // A field, not a closure over `controller`: see InputRoundSlot.
+      if (round) round.call = controller;
+      running = new RunningCall(
+        this.settings,
+        answers,
+        call,
+        requestId,
+        request,
         controller,
-        (late) => running.reportLate(late),
+        this.contextSettingsOf(answers),
+        round,
       );
     } catch (error) {
-      failure = { error };
-    } finally {
-      running.finish();
-      caller.endCall(requestId, controller);
+      return Promise.reject(error as Error);
     }
-    // The race reports an abort first, whatever the work does after it: a handler that stops (or
-    // fails) because its signal aborted did what it was asked, and is answered as aborted.
-    if (outcome === ABORTED) return running.abortedAnswer();
-    if (failure) return running.failureAnswer(failure.error);
-    return outcome as R;
+    return untilAborted(
+      () => work(running),
+      controller,
+      (late) => running.reportLate(late),
+    ).then(
+      (outcome) => {
+        running.finish();
+        call.caller.endCall(requestId, controller);
+        // The race reports an abort first, whatever the work does after it: a handler that stops (or
+        // fails) because its signal aborted did what it was asked, and is answered as aborted.
+        return outcome === ABORTED ? running.abortedAnswer() : (outcome as R);
+      },
+      (error: unknown) => {
+        running.finish();
+        call.caller.endCall(requestId, controller);
+        return running.failureAnswer(error);
+      },
+    );
   }
 
   /**

@@ -97,14 +97,26 @@ export class ToolCaller {
    * {@link taskOf}), else in its request. The caller's guards run once, in the request: a tool it
    * may not see neither makes a task nor says it needs one, and the task's run does not ask them again.
    */
-  async call(
+  call(
     params: CallToolParams,
     call: MessageContext,
     requestId: RequestId,
   ): Promise<CallToolResult | InputRequiredResult | Readonly<Record<string, unknown>>> {
     const tool = this.tools.get(params.name);
     const support = tool?.definition.execution?.taskSupport;
+    // Most tools never run as tasks: their calls go straight to the lifecycle, with no promise of their own here.
     if (!tool || support === undefined || support === 'forbidden') return this.callNow(params, call, requestId);
+    return this.callMaybeTask(tool, support, params, call, requestId);
+  }
+
+  /** {@link call} of a tool that supports tasks. */
+  private async callMaybeTask(
+    tool: RegisteredTool,
+    support: TaskSupport,
+    params: CallToolParams,
+    call: MessageContext,
+    requestId: RequestId,
+  ): Promise<CallToolResult | InputRequiredResult | Readonly<Record<string, unknown>>> {
     let task: ReturnType<ToolCaller['taskOf']>;
     try {
       task = this.taskOf(support, params, call);
@@ -216,9 +228,10 @@ export class ToolCaller {
       meta: params._meta,
       input: { method: Method.ToolsCall, ...params },
     };
-    const work = async (running: RunningCall<CallToolResult>): Promise<CallToolResult> => {
+    // Not async: what it returns is the lifecycle's promise, and a throw is the race's rejection all the same.
+    const work = (running: RunningCall<CallToolResult>): Promise<CallToolResult> => {
       const tool = this.tools.get(name);
-      if (!tool) return unknown(name);
+      if (!tool) return Promise.resolve(unknown(name));
       const plan = this.planOf(tool);
       const { paramHeaders } = tool;
       // Over stdio there is no header layer: the body is the only source, nothing is mirrored to check.
