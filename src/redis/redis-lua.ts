@@ -417,4 +417,26 @@ end
 return redis.call('ZRANGE', KEYS[1], start, start + tonumber(ARGV[2]) - 1)
 `,
   ),
+  /**
+   * KEYS tr, trs, the task of each id of tr (read just before); ARGV the replica, 1 when it is the
+   * caller's own (mine) else 0, then the ids in the order of their keys. Drops from tr the ids whose
+   * record is gone, and the replica from trs when none is left and it is not the caller's (the caller
+   * may be recording a new task at this moment); returns the ids still there. One step per sweep
+   * whatever the number of tasks, instead of one EXISTS per task.
+   */
+  taskRunBy: script(
+    'variable',
+    `
+local present, gone = {}, {}
+for i = 3, #KEYS do
+  local id = ARGV[i]
+  if redis.call('EXISTS', KEYS[i]) == 1 then present[#present + 1] = id else gone[#gone + 1] = id end
+end
+for i = 1, #gone, 500 do
+  redis.call('SREM', KEYS[1], unpack(gone, i, math.min(i + 499, #gone)))
+end
+if #present == 0 and ARGV[2] == '0' then redis.call('SREM', KEYS[2], ARGV[1]) end
+return present
+`,
+  ),
 } as const satisfies Record<string, LuaScript>;

@@ -240,6 +240,21 @@ export class RedisScripts {
     return (await this.run('taskPage', [owner], [after ?? '', count])) as string[];
   }
 
+  /**
+   * The ids of `taskKeys` (the tasks of a replica's set, read just before) whose record is still
+   * there, the others dropped from the set (keys: runner's, runners), in one script.
+   */
+  async taskRunBy(
+    keys: readonly [string, string],
+    replica: string,
+    mine: boolean,
+    tasks: readonly (readonly [taskId: string, key: string])[],
+  ): Promise<string[]> {
+    const taskKeys = tasks.map(([, key]) => key);
+    const args = [replica, mine ? '1' : '0', ...tasks.map(([taskId]) => taskId)];
+    return (await this.run('taskRunBy', [...keys, ...taskKeys], args)) as string[];
+  }
+
   private run(name: ScriptName, keys: readonly string[], args: readonly Argument[]): Promise<unknown> {
     const command = (this.connection as unknown as Record<string, ScriptCommand>)[commandName(name)]!;
     const count: Argument[] = LUA[name].keys === 'variable' ? [keys.length] : [];
