@@ -208,9 +208,12 @@ export class RedisScripts {
     return { outcome: code === 0 ? 'gone' : 'queued' };
   }
 
-  /** Creates a task against its caps (keys: {@link RedisKeys} task, tasks, owner live, owner, runner's, runners). */
+  /**
+   * Creates a task against its caps (keys: {@link RedisKeys} task, tasks, owner live, owner, runner's,
+   * runners, owner expiries).
+   */
   async createTask(
-    keys: readonly [string, string, string, string, string, string],
+    keys: readonly [string, string, string, string, string, string, string],
     task: { readonly taskId: string; readonly json: string; readonly ttlMs: number },
     replica: string,
     caps: { readonly maxTasks: number; readonly maxPerOwner: number; readonly maxTtlMs: number },

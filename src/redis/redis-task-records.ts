@@ -32,6 +32,7 @@ export class RedisTaskRecords {
         keys.ownerTasks(owner),
         keys.tasksOf(replica),
         keys.taskRunners,
+        keys.ownerTaskExpiries(owner),
       ],
       { taskId, json, ttlMs: admission.ttlMs },
       replica,
