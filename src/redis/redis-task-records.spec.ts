@@ -233,7 +233,7 @@ describe('tasks in Redis (SharedTaskStore on the Redis port)', () => {
     });
     try {
       const live = await a.shared.tasksRunBy(a.shared.replicaId);
-      expect(live.sort()).toEqual([tasks[0]!, tasks[2]!, tasks[3]!].map((each) => each.taskId).sort());
+      expect([...live].sort()).toEqual([tasks[0]!, tasks[2]!, tasks[3]!].map((each) => each.taskId).sort());
       // The monitor's own connection has seen a later command once it reports it: the sweep's are in.
       await server.command('SET', `${PREFIX}{g}:t-marker`, '1');
       await until(() => sent.some(([name]) => name!.toLowerCase() === 'set'), 'the monitor saw the sweep');
