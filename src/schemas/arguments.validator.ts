@@ -132,9 +132,21 @@ class DtoValidation {
  */
 function ownExecution(): { readonly validator: Validator; readonly view: StorageView } | null {
   const validator = getFromContainer(Validator);
-  if (Object.getPrototypeOf(validator) !== Validator.prototype) return null;
+  if (Object.getPrototypeOf(validator) !== Validator.prototype || !executorAsKnown(validator)) return null;
   const view = storageView();
   return view && { validator, view };
+}
+
+/** Whether class-validator's executor has the members read and replaced here (another version may not). */
+function executorAsKnown(validator: Validator): boolean {
+  if (typeof ValidationExecutor !== 'function') return false;
+  const probe = new ValidationExecutor(validator, VALIDATOR_OPTIONS) as unknown as Record<string, unknown>;
+  return (
+    Array.isArray(probe.awaitingPromises) &&
+    typeof probe.metadataStorage === 'object' &&
+    typeof probe.execute === 'function' &&
+    typeof probe.stripEmptyErrors === 'function'
+  );
 }
 
 /**
@@ -145,7 +157,6 @@ function storageView(): StorageView | null {
   const storage = getMetadataStorage() as unknown as StorageView & { readonly validationMetadatas?: unknown };
   const byClass = storage.validationMetadatas;
   if (
-    typeof ValidationExecutor !== 'function' ||
     !(byClass instanceof Map) ||
     typeof storage.getTargetValidationMetadatas !== 'function' ||
     typeof storage.groupByPropertyName !== 'function'
