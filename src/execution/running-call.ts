@@ -158,11 +158,9 @@ export class RunningCall<R> {
     const { item } = candidate;
     // Guards see the context of the item they guard (a resource read learns its item here).
     this.context.rename(item.name);
-    // Guards see the arguments as sent, before validation; without guards to ask, the invocation is
-    // made once, with the checked arguments.
-    const guarded = ready.guarded && candidate.guardsPassed !== true;
-    const invocation = guarded ? this.invocation(item, candidate.raw) : undefined;
-    if (invocation && !(await this.admits(ready, invocation, candidate))) {
+    // Guards see the arguments as sent, before validation.
+    const invocation = this.invocation(item, candidate.raw);
+    if (ready.guarded && candidate.guardsPassed !== true && !(await this.admits(ready, invocation, candidate))) {
       this.answers.logger.debug(`${describeItem(item)} denied by its guards`);
       return denied ? denied() : DENIED;
     }
@@ -180,9 +178,7 @@ export class RunningCall<R> {
     this.stopIfAborted();
     let value: unknown;
     try {
-      value = await ready.execute(
-        executionArgs(invocation ? { ...invocation, arguments: args } : this.invocation(item, args)),
-      );
+      value = await ready.execute(executionArgs({ ...invocation, arguments: args }));
     } catch (error) {
       throw new HandlerFailure(error, ready.reportsErrors);
     }

@@ -222,7 +222,12 @@ export class ToolCaller {
   ): Promise<CallToolResult | InputRequiredResult> {
     const { name } = params;
     const unknown = UNKNOWN_TOOL[call.caller.era];
-    const request = { kind: 'tool' as const, name, meta: params._meta };
+    const request = {
+      kind: 'tool' as const,
+      name,
+      meta: params._meta,
+      input: { method: Method.ToolsCall, ...params },
+    };
     // Not async: what it returns is the lifecycle's promise, and a throw is the race's rejection all the same.
     const work = (running: RunningCall<CallToolResult>): Promise<CallToolResult> => {
       const tool = this.tools.get(name);
@@ -243,16 +248,8 @@ export class ToolCaller {
           : (checkHeaders ?? onAdmitted);
       return running.serveOne({ ...plan, raw: params.arguments ?? {}, admitted, guardsPassed }, () => unknown(name));
     };
-    // Only a stateless (2026-07-28) call has rounds: the others need not carry what binds them.
-    if (!rounds || call.caller.era !== 'modern')
-      return this.lifecycle.run(this.answers, call, requestId, request, work);
-    return this.lifecycle.run(
-      this.answers,
-      call,
-      requestId,
-      { ...request, input: { method: Method.ToolsCall, ...params } },
-      work,
-    );
+    if (!rounds) return this.lifecycle.run(this.answers, call, requestId, { ...request, input: undefined }, work);
+    return this.lifecycle.run(this.answers, call, requestId, request, work);
   }
 
   /** What serving a tool takes beside its arguments: built once per tool, not per call. */
