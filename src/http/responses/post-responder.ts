@@ -4,7 +4,7 @@ import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../protocol/
 import type { CallChannel } from '../../execution/call-channel.js';
 import type { ClientSession } from '../../session/client-session.js';
 import type { SessionStream } from '../../session/session-stream.js';
-import { writeEncoded } from './http-responses.js';
+import { joinedHeaders, writeEncoded } from './http-responses.js';
 import type { JsonAnswer } from './scope-challenges.js';
 import type { SerializationReports } from '../../dispatch/serialization-reports.js';
 import { SseWriter } from './sse.writer.js';
@@ -119,7 +119,7 @@ export class PostResponder implements CallChannel {
         this.res,
         answer?.status ?? 200,
         body,
-        answer ? { ...this.headers, ...answer.headers } : this.headers,
+        answer ? joinedHeaders(this.headers, answer.headers) : this.headers,
       );
       return;
     }
