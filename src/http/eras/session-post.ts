@@ -88,13 +88,12 @@ export class SessionPost {
     session.lastActivity = Date.now();
     this.requestSessions.bind(request, session);
     const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
-    const base = { transport: 'http' as const, caller: session, session, httpRequest: request, headers };
 
     if (body.kind === 'single') {
       const { entry } = body;
       if (entry.kind === 'invalid') return writeJson(res, 400, entry.error, sessionHeader);
       if (entry.kind !== 'request') {
-        this.dispatchOneWay(entry, base, raw);
+        this.dispatchOneWay(entry, this.contextOf(session, request, headers), raw);
         return writeEmpty(res, 202, sessionHeader);
       }
       const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings, [
@@ -121,7 +120,12 @@ export class SessionPost {
         sessionHeader,
       );
     }
-    return this.handleBatch(body.entries, base, raw, res, sessionHeader);
+    return this.handleBatch(body.entries, this.contextOf(session, request, headers), raw, res, sessionHeader);
+  }
+
+  /** The context of the session's messages that need no answer channel (notifications, a batch's). */
+  private contextOf(session: ClientSession, request: unknown, headers: IncomingMessage['headers']): MessageContext {
+    return { transport: 'http', caller: session, session, httpRequest: request, headers };
   }
 
   /** Serves one request of the session, inside its telemetry operation when there is telemetry. */
@@ -130,6 +134,8 @@ export class SessionPost {
     context: MessageContext,
     raw: IncomingMessage,
   ): Promise<JsonRpcResponse | undefined> | JsonRpcResponse | undefined {
+    // Called directly without telemetry: no closure is made for a call nobody traces.
+    if (!this.telemetry.enabled) return this.server.legacy.handleRequest(message, context);
     const { session } = context;
     return servedTraced(this.telemetry, message, raw, session?.protocolVersion, session?.id, () =>
       this.server.legacy.handleRequest(message, context),
