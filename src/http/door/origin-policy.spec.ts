@@ -68,6 +68,24 @@ describe('OriginPolicy with the default lists', () => {
   });
 });
 
+describe('OriginPolicy verdicts it keeps', () => {
+  it('gives the same verdict every time, for more values than it keeps and for long ones', () => {
+    const policy = defaults();
+    const origins = Array.from({ length: 600 }, (_, i) =>
+      i % 2 === 0 ? `http://localhost:${i}` : `http://evil${i}.example${'/'.repeat(i % 3 === 0 ? 300 : 0)}`,
+    );
+    for (let pass = 0; pass < 3; pass++) {
+      for (const [i, origin] of origins.entries())
+        expect([origin, policy.allowsOrigin(origin)]).toEqual([origin, i % 2 === 0]);
+    }
+    // A policy with other lists keeps verdicts of its own.
+    const other = new OriginPolicy(['https://evil1.example'], ['localhost']);
+    expect(other.allowsOrigin('http://evil1.example')).toBe(false);
+    expect(other.allowsOrigin('https://evil1.example')).toBe(true);
+    expect(policy.allowsOrigin('https://evil1.example')).toBe(false);
+  });
+});
+
 describe('OriginPolicy with configured origins', () => {
   it('matches exact origins after normalising the default port, case and a trailing slash', () => {
     const policy = new OriginPolicy(['https://a.com:443', 'HTTP://B.COM:80/', 'http://c.com:8080'], []);

@@ -10,6 +10,10 @@ export interface OriginRefusal {
   readonly option: 'allowedHosts' | 'allowedOrigins';
 }
 
+/** How many `Origin` verdicts a policy keeps, and the longest value kept: at most 64 KB of strings. */
+const KEPT_ORIGIN_VERDICTS = 256;
+const KEPT_ORIGIN_LENGTH = 256;
+
 /**
  * Decides which `Origin` and `Host` values may reach the endpoint: the defence against DNS
  * rebinding, where a web page on an attacker's name resolves to 127.0.0.1 and drives a local server.
@@ -21,6 +25,12 @@ export class OriginPolicy {
   private readonly anyPortOrigins: ReadonlySet<string>;
   private readonly anyHost: boolean;
   private readonly hosts: ReadonlySet<string>;
+  /**
+   * Verdicts of `Origin` values seen, since judging one parses it as a URL and a browser page sends
+   * the same value with every request. Bounded: once full, or for a long value, the verdict is
+   * worked out each time (a client sending junk cannot grow it, only fill it once).
+   */
+  private readonly originVerdicts = new Map<string, boolean>();
 
   constructor(allowedOrigins: readonly string[], allowedHosts: readonly string[]) {
     this.anyOrigin = allowedOrigins.includes('*');
@@ -40,6 +50,16 @@ export class OriginPolicy {
   /** A request without `Origin` comes from no browser page and is allowed; `null` and junk are not. */
   allowsOrigin(origin: string | undefined): boolean {
     if (origin === undefined || this.anyOrigin) return true;
+    const known = this.originVerdicts.get(origin);
+    if (known !== undefined) return known;
+    const verdict = this.judgeOrigin(origin);
+    if (this.originVerdicts.size < KEPT_ORIGIN_VERDICTS && origin.length <= KEPT_ORIGIN_LENGTH) {
+      this.originVerdicts.set(origin, verdict);
+    }
+    return verdict;
+  }
+
+  private judgeOrigin(origin: string): boolean {
     let url: URL;
     try {
       url = new URL(origin);
