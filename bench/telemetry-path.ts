@@ -79,10 +79,14 @@ async function load(srcDir: string): Promise<Build> {
   const traced = (await import(pathToFileURL(path.join(srcDir, 'http/eras/traced-message.js')).href)) as {
     operationOf: OperationOf;
   };
-  return {
-    telemetry: otel.mcpTelemetry().port.forServer({ name: 'bench', version: '1.0.0' }),
-    operationOf: traced.operationOf,
-  };
+  const telemetry = otel.mcpTelemetry().port.forServer({ name: 'bench', version: '1.0.0' });
+  // The echo tool exists, as on a server (builds before the catalog name every tool asked for).
+  (telemetry as Partial<ServerTelemetry>).catalog?.({
+    hasTool: () => true,
+    hasPrompt: () => true,
+    hasResource: () => true,
+  });
+  return { telemetry, operationOf: traced.operationOf };
 }
 
 /** A handler as the dispatcher runs one: a couple of awaits before the answer. */

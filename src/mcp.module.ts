@@ -52,6 +52,7 @@ import { ListenStreams } from './dispatch/listen-streams.js';
 import { RequestRouter } from './dispatch/request-router.js';
 import { ServedCapabilities } from './dispatch/served-capabilities.js';
 import { TelemetryGauges } from './dispatch/telemetry-gauges.js';
+import { TelemetryItems } from './dispatch/telemetry-items.js';
 import { SessionFanout } from './notifications/session-fanout.js';
 import { StateSecretNotice } from './sealing/state-secret.notice.js';
 import { RequestSessions } from './session/request-sessions.js';
@@ -166,6 +167,7 @@ const REGISTRIES = [
     ServedCapabilities,
     ListenStreams,
     TelemetryGauges,
+    TelemetryItems,
     RequestRouter,
     EndpointDoorMiddleware,
     FastifyEndpointDoor,

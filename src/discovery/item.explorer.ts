@@ -128,7 +128,8 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
               wrapper.isDependencyTreeDurable(),
             );
       if (found.route) {
-        this.defineRoute(found, classRef, methodName, owner, served, pipeline, explicitRoute);
+        // A route its controller's bulk form left out (a shape no tool can take) is in no list to warn about.
+        if (!this.defineRoute(found, classRef, methodName, owner, served, pipeline, explicitRoute)) continue;
         // A route-backed tool is listed by its guards as a tool is: the same warning about public caches.
         this.checkCacheScope(
           { tool: found.route },
@@ -167,6 +168,7 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
   /**
    * Serves a route handler as a tool. Only its guards run behind the MCP pipeline (for listings): the
    * route itself runs through the HTTP handler, so its own parameters are never read as MCP ones.
+   * @returns `false` for a route its controller's bulk form left out (it is no tool anywhere).
    */
   private defineRoute(
     found: MethodMetadata,
@@ -176,7 +178,7 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
     served: ServedItems,
     pipeline: (paramsKey: string) => TargetOf,
     explicit: boolean,
-  ): void {
+  ): boolean {
     const others = Object.entries(found).filter(([key, value]) => key !== 'route' && value !== undefined);
     if (others.length > 0) {
       throw new McpDefinitionError(
@@ -186,12 +188,13 @@ export class ItemExplorer implements OnModuleInit, OnApplicationBootstrap {
     }
     const route = found.route!;
     const handler = (classRef.prototype as Record<string, object>)[methodName]!;
-    if (!served.serves('tools', routeToolName(route, handler, methodName))) return;
+    // Served elsewhere, or over stdio without HTTP: still a tool of the application, warned about as any item.
+    if (!served.serves('tools', routeToolName(route, handler, methodName))) return true;
     if (this.identity.stdio) {
       this.routesWithoutHttp++;
-      return;
+      return true;
     }
-    this.routes.define(route, classRef, methodName, owner, pipeline(MCP_HANDLER_PARAMS_METADATA), explicit);
+    return this.routes.define(route, classRef, methodName, owner, pipeline(MCP_HANDLER_PARAMS_METADATA), explicit);
   }
 
   /**

@@ -68,6 +68,18 @@ export type TelemetryRefusal =
   | 'method_not_found'
   | 'invalid_envelope';
 
+/**
+ * Which items the server has (registered, enabled or not), asked when a request names one: a name a
+ * client sends for an item that does not exist is its own word, with no bound on its values.
+ * @internal
+ */
+export interface TelemetryCatalog {
+  hasTool(name: string): boolean;
+  hasPrompt(name: string): boolean;
+  /** Whether a resource or a resource template serves `uri`. */
+  hasResource(uri: string): boolean;
+}
+
 /** What the server reports as observable gauges, read when the metric reader collects. @internal */
 export interface TelemetryGauges {
   readonly sessions: () => number;
@@ -107,6 +119,11 @@ export interface ServerTelemetry {
   /** A 2025 session ended after `durationMs`; `reason` other than `deleted` is recorded as its `error.type`. */
   sessionEnded(protocolVersion: string, durationMs: number, reason: string): void;
   refused(cause: TelemetryRefusal): void;
+  /**
+   * The server's items, once they are known (at bootstrap): only a tool, prompt or resource that
+   * exists is named in span names and metric attributes. Until then, none is.
+   */
+  catalog(items: TelemetryCatalog): void;
   /** Starts reporting the gauges; the returned function stops it (on shutdown). */
   observe(gauges: TelemetryGauges): () => void;
 }
@@ -123,5 +140,6 @@ export const NO_TELEMETRY: ServerTelemetry = Object.freeze({
   linkPreviousRound: () => undefined,
   sessionEnded: () => undefined,
   refused: () => undefined,
+  catalog: () => undefined,
   observe: () => () => undefined,
 });

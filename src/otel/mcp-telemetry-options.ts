@@ -31,7 +31,9 @@ export interface McpTelemetryOptions {
   /**
    * Names `resources/read`, `resources/subscribe` and `resources/unsubscribe` spans with the
    * resource URI (`resources/read weather://cities`). Off by default, as the conventions ask: URIs
-   * make span names of high cardinality. The `mcp.resource.uri` attribute is recorded either way.
+   * make span names of high cardinality. Only a URI a resource or template of the server serves
+   * names a span; others are named by the method alone. The `mcp.resource.uri` attribute is recorded
+   * either way.
    * @default false
    */
   resourceUriInSpanName?: boolean;

@@ -27,6 +27,7 @@ describe('OtelServerTelemetry on the global OpenTelemetry API', () => {
 
   it('describes nothing while no SDK is registered, and records once one is, even after bootstrap', async () => {
     const telemetry = mcpTelemetry().port.forServer({ name: 'late', version: '1.0.0' });
+    telemetry.catalog({ hasTool: (name) => name === 'echo', hasPrompt: () => false, hasResource: () => false });
     let active: unknown = 'unset';
     await telemetry.request(OPERATION, () => {
       active = trace.getActiveSpan();
@@ -49,6 +50,40 @@ describe('OtelServerTelemetry on the global OpenTelemetry API', () => {
     const { resourceMetrics } = await reader.collect();
     const names = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics.map((m) => m.descriptor.name));
     expect(names).toContain('mcp.server.operation.duration');
+  });
+
+  it('counts a 2025 request answered -32601 as a refusal (method_not_found), as the 2026 door counts its own', async () => {
+    const reader = new CollectingReader();
+    const telemetry = mcpTelemetry({ meterProvider: new MeterProvider({ readers: [reader] }) }).port.forServer({
+      name: 'counting',
+      version: '1.0.0',
+    });
+    const notFound = (id: number): JsonRpcResponse => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32601, message: 'Method not found' },
+    });
+    const refusals = async (): Promise<{ attributes: object; value: unknown }[]> => {
+      const { resourceMetrics } = await reader.collect();
+      const metric = resourceMetrics.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .find((each) => each.descriptor.name === 'mcp42.server.refusals');
+      return (metric?.dataPoints ?? []).map(({ attributes, value }) => ({ attributes, value }));
+    };
+    // A method the 2025 dispatcher does not serve, made up or not.
+    await telemetry.request({ method: 'made/up', id: 1, params: {}, protocolVersion: '2025-11-25' }, () => notFound(1));
+    await telemetry.request({ method: 'subscriptions/listen', id: 2, params: {}, protocolVersion: '2025-06-18' }, () =>
+      notFound(2),
+    );
+    // Not counted here: a 2026-07-28 refusal (the door counts it), a tool's own -32601 (it was served).
+    await telemetry.request({ method: '_OTHER', id: 3, params: {}, protocolVersion: '2026-07-28' }, () => notFound(3));
+    await telemetry.request(
+      { method: 'tools/call', id: 4, params: { name: 'batch' }, protocolVersion: '2025-11-25' },
+      () => notFound(4),
+    );
+    expect(await refusals()).toEqual([
+      { attributes: { 'mcp42.server.name': 'counting', 'mcp42.refusal.cause': 'method_not_found' }, value: 2 },
+    ]);
   });
 
   it('passes on what the transport threw, the span ended in error', async () => {

@@ -20,11 +20,14 @@ import {
 } from '@opentelemetry/api';
 import type {
   ServerTelemetry,
+  TelemetryCatalog,
   TelemetryGauges,
   TelemetryOperation,
   TelemetryRefusal,
 } from '../interfaces/mcp-telemetry.interface.js';
+import { ErrorCode } from '../protocol/json-rpc.errors.js';
 import type { JsonRpcResponse } from '../protocol/json-rpc.types.js';
+import { isModernProtocolVersion } from '../protocol/protocol-version.js';
 import { createInstruments, type McpInstruments } from './mcp-instruments.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.js';
 import {
@@ -168,6 +171,7 @@ export class OtelServerTelemetry implements ServerTelemetry {
       // Content that cannot be captured (a value JSON cannot hold) is left out; the span still ends.
     } finally {
       this.end(span, kind, started, failureOf(operation.method, response));
+      if (notFoundBy2025Dispatcher(operation, response)) this.refused('method_not_found');
     }
   }
 
@@ -231,6 +235,10 @@ export class OtelServerTelemetry implements ServerTelemetry {
   refused(cause: TelemetryRefusal): void {
     if (!this.live()) return;
     this.instruments.refusals.add(1, { [ATTR_MCP42_SERVER_NAME]: this.server.name, [ATTR_MCP42_REFUSAL_CAUSE]: cause });
+  }
+
+  catalog(items: TelemetryCatalog): void {
+    this.kinds.know(items);
   }
 
   observe(gauges: TelemetryGauges): () => void {
@@ -328,6 +336,22 @@ export class OtelServerTelemetry implements ServerTelemetry {
 function carriesAny(carrier: Readonly<Record<string, unknown>>, propagator: TextMapPropagator): boolean {
   for (const field of propagator.fields()) if (carrier[field] !== undefined) return true;
   return false;
+}
+
+/**
+ * A 2025 request its dispatcher answered -32601: a method it does not serve, refused before any
+ * handler ran, as a 2026-07-28 request is at the door (where the refusal is counted before its
+ * operation is recorded, with its modern version). `tools/call` is left out: its one -32601 is a
+ * tool's own answer (a task-only tool called without `params.task`).
+ */
+function notFoundBy2025Dispatcher(operation: TelemetryOperation, response: JsonRpcResponse | undefined): boolean {
+  return (
+    response !== undefined &&
+    'error' in response &&
+    response.error.code === ErrorCode.MethodNotFound &&
+    operation.method !== 'tools/call' &&
+    !isModernProtocolVersion(operation.protocolVersion)
+  );
 }
 
 function errorTypeOf(error: unknown): string {

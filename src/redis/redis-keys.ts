@@ -53,10 +53,19 @@ export class RedisKeys {
 
   /**
    * Every task of an owner (sorted set, score its creation in Redis time, ms to the µs), for the 2025
-   * `tasks/list`; ids older than `tasks.maxTtlMs` leave it at the owner's next creation.
+   * `tasks/list`; ids leave it at the owner's next creation once past their own expiry
+   * ({@link ownerTaskExpiries}).
    */
   ownerTasks(owner: string): string {
     return `${this.prefix}{g}:to:${digest(owner)}`;
+  }
+
+  /**
+   * The ids of {@link ownerTasks} scored by their expiry (Redis time, ms): what leaves the owner's
+   * list, whatever `tasks.maxTtlMs` the instance that prunes it has.
+   */
+  ownerTaskExpiries(owner: string): string {
+    return `${this.prefix}{g}:toe:${digest(owner)}`;
   }
 
   /**

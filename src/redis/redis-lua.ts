@@ -348,15 +348,19 @@ return { 2 }
 `,
   ),
   /**
-   * KEYS t, ta, tl, to, tr, trs; ARGV taskId, json, ttlMs, maxTasks, maxPerOwner, maxTtlMs, replica.
+   * KEYS t, ta, tl, to, tr, trs, toe; ARGV taskId, json, ttlMs, maxTasks, maxPerOwner, maxTtlMs, replica.
    * 1: created, 0: `maxTasks` tasks are kept, 2: the owner has `maxPerOwner` unfinished ones
    * (checked first: it can free a place itself). Admission and record in one step: a task admitted
-   * exists, and the reply comes after the write. The owner's list is scored by Redis time to the
-   * microsecond (creation order, even within a millisecond); ids created more than `maxTtlMs` ago
-   * are expired tasks and leave it here, so an owner who never lists its tasks does not grow it.
+   * exists, and the reply comes after the write. The owner's list (to) is scored by Redis time to the
+   * microsecond (creation order, even within a millisecond); toe holds the same ids scored by their
+   * expiry. Each id leaves both at its own expiry, whatever `maxTtlMs` the instance that creates the
+   * next task has, so an owner who never lists its tasks does not grow them and instances configured
+   * apart never drop one another's live tasks. An id without an expiry in toe was written by an
+   * earlier version (which scored only by creation): it leaves the list once older than this
+   * instance's `maxTtlMs` and its record is gone (a few per creation; a listing drops them too).
    */
   taskCreate: script(
-    6,
+    7,
     `
 local clock = redis.call('TIME')
 local t = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -365,7 +369,20 @@ local ttl = tonumber(ARGV[3])
 local max, max_own = tonumber(ARGV[4]), tonumber(ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('%d', t))
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', t))
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. string.format('%.3f', created - tonumber(ARGV[6])))
+local expired = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', string.format('%d', t))
+for i = 1, #expired, 500 do
+  local last = math.min(i + 499, #expired)
+  redis.call('ZREM', KEYS[4], unpack(expired, i, last))
+  redis.call('ZREM', KEYS[7], unpack(expired, i, last))
+end
+local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[1])
+local before = '(' .. string.format('%.3f', created - tonumber(ARGV[6]))
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', before, 'LIMIT', 0, 16)) do
+  -- Tasks live in the slot of KEYS[1] (the {g} tag): the record of an earlier id is on this node too.
+  if not redis.call('ZSCORE', KEYS[7], id) and redis.call('EXISTS', prefix .. id) == 0 then
+    redis.call('ZREM', KEYS[4], id)
+  end
+end
 if max_own >= 0 and redis.call('ZCARD', KEYS[3]) >= max_own then return 2 end
 if max >= 0 and redis.call('ZCARD', KEYS[2]) >= max then return 0 end
 redis.call('HSET', KEYS[1], 'v', 1, 'j', ARGV[2])
@@ -374,9 +391,10 @@ local ends = string.format('%d', t + ttl)
 redis.call('ZADD', KEYS[2], ends, ARGV[1])
 redis.call('ZADD', KEYS[3], ends, ARGV[1])
 redis.call('ZADD', KEYS[4], string.format('%.3f', created), ARGV[1])
+redis.call('ZADD', KEYS[7], ends, ARGV[1])
 redis.call('SADD', KEYS[5], ARGV[1])
 redis.call('SADD', KEYS[6], ARGV[7])
-for i = 2, 6 do
+for i = 2, 7 do
   if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
 end
 return 1
@@ -415,6 +433,28 @@ if ARGV[1] ~= '' then
   if rank then start = rank + 1 end
 end
 return redis.call('ZRANGE', KEYS[1], start, start + tonumber(ARGV[2]) - 1)
+`,
+  ),
+  /**
+   * KEYS tr, trs, the task of each id of tr (read just before); ARGV the replica, 1 when it is the
+   * caller's own (mine) else 0, then the ids in the order of their keys. Drops from tr the ids whose
+   * record is gone, and the replica from trs when none is left and it is not the caller's (the caller
+   * may be recording a new task at this moment); returns the ids still there. One step per sweep
+   * whatever the number of tasks, instead of one EXISTS per task.
+   */
+  taskRunBy: script(
+    'variable',
+    `
+local present, gone = {}, {}
+for i = 3, #KEYS do
+  local id = ARGV[i]
+  if redis.call('EXISTS', KEYS[i]) == 1 then present[#present + 1] = id else gone[#gone + 1] = id end
+end
+for i = 1, #gone, 500 do
+  redis.call('SREM', KEYS[1], unpack(gone, i, math.min(i + 499, #gone)))
+end
+if #present == 0 and ARGV[2] == '0' then redis.call('SREM', KEYS[2], ARGV[1]) end
+return present
 `,
   ),
 } as const satisfies Record<string, LuaScript>;

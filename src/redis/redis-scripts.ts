@@ -208,9 +208,12 @@ export class RedisScripts {
     return { outcome: code === 0 ? 'gone' : 'queued' };
   }
 
-  /** Creates a task against its caps (keys: {@link RedisKeys} task, tasks, owner live, owner, runner's, runners). */
+  /**
+   * Creates a task against its caps (keys: {@link RedisKeys} task, tasks, owner live, owner, runner's,
+   * runners, owner expiries).
+   */
   async createTask(
-    keys: readonly [string, string, string, string, string, string],
+    keys: readonly [string, string, string, string, string, string, string],
     task: { readonly taskId: string; readonly json: string; readonly ttlMs: number },
     replica: string,
     caps: { readonly maxTasks: number; readonly maxPerOwner: number; readonly maxTtlMs: number },
@@ -238,6 +241,21 @@ export class RedisScripts {
   /** Up to `count` ids of an owner's tasks after `after`. */
   async taskPage(owner: string, after: string | undefined, count: number): Promise<string[]> {
     return (await this.run('taskPage', [owner], [after ?? '', count])) as string[];
+  }
+
+  /**
+   * The ids of `taskKeys` (the tasks of a replica's set, read just before) whose record is still
+   * there, the others dropped from the set (keys: runner's, runners), in one script.
+   */
+  async taskRunBy(
+    keys: readonly [string, string],
+    replica: string,
+    mine: boolean,
+    tasks: readonly (readonly [taskId: string, key: string])[],
+  ): Promise<string[]> {
+    const taskKeys = tasks.map(([, key]) => key);
+    const args = [replica, mine ? '1' : '0', ...tasks.map(([taskId]) => taskId)];
+    return (await this.run('taskRunBy', [...keys, ...taskKeys], args)) as string[];
   }
 
   private run(name: ScriptName, keys: readonly string[], args: readonly Argument[]): Promise<unknown> {

@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { RedisServer } from '../../test/utils/redis-server.js';
 import { delay, until } from '../../test/utils/wait.js';
@@ -218,7 +220,58 @@ describe('tasks in Redis (SharedTaskStore on the Redis port)', () => {
     expect(await a.shared.tasksRunBy(a.shared.replicaId)).toEqual([]);
     expect(await a.shared.taskRunners()).toEqual([a.shared.replicaId]);
   });
+
+  it("prunes an instance's set in two commands whatever the number of its tasks, not one EXISTS per task", async () => {
+    const a = await instance();
+    const tasks = Array.from({ length: 4 }, (_, index) => task(`principal:jo${index}`, a.shared.replicaId));
+    for (const each of tasks) await a.store.create(each, CAPS);
+    await server.command('DEL', `${PREFIX}{g}:t:${tasks[1]!.taskId}`);
+    const sent: string[][] = [];
+    const monitor = await monitorOf(server.url, (source, args) => {
+      // Commands a script runs are the server's own: only what the client sent costs a round trip.
+      if (source !== 'lua' && args.some((arg) => arg.includes('{g}:t'))) sent.push(args);
+    });
+    try {
+      const live = await a.shared.tasksRunBy(a.shared.replicaId);
+      expect([...live].sort()).toEqual([tasks[0]!, tasks[2]!, tasks[3]!].map((each) => each.taskId).sort());
+      // The monitor's own connection has seen a later command once it reports it: the sweep's are in.
+      await server.command('SET', `${PREFIX}{g}:t-marker`, '1');
+      await until(() => sent.some(([name]) => name!.toLowerCase() === 'set'), 'the monitor saw the sweep');
+      const names = sent.map(([name]) => name!.toLowerCase()).filter((name) => name !== 'set');
+      // SMEMBERS, then the script (EVALSHA, or EVAL the first time Redis meets it).
+      expect(names[0]).toBe('smembers');
+      expect(names.slice(1).filter((name) => !/^eval/.test(name))).toEqual([]);
+      expect(await server.value('SMEMBERS', `${PREFIX}{g}:tr:${a.shared.replicaId}`)).toHaveLength(3);
+    } finally {
+      monitor.destroy();
+    }
+  });
 });
+
+/** A raw MONITOR connection: each command Redis runs, with who sent it (`lua` for a script's). */
+async function monitorOf(url: string, seen: (source: string, args: string[]) => void): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  let buffered = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    const lines = buffered.split('\r\n');
+    buffered = lines.pop()!;
+    for (const line of lines) {
+      // +1796689560.918873 [0 127.0.0.1:34388] "set" "key" …, or [0 lua] for a script's command.
+      const match = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] (.*)$/.exec(line);
+      if (match)
+        seen(
+          match[1]!,
+          [...match[2]!.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((arg) => arg[1]!),
+        );
+    }
+  });
+  socket.write('MONITOR\r\n');
+  return socket;
+}
 
 function ownerDigest(owner: string): string {
   return createHash('sha256').update(owner).digest('base64url');

@@ -32,6 +32,7 @@ export class RedisTaskRecords {
         keys.ownerTasks(owner),
         keys.tasksOf(replica),
         keys.taskRunners,
+        keys.ownerTaskExpiries(owner),
       ],
       { taskId, json, ttlMs: admission.ttlMs },
       replica,
@@ -95,10 +96,9 @@ export class RedisTaskRecords {
   async runBy(replicaId: string, mine: boolean): Promise<string[]> {
     const set = this.keys.tasksOf(replicaId);
     const ids = await this.command.smembers(set);
-    const present = await Promise.all(ids.map((id) => this.command.exists(this.keys.task(id))));
-    const gone = ids.filter((_, index) => present[index] === 0);
-    if (gone.length > 0) await this.command.srem(set, ...gone);
-    if (gone.length === ids.length && !mine) await this.command.srem(this.keys.taskRunners, replicaId);
-    return ids.filter((_, index) => present[index] === 1);
+    if (ids.length === 0 && mine) return [];
+    // Two commands whatever the number of tasks (each sweep runs this for the instance's own set).
+    const tasks = ids.map((id) => [id, this.keys.task(id)] as const);
+    return this.scripts.taskRunBy([set, this.keys.taskRunners], replicaId, mine, tasks);
   }
 }

@@ -89,6 +89,7 @@ export class RouteTools {
    * @param guardsOf the handler's guards behind the MCP execution context (for listings).
    * @param explicit whether the route has its own `@McpRoute()`; one its controller's exposes in bulk
    *   whose shape a tool cannot take (a wildcard path, an array body…) is left out with a warning.
+   * @returns whether it is a tool now: `false` for a route left out of its controller's bulk form.
    * @throws McpDefinitionError for a method that is no route, an argument declared twice, or an invalid
    *   definition (for the route's shape, only when `explicit`).
    */
@@ -99,7 +100,7 @@ export class RouteTools {
     owner: string,
     guardsOf: GuardsOf,
     explicit = true,
-  ): void {
+  ): boolean {
     const label = `@McpRoute() on ${owner}`;
     const route = describeRoute(classRef, methodName, label);
     let input: RouteInput;
@@ -114,7 +115,7 @@ export class RouteTools {
         `${route.method} ${route.path} (${owner}) is left out of its controller's @McpRoute(): ${why}. ` +
           'Put @McpRoute({ exclude: true }) on it to leave it out without this warning',
       );
-      return;
+      return false;
     }
     const name = routeToolName(options, route.handler, methodName);
     // A given output wins; else the one swagger declares (its arrays sent wrapped in an object).
@@ -145,6 +146,7 @@ export class RouteTools {
       owner,
       this.targetOf(tool, guardsOf),
     );
+    return true;
   }
 
   /** The tool's target: the route's guards while listing; the in-process request when called. */

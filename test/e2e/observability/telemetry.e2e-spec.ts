@@ -272,12 +272,53 @@ describe('OpenTelemetry by the MCP semantic conventions', () => {
     it('records a JSON-RPC error as error.type and rpc.response.status_code, with the span in error', async () => {
       const { message } = await post('prompts/get', { name: 'no_such_prompt' });
       expect(message.error?.code).toBe(-32602);
-      const span = otel.span('prompts/get no_such_prompt');
-      expect(attributesOf(span)).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+      // No such prompt: the name is the client's, kept on the span but out of its name.
+      const span = otel.span('prompts/get');
+      expect(attributesOf(span)).toMatchObject({
+        'error.type': '-32602',
+        'rpc.response.status_code': '-32602',
+        'gen_ai.prompt.name': 'no_such_prompt',
+      });
       expect(span.status.code).toBe(SpanStatusCode.ERROR);
       expect(span.status.message).toMatch(/no_such_prompt/);
       await post('no/such/method');
-      expect(attributesOf(otel.span('no/such/method'))).toMatchObject({ 'error.type': '-32601' });
+      expect(attributesOf(otel.span('_OTHER'))).toMatchObject({ 'error.type': '-32601', 'mcp.method.name': '_OTHER' });
+    });
+
+    it('names in metrics only methods MCP defines and items the server has; counts an unknown method as a refusal', async () => {
+      const notFound = async (): Promise<number> =>
+        Number(
+          (await otel.points('mcp42.server.refusals', { 'mcp42.refusal.cause': 'method_not_found' }))[0]?.value ?? 0,
+        );
+      const refused = await notFound();
+      for (const method of ['made/up-2025-a', 'made/up-2025-b', 'subscriptions/listen']) {
+        expect((await post(method)).message.error?.code).toBe(-32601);
+      }
+      for (const name of ['made_up_2025_a', 'made_up_2025_b']) {
+        await post('tools/call', { name, arguments: {} });
+        await post('prompts/get', { name });
+      }
+      await post('tools/call', { name: 'echo', arguments: { text: 'hi' } });
+      expect(otel.spans.map((span) => span.name).sort()).toEqual([
+        '_OTHER',
+        '_OTHER',
+        'prompts/get',
+        'prompts/get',
+        'subscriptions/listen',
+        'tools/call',
+        'tools/call',
+        'tools/call echo',
+      ]);
+      const asked = otel.spans
+        .filter((span) => span.name === 'tools/call')
+        .map((span) => span.attributes['gen_ai.tool.name']);
+      expect(asked.sort()).toEqual(['made_up_2025_a', 'made_up_2025_b']);
+      const metric = await otel.metric('mcp.server.operation.duration');
+      const values = (metric?.dataPoints ?? []).flatMap((point) => Object.values(point.attributes).map(String));
+      expect(values.filter((value) => value.includes('made'))).toEqual([]);
+      expect(values).toEqual(expect.arrayContaining(['_OTHER', 'echo']));
+      // Refused before any handler ran, as a 2026-07-28 request at the door: the two made up, the one not served.
+      expect(await notFound()).toBe(refused + 3);
     });
 
     it('records a tool result with isError as tool_error', async () => {
@@ -487,6 +528,25 @@ describe('OpenTelemetry by the MCP semantic conventions', () => {
       // A version the server does not speak is the client's string: kept out of the metric's attributes.
       expect(refused.attributes['mcp.protocol.version']).toBeUndefined();
       expect(await refusals('unsupported_protocol_version')).toBe(1);
+    });
+
+    it('names in metrics only the tools and prompts the server has', async () => {
+      for (const name of ['made_up_2026_a', 'made_up_2026_b']) {
+        await client.send('tools/call', { name, arguments: {} });
+        await client.send('prompts/get', { name });
+      }
+      expect(otel.spans.map((span) => span.name).sort()).toEqual([
+        'prompts/get',
+        'prompts/get',
+        'tools/call',
+        'tools/call',
+      ]);
+      expect(
+        otel.spans.map((span) => span.attributes['gen_ai.tool.name'] ?? span.attributes['gen_ai.prompt.name']),
+      ).toEqual(['made_up_2026_a', 'made_up_2026_a', 'made_up_2026_b', 'made_up_2026_b']);
+      const metric = await otel.metric('mcp.server.operation.duration');
+      const values = (metric?.dataPoints ?? []).flatMap((point) => Object.values(point.attributes).map(String));
+      expect(values.filter((value) => value.includes('made'))).toEqual([]);
     });
 
     it('records errors and tool errors', async () => {

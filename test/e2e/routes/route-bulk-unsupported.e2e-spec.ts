@@ -4,7 +4,7 @@
  * why, and the others are served. A route with its own `@McpRoute()` still fails bootstrap: it was
  * asked for by name.
  */
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Get, Injectable, Post, UseGuards, type CanActivate } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { McpModule, McpRoute } from '../../../src/index.js';
 import { createMcpTestClient } from '../../../src/testing/index.js';
@@ -18,6 +18,13 @@ class Item {
 }
 
 const OPTIONS = { name: 'stock', version: '1.0.0' };
+
+@Injectable()
+class OpenGuard implements CanActivate {
+  canActivate(): boolean {
+    return true;
+  }
+}
 
 describe('@McpRoute() on a controller with routes a tool cannot take', () => {
   it('leaves them out with a warning naming each route and why; its other routes are tools', async () => {
@@ -64,6 +71,47 @@ describe('@McpRoute() on a controller with routes a tool cannot take', () => {
           expect.stringMatching(/^GET \/stock\/files\/\* \(StockController\.readFile\) .*wildcard segment/),
           expect.stringMatching(/^POST \/stock \(StockController\.addItems\) .*@Body\(\) takes the whole body/),
         ]),
+      );
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('names in the public-cache warning only the routes it serves, never one it left out', async () => {
+    @McpRoute({ methods: ['GET', 'POST'] })
+    @UseGuards(OpenGuard)
+    @Controller('parts')
+    class PartsController {
+      @Get()
+      listParts(): Item[] {
+        return [];
+      }
+
+      @Get('files/*')
+      readPartFile(): object {
+        return {};
+      }
+
+      @Post()
+      addParts(@Body() items: Item[]): object {
+        return { added: items.length };
+      }
+    }
+    const logger = new RecordingLogger();
+    const running = await startApp(
+      {
+        imports: [McpModule.forRoot({ ...OPTIONS, cache: { tools: { scope: 'public' } } })],
+        controllers: [PartsController],
+        providers: [OpenGuard],
+      },
+      { logger, bodyParser: true },
+    );
+    try {
+      const cache = logger.at('warn').filter((line) => line.includes("options.cache.tools.scope is 'public'"));
+      expect(cache).toHaveLength(1);
+      expect(cache[0]).toContain('PartsController.listParts');
+      expect(logger.at('warn').join('\n')).not.toMatch(
+        /scope is 'public', but PartsController\.(readPartFile|addParts)/,
       );
     } finally {
       await running.close();
