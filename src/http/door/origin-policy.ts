@@ -10,9 +10,9 @@ export interface OriginRefusal {
   readonly option: 'allowedHosts' | 'allowedOrigins';
 }
 
-/** How many `Origin` verdicts a policy keeps, and the longest value kept: at most 64 KB of strings. */
-const KEPT_ORIGIN_VERDICTS = 256;
-const KEPT_ORIGIN_LENGTH = 256;
+/** How many verdicts of each header a policy keeps, and the longest value kept: at most 64 KB of strings each. */
+const KEPT_VERDICTS = 256;
+const KEPT_LENGTH = 256;
 
 /**
  * Decides which `Origin` and `Host` values may reach the endpoint: the defence against DNS
@@ -26,11 +26,13 @@ export class OriginPolicy {
   private readonly anyHost: boolean;
   private readonly hosts: ReadonlySet<string>;
   /**
-   * Verdicts of `Origin` values seen, since judging one parses it as a URL and a browser page sends
-   * the same value with every request. Bounded: once full, or for a long value, the verdict is
-   * worked out each time (a client sending junk cannot grow it, only fill it once).
+   * Verdicts of `Origin` and `Host` values seen, since judging an origin parses it as a URL (a host,
+   * cut at its port and lower-cased, allocates), and a client sends the same values with every
+   * request. Bounded: once full, or for a long value, the verdict is worked out each time (a client
+   * sending junk cannot grow them, only fill them once).
    */
   private readonly originVerdicts = new Map<string, boolean>();
+  private readonly hostVerdicts = new Map<string, boolean>();
 
   constructor(allowedOrigins: readonly string[], allowedHosts: readonly string[]) {
     this.anyOrigin = allowedOrigins.includes('*');
@@ -52,11 +54,7 @@ export class OriginPolicy {
     if (origin === undefined || this.anyOrigin) return true;
     const known = this.originVerdicts.get(origin);
     if (known !== undefined) return known;
-    const verdict = this.judgeOrigin(origin);
-    if (this.originVerdicts.size < KEPT_ORIGIN_VERDICTS && origin.length <= KEPT_ORIGIN_LENGTH) {
-      this.originVerdicts.set(origin, verdict);
-    }
-    return verdict;
+    return kept(this.originVerdicts, origin, this.judgeOrigin(origin));
   }
 
   private judgeOrigin(origin: string): boolean {
@@ -88,8 +86,16 @@ export class OriginPolicy {
   allowsHost(host: string | undefined): boolean {
     if (this.anyHost) return true;
     if (!host) return false;
-    return this.hosts.has(hostName(host).toLowerCase());
+    const known = this.hostVerdicts.get(host);
+    if (known !== undefined) return known;
+    return kept(this.hostVerdicts, host, this.hosts.has(hostName(host).toLowerCase()));
   }
+}
+
+/** `verdict`, kept for `value` while `verdicts` has room and the value is short. */
+function kept(verdicts: Map<string, boolean>, value: string, verdict: boolean): boolean {
+  if (verdicts.size < KEPT_VERDICTS && value.length <= KEPT_LENGTH) verdicts.set(value, verdict);
+  return verdict;
 }
 
 function normalizeOrigin(origin: string): string | undefined {
