@@ -237,21 +237,19 @@ export class McpModule extends McpConfigurableModule implements NestModule {
   /** @internal Nest makes the module; its dependencies are no part of the published declarations. */
   constructor(
     @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown> | null,
-    private readonly fastifyEndpointDoor: FastifyEndpointDoor,
     private readonly fastifyEndpointRoute: FastifyEndpointRoute,
   ) {
     super();
   }
 
   /**
-   * Puts the Origin/Host check in front of this module's endpoint, before any guard: a Fastify hook
-   * on Fastify (cheaper there than a middleware), the middleware everywhere else.
+   * Puts the Origin/Host check in front of this module's endpoint, before any guard: hooks of the
+   * endpoint's route on Fastify (cheaper there than a middleware), the middleware everywhere else.
    */
   configure(consumer: MiddlewareConsumer): void {
     // A stdio server has no endpoint to guard (in an HTTP application, its routes are the app's own).
     if (this.endpoint === null) return;
-    this.fastifyEndpointRoute.install();
-    if (this.fastifyEndpointDoor.install()) return;
+    if (this.fastifyEndpointRoute.install()) return;
     consumer.apply(EndpointDoorMiddleware).forRoutes(this.endpoint);
   }
 }

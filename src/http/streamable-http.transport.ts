@@ -108,50 +108,54 @@ export class StreamableHttpTransport {
    * POST: one JSON-RPC message (or, on 2025-03-26 sessions, a batch) from the client. Its era is
    * decided per request, body first: a stateless 2026-07-28 request goes to {@link StatelessPost},
    * anything else is served as 2025 session traffic, exactly as a 2025 server serves it.
+   *
+   * One async function with its own `try` rather than a handler inside {@link answering}: the path
+   * every tool call takes, it then costs one promise and no extra turn of the microtask queue. Each
+   * promise it awaits is awaited (not returned) inside the `try`, so that a failure is answered here.
    */
-  private handlePost(request: unknown, response: unknown): Promise<void> {
+  private async handlePost(request: unknown, response: unknown): Promise<void> {
     const raw = rawRequest(request);
     const res = rawResponse(response);
-    return this.answering(res, this.post(request, raw, res));
-  }
-
-  private async post(request: unknown, raw: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { headers } = raw;
-
-    const accepts = this.mediaTypes.accepted(headers.accept);
-    if (!accepts.json || !accepts.eventStream) {
-      return writeTransportError(res, 406, 'Not Acceptable: Accept must list application/json and text/event-stream');
+    try {
+      const { headers } = raw;
+      const accepts = this.mediaTypes.accepted(headers.accept);
+      if (!accepts.json || !accepts.eventStream) {
+        return writeTransportError(res, 406, 'Not Acceptable: Accept must list application/json and text/event-stream');
+      }
+      if (!this.mediaTypes.isJson(headers['content-type'])) {
+        return writeTransportError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
+      }
+      const reading = readMcpBody(request, raw, this.options.limits.bodyBytes, this.options.http.bodyTimeoutMs);
+      const read = this.readOutcome(reading instanceof Promise ? await reading : reading, res);
+      if (!read) return;
+      const { body } = read;
+      if (read.preParsed) this.bodyParserNotice.warnOnce();
+      const sessionId = headerValue(headers, MCP_SESSION_ID_HEADER);
+      const { eras } = this.options;
+      if (eras !== 'legacy') {
+        const verdict = classifyPost(body, headerValue(headers, MCP_PROTOCOL_VERSION_HEADER), sessionId !== undefined);
+        if (verdict.era === 'refused') return writeJson(res, verdict.status, withoutUnreadableId(verdict.response));
+        if (verdict.era === 'modern') return await this.stateless.handle(verdict.message, request, raw, res);
+        if (eras === 'modern') return refuseLegacyPost(body, raw, res, this.server.supportedVersions);
+      }
+      if (!this.options.sessions.enabled) return await this.sessionless.handle(body, request, raw, res);
+      return await this.sessionPost.handle(body, sessionId, request, raw, res);
+    } catch (error) {
+      this.failed(res, error);
     }
-    if (!this.mediaTypes.isJson(headers['content-type'])) {
-      return writeTransportError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
-    }
-    const read = await this.readBody(request, raw, res);
-    if (!read) return;
-    const { body } = read;
-    if (read.preParsed) this.bodyParserNotice.warnOnce();
-    const sessionId = headerValue(headers, MCP_SESSION_ID_HEADER);
-    const { eras } = this.options;
-    if (eras !== 'legacy') {
-      const verdict = classifyPost(body, headerValue(headers, MCP_PROTOCOL_VERSION_HEADER), sessionId !== undefined);
-      if (verdict.era === 'refused') return writeJson(res, verdict.status, withoutUnreadableId(verdict.response));
-      if (verdict.era === 'modern') return this.stateless.handle(verdict.message, request, raw, res);
-      if (eras === 'modern') return refuseLegacyPost(body, raw, res, this.server.supportedVersions);
-    }
-    if (!this.options.sessions.enabled) return this.sessionless.handle(body, request, raw, res);
-    return this.sessionPost.handle(body, sessionId, request, raw, res);
   }
 
   /**
    * Reads the body within the size and idle limits; when it cannot be read, answers why (408 or
    * 413, closing the connection) or, for a client already gone, nothing.
    */
-  private readBody(
+  private async readBody(
     request: unknown,
     raw: IncomingMessage,
     res: ServerResponse,
-  ): Promise<Extract<BodyResult, { ok: true }> | undefined> | Extract<BodyResult, { ok: true }> | undefined {
+  ): Promise<Extract<BodyResult, { ok: true }> | undefined> {
     const read = readMcpBody(request, raw, this.options.limits.bodyBytes, this.options.http.bodyTimeoutMs);
-    return read instanceof Promise ? read.then((result) => this.readOutcome(result, res)) : this.readOutcome(read, res);
+    return this.readOutcome(read instanceof Promise ? await read : read, res);
   }
 
   /** The body read, or (having answered why there is none) `undefined`. */
@@ -287,14 +291,23 @@ export class StreamableHttpTransport {
     try {
       await served;
     } catch (error) {
-      if (error instanceof McpStateUnavailableError) {
-        if (!res.headersSent) writeStateUnavailable(res);
-        else res.destroy();
-        return;
-      }
-      this.logger.error('An MCP request could not be served', error instanceof Error ? error.stack : String(error));
-      if (!res.headersSent) writeJson(res, 500, errorResponse(null, internalError()));
-      else res.destroy();
+      this.failed(res, error);
     }
+  }
+
+  /**
+   * Answers a failure of ours: 503 while the shared state cannot be reached, else logged and
+   * answered 500 with a JSON-RPC error that says nothing of it (or, once the answer has begun, the
+   * connection is cut).
+   */
+  private failed(res: ServerResponse, error: unknown): void {
+    if (error instanceof McpStateUnavailableError) {
+      if (!res.headersSent) writeStateUnavailable(res);
+      else res.destroy();
+      return;
+    }
+    this.logger.error('An MCP request could not be served', error instanceof Error ? error.stack : String(error));
+    if (!res.headersSent) writeJson(res, 500, errorResponse(null, internalError()));
+    else res.destroy();
   }
 }

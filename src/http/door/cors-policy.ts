@@ -62,15 +62,16 @@ export class CorsPolicy {
   answer(headers: IncomingHttpHeaders): OutgoingHttpHeaders | undefined {
     const origin = headerValue(headers, 'origin');
     if (origin === undefined) return undefined;
-    return { ...this.common(origin), 'access-control-expose-headers': EXPOSED_HEADERS };
+    // Added to, not spread: a spread object's keys take a slower path when they are read back.
+    const answer = this.common(origin);
+    answer['access-control-expose-headers'] = EXPOSED_HEADERS;
+    return answer;
   }
 
   private common(origin: string): OutgoingHttpHeaders {
-    return {
-      'access-control-allow-origin': origin,
-      vary: 'Origin',
-      ...(this.options.credentials ? { 'access-control-allow-credentials': 'true' } : {}),
-    };
+    const headers: OutgoingHttpHeaders = { 'access-control-allow-origin': origin, vary: 'Origin' };
+    if (this.options.credentials) headers['access-control-allow-credentials'] = 'true';
+    return headers;
   }
 }
 

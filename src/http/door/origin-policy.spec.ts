@@ -68,6 +68,33 @@ describe('OriginPolicy with the default lists', () => {
   });
 });
 
+describe('OriginPolicy verdicts it keeps', () => {
+  it('gives the same Origin and Host verdicts every time, for more values than it keeps and for long ones', () => {
+    const policy = defaults();
+    const origins = Array.from({ length: 600 }, (_, i) =>
+      i % 2 === 0 ? `http://localhost:${i}` : `http://evil${i}.example${'/'.repeat(i % 3 === 0 ? 300 : 0)}`,
+    );
+    for (let pass = 0; pass < 3; pass++) {
+      for (const [i, origin] of origins.entries())
+        expect([origin, policy.allowsOrigin(origin)]).toEqual([origin, i % 2 === 0]);
+    }
+    const hosts = Array.from({ length: 600 }, (_, i) =>
+      i % 2 === 0 ? `LocalHost:${i}` : `evil${i}.example${'x'.repeat(i % 3 === 0 ? 300 : 0)}`,
+    );
+    for (let pass = 0; pass < 3; pass++) {
+      for (const [i, host] of hosts.entries()) expect([host, policy.allowsHost(host)]).toEqual([host, i % 2 === 0]);
+    }
+    // A policy with other lists keeps verdicts of its own.
+    const other = new OriginPolicy(['https://evil1.example'], ['localhost']);
+    expect(other.allowsOrigin('http://evil1.example')).toBe(false);
+    expect(other.allowsOrigin('https://evil1.example')).toBe(true);
+    expect(policy.allowsOrigin('https://evil1.example')).toBe(false);
+    expect(other.allowsHost('LocalHost:0')).toBe(true);
+    expect(other.allowsHost('127.0.0.1:0')).toBe(false);
+    expect(policy.allowsHost('127.0.0.1:0')).toBe(true);
+  });
+});
+
 describe('OriginPolicy with configured origins', () => {
   it('matches exact origins after normalising the default port, case and a trailing slash', () => {
     const policy = new OriginPolicy(['https://a.com:443', 'HTTP://B.COM:80/', 'http://c.com:8080'], []);

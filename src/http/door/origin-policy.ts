@@ -10,6 +10,10 @@ export interface OriginRefusal {
   readonly option: 'allowedHosts' | 'allowedOrigins';
 }
 
+/** How many verdicts of each header a policy keeps, and the longest value kept: at most 64 KB of strings each. */
+const KEPT_VERDICTS = 256;
+const KEPT_LENGTH = 256;
+
 /**
  * Decides which `Origin` and `Host` values may reach the endpoint: the defence against DNS
  * rebinding, where a web page on an attacker's name resolves to 127.0.0.1 and drives a local server.
@@ -21,6 +25,14 @@ export class OriginPolicy {
   private readonly anyPortOrigins: ReadonlySet<string>;
   private readonly anyHost: boolean;
   private readonly hosts: ReadonlySet<string>;
+  /**
+   * Verdicts of `Origin` and `Host` values seen, since judging an origin parses it as a URL (a host,
+   * cut at its port and lower-cased, allocates), and a client sends the same values with every
+   * request. Bounded: once full, or for a long value, the verdict is worked out each time (a client
+   * sending junk cannot grow them, only fill them once).
+   */
+  private readonly originVerdicts = new Map<string, boolean>();
+  private readonly hostVerdicts = new Map<string, boolean>();
 
   constructor(allowedOrigins: readonly string[], allowedHosts: readonly string[]) {
     this.anyOrigin = allowedOrigins.includes('*');
@@ -40,6 +52,12 @@ export class OriginPolicy {
   /** A request without `Origin` comes from no browser page and is allowed; `null` and junk are not. */
   allowsOrigin(origin: string | undefined): boolean {
     if (origin === undefined || this.anyOrigin) return true;
+    const known = this.originVerdicts.get(origin);
+    if (known !== undefined) return known;
+    return kept(this.originVerdicts, origin, this.judgeOrigin(origin));
+  }
+
+  private judgeOrigin(origin: string): boolean {
     let url: URL;
     try {
       url = new URL(origin);
@@ -68,8 +86,16 @@ export class OriginPolicy {
   allowsHost(host: string | undefined): boolean {
     if (this.anyHost) return true;
     if (!host) return false;
-    return this.hosts.has(hostName(host).toLowerCase());
+    const known = this.hostVerdicts.get(host);
+    if (known !== undefined) return known;
+    return kept(this.hostVerdicts, host, this.hosts.has(hostName(host).toLowerCase()));
   }
+}
+
+/** `verdict`, kept for `value` while `verdicts` has room and the value is short. */
+function kept(verdicts: Map<string, boolean>, value: string, verdict: boolean): boolean {
+  if (verdicts.size < KEPT_VERDICTS && value.length <= KEPT_LENGTH) verdicts.set(value, verdict);
+  return verdict;
 }
 
 function normalizeOrigin(origin: string): string | undefined {

@@ -51,30 +51,59 @@ export class SessionPost {
     };
   }
 
-  /** Serves one 2025 POST: `initialize`, or a message (or batch) of an existing session. */
-  async handle(
+  /**
+   * Serves one 2025 POST: `initialize`, or a message (or batch) of an existing session. Not an async
+   * function: on the path of every call, with the session at hand (it is, but for shared state not
+   * cached here), it waits only for the call, through one `then` rather than an async function's
+   * saved frame and extra turn.
+   */
+  handle(
     body: DecodedBody,
     sessionId: string | undefined,
     request: unknown,
     raw: IncomingMessage,
     res: ServerResponse,
+  ): Promise<void> | void {
+    if (sessionId === undefined) return this.serveSession(body, undefined, request, raw, res);
+    const found = this.sessions.findFor(sessionId, request);
+    if (found instanceof Promise) return this.awaitSession(found, body, request, raw, res);
+    if (!found) return this.notFound(res);
+    return this.serveSession(body, found, request, raw, res);
+  }
+
+  /** {@link handle} once the shared state found (or did not find) the session. */
+  private async awaitSession(
+    found: Promise<ClientSession | undefined>,
+    body: DecodedBody,
+    request: unknown,
+    raw: IncomingMessage,
+    res: ServerResponse,
   ): Promise<void> {
-    const { headers } = raw;
     let session: ClientSession | undefined;
-    if (sessionId !== undefined) {
-      const found = this.sessions.findFor(sessionId, request);
-      try {
-        session = found instanceof Promise ? await found : found;
-      } catch (error) {
-        if (!(error instanceof McpStateUnavailableError)) throw error;
-        this.telemetry.refused('state_unavailable');
-        return this.unavailable(body, res);
-      }
-      if (!session) {
-        this.telemetry.refused('session_not_found');
-        return writeTransportError(res, 404, 'Session not found');
-      }
+    try {
+      session = await found;
+    } catch (error) {
+      if (!(error instanceof McpStateUnavailableError)) throw error;
+      this.telemetry.refused('state_unavailable');
+      return this.unavailable(body, res);
     }
+    if (!session) return this.notFound(res);
+    return await this.serveSession(body, session, request, raw, res);
+  }
+
+  private notFound(res: ServerResponse): void {
+    this.telemetry.refused('session_not_found');
+    writeTransportError(res, 404, 'Session not found');
+  }
+
+  /** Serves the POST of `session` (`undefined`: none was named). */
+  private serveSession(
+    body: DecodedBody,
+    session: ClientSession | undefined,
+    request: unknown,
+    raw: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> | void {
     if (body.kind === 'error') return writeJson(res, 400, body.error);
 
     if (body.kind === 'single' && body.entry.kind === 'request' && body.entry.message.method === Method.Initialize) {
@@ -87,14 +116,14 @@ export class SessionPost {
     if (session.ended) return writeTransportError(res, 404, 'Session not found');
     session.lastActivity = Date.now();
     this.requestSessions.bind(request, session);
+    const { headers } = raw;
     const sessionHeader = { [MCP_SESSION_ID_HEADER]: session.id };
-    const base = { transport: 'http' as const, caller: session, session, httpRequest: request, headers };
 
     if (body.kind === 'single') {
       const { entry } = body;
       if (entry.kind === 'invalid') return writeJson(res, 400, entry.error, sessionHeader);
       if (entry.kind !== 'request') {
-        this.dispatchOneWay(entry, base, raw);
+        this.dispatchOneWay(entry, this.contextOf(session, request, headers), raw);
         return writeEmpty(res, 202, sessionHeader);
       }
       const responder = new PostResponder(res, session, 1, false, sessionHeader, this.responderSettings, [
@@ -109,8 +138,9 @@ export class SessionPost {
         headers,
         channel: responder,
       };
-      responder.respond(await this.serve(entry.message, context, raw));
-      return;
+      const served = this.serve(entry.message, context, raw);
+      if (!(served instanceof Promise)) return responder.respond(served);
+      return served.then((response) => responder.respond(response));
     }
 
     if (!supportsBatching(session.protocolVersion)) {
@@ -121,7 +151,12 @@ export class SessionPost {
         sessionHeader,
       );
     }
-    return this.handleBatch(body.entries, base, raw, res, sessionHeader);
+    return this.handleBatch(body.entries, this.contextOf(session, request, headers), raw, res, sessionHeader);
+  }
+
+  /** The context of the session's messages that need no answer channel (notifications, a batch's). */
+  private contextOf(session: ClientSession, request: unknown, headers: IncomingMessage['headers']): MessageContext {
+    return { transport: 'http', caller: session, session, httpRequest: request, headers };
   }
 
   /** Serves one request of the session, inside its telemetry operation when there is telemetry. */
@@ -130,6 +165,8 @@ export class SessionPost {
     context: MessageContext,
     raw: IncomingMessage,
   ): Promise<JsonRpcResponse | undefined> | JsonRpcResponse | undefined {
+    // Called directly without telemetry: no closure is made for a call nobody traces.
+    if (!this.telemetry.enabled) return this.server.legacy.handleRequest(message, context);
     const { session } = context;
     return servedTraced(this.telemetry, message, raw, session?.protocolVersion, session?.id, () =>
       this.server.legacy.handleRequest(message, context),

@@ -1,53 +1,32 @@
-import { Inject, Injectable, Logger, type Type } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ResolvedMcpOptions } from '../../interfaces/resolved-mcp-options.interface.js';
-import { MCP_ENDPOINT_CONTROLLER, MCP_ENDPOINT_METADATA, MCP_RESOLVED_OPTIONS } from '../../mcp.constants.js';
-import { endpointOf, fastifyOf } from './fastify-like.js';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.constants.js';
 import { EndpointDoor } from '../door/endpoint-door.js';
+import type { FastifyReplyLike, FastifyRequestLike } from './fastify-like.js';
 
 /**
  * On Fastify, the endpoint's door ({@link EndpointDoor}: Origin/Host, CORS, methods it does not
- * serve) as a Fastify `onRequest` hook rather than a Nest middleware. Nest runs middleware on
- * Fastify through `@fastify/middie`, whose engine then matches every request against the
- * middleware's routes: about 7 µs of a tool call's 116 µs (6%, CPU profile of the sample app), where
- * this hook reads one route config value. It runs where middie does, in
- * the `onRequest` phase, so before every guard, global ones included, as the middleware does; only
- * the application's own Nest middleware (all of it in middie's earlier hook) now runs first.
+ * serve) as a step of an `onRequest` hook of the endpoint's route (`FastifyEndpointRoute` adds it)
+ * rather than a Nest middleware. Nest runs middleware on Fastify through `@fastify/middie`, whose
+ * engine then matches every request against the middleware's routes: about 7 µs of a tool call's
+ * 116 µs (6%, CPU profile of the sample app). A hook of the route alone costs the application's other
+ * routes nothing and needs no check of which route a request is for. It runs where middie does, in
+ * the `onRequest` phase (after the instance's own hooks of that phase, the application's Nest
+ * middleware among them), so before every guard, global ones included, as the middleware does.
  */
 @Injectable()
 export class FastifyEndpointDoor {
-  private readonly logger = new Logger('McpTransport');
   private readonly door: EndpointDoor;
 
-  constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
-    @Inject(MCP_ENDPOINT_CONTROLLER) private readonly endpoint: Type<unknown>,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
     this.door = new EndpointDoor(options);
   }
 
   /**
-   * Adds the hook, for the routes whose config names this module's endpoint.
-   * @returns whether it did: `false` off Fastify, or when Fastify refused the hook (the caller then
-   *   puts the middleware in front of the endpoint, so the check is never missing).
+   * Whether the request goes on. When not, it has been answered, and Fastify told it has no reply
+   * to send (the rest of the request's lifecycle is skipped).
    */
-  install(): boolean {
-    const fastify = fastifyOf(this.adapterHost);
-    if (!fastify) return false;
-    const path: unknown = Reflect.getMetadata(MCP_ENDPOINT_METADATA, this.endpoint);
-    const { door } = this;
-    try {
-      fastify.addHook('onRequest', (request, reply, done) => {
-        if (endpointOf(request) !== path) return done();
-        // Answered at the door, the rest of the request's lifecycle is skipped: Fastify is told it
-        // has no reply to send.
-        if (door.admit(request.raw, reply.raw, () => reply.hijack())) done();
-      });
-      return true;
-    } catch (error) {
-      this.logger.debug(`Fastify refused the Origin/Host hook; the middleware checks instead: ${String(error)}`);
-      return false;
-    }
+  admits(request: FastifyRequestLike, reply: FastifyReplyLike): boolean {
+    return this.door.admit(request.raw, reply.raw, reply);
   }
 }

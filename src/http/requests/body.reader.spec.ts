@@ -167,6 +167,66 @@ describe('readMcpBody of a body that has arrived whole', () => {
   });
 });
 
+describe('readMcpBody of a stream given an encoding (setEncoding)', () => {
+  const message = { jsonrpc: '2.0', id: 'ü', method: 'tools/call', params: { text: 'Grüße ☀ 🌤 日本' } };
+  const bytes = Buffer.from(JSON.stringify(message), 'utf8');
+  /** The bytes in four chunks, cut inside the 4-byte emoji. */
+  const sun = bytes.indexOf(Buffer.from('🌤'));
+  const chunks = [
+    bytes.subarray(0, sun + 1),
+    bytes.subarray(sun + 1, sun + 2),
+    bytes.subarray(sun + 2, sun + 3),
+    bytes.subarray(sun + 3),
+  ];
+
+  it.each(['utf8', 'latin1', 'hex', 'base64'] as const)(
+    'joins its string chunks as the bytes they stand for (%s), whether they come later or wait whole',
+    async (encoding) => {
+      for (const declared of [true, false]) {
+        const later = incoming(declared ? { 'content-length': String(bytes.length) } : {});
+        later.setEncoding(encoding);
+        const pending = readMcpBody(later, later, 1024, 30_000);
+        for (const chunk of chunks) later.push(chunk);
+        later.push(null);
+        expect(body(await pending)).toEqual({ kind: 'single', entry: { kind: 'request', message } });
+
+        const whole = incoming(declared ? { 'content-length': String(bytes.length) } : {});
+        whole.setEncoding(encoding);
+        for (const chunk of chunks) whole.push(chunk);
+        whole.push(null);
+        whole.complete = true;
+        expect(body(await readMcpBody(whole, whole, 1024, 30_000))).toEqual({
+          kind: 'single',
+          entry: { kind: 'request', message },
+        });
+      }
+    },
+  );
+
+  it('counts bytes, not characters, against the limit', async () => {
+    const raw = incoming();
+    raw.setEncoding('utf8');
+    // 8 characters, 24 bytes.
+    const pending = readMcpBody(raw, raw, 20, 30_000);
+    raw.push(Buffer.from('日本日本'));
+    raw.push(Buffer.from('日本日本'));
+    raw.push(null);
+    expect(await pending).toEqual({ ok: false, reason: 'too-large' });
+  });
+
+  it('waits for all of a declared length, however few characters stand for it', async () => {
+    // Half of the body's bytes as hex are as many characters as the whole body declares.
+    const raw = incoming({ 'content-length': String(bytes.length) });
+    raw.setEncoding('hex');
+    raw.push(bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const pending = readMcpBody(raw, raw, 1024, 30_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    raw.push(bytes.subarray(Math.floor(bytes.length / 2)));
+    raw.push(null);
+    expect(body(await pending)).toEqual({ kind: 'single', entry: { kind: 'request', message } });
+  });
+});
+
 describe('readMcpBody over a real connection', () => {
   let server: Server;
   let port: number;

@@ -63,15 +63,16 @@ async function readAfterParse(
  */
 function readBuffered(raw: IncomingMessage, declared: number, limit: number): BodyResult | undefined {
   const size = raw.readableLength;
-  if (size === 0 || raw.destroyed || raw.readableFlowing === true) return undefined;
+  // With an encoding set (`setEncoding`), the buffer's length counts characters, not bytes: read as a stream.
+  if (size === 0 || raw.destroyed || raw.readableFlowing === true || raw.readableEncoding !== null) return undefined;
   // A declared length is waited for whole (a stream that ended short is not taken as the body); a
   // chunked body once the parser has seen its end.
   if (Number.isNaN(declared) ? !(raw.complete && size <= limit) : size !== declared) return undefined;
-  const chunk = raw.read() as Buffer | string | null;
+  const chunk = raw.read() as Buffer | null;
   if (chunk === null) return undefined;
   // Resumed, the stream goes on to its end and emits 'end', as it does after a streamed read.
   raw.resume();
-  return { ok: true, body: decodeBody(typeof chunk === 'string' ? chunk : chunk.toString('utf8')), preParsed: false };
+  return { ok: true, body: decodeBody(chunk.toString('utf8')), preParsed: false };
 }
 
 function fromParsed(parsed: unknown): BodyResult {
@@ -83,7 +84,10 @@ function fromParsed(parsed: unknown): BodyResult {
 
 function readStream(raw: IncomingMessage, limit: number, idleMs: number): Promise<BodyResult> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    // Strings rather than Buffers when the stream was given an encoding (`setEncoding`): counted and
+    // joined as the bytes they stand for.
+    const encoding: BufferEncoding = raw.readableEncoding ?? 'utf8';
+    const chunks: (Buffer | string)[] = [];
     let size = 0;
     const finish = (result: BodyResult): void => {
       clearTimeout(idle);
@@ -94,9 +98,9 @@ function readStream(raw: IncomingMessage, limit: number, idleMs: number): Promis
       raw.pause();
       finish(TIMED_OUT);
     }, idleMs);
-    const onData = (chunk: Buffer): void => {
+    const onData = (chunk: Buffer | string): void => {
       idle.refresh();
-      size += chunk.length;
+      size += typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding) : chunk.length;
       if (size > limit) {
         // Stop buffering; the 413 response closes the connection, which discards the rest.
         raw.pause();
@@ -105,11 +109,23 @@ function readStream(raw: IncomingMessage, limit: number, idleMs: number): Promis
       }
       chunks.push(chunk);
     };
-    const onEnd = (): void => {
-      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
-      finish({ ok: true, body: decodeBody(text), preParsed: false });
-    };
+    const onEnd = (): void => finish({ ok: true, body: decodeBody(joined(chunks, size, encoding)), preParsed: false });
     const onAbort = (): void => finish(ABORTED);
     raw.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onAbort);
   });
+}
+
+/**
+ * The body's text from its chunks: Buffers, or strings in `encoding` once the stream was given one
+ * (its decoder hands whole characters or units, so UTF-8 strings join as they are and others go back
+ * to their bytes).
+ */
+function joined(chunks: readonly (Buffer | string)[], size: number, encoding: BufferEncoding): string {
+  if (isUtf8(encoding) && chunks.every((chunk) => typeof chunk === 'string')) return chunks.join('');
+  const buffers = chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk));
+  return (buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers, size)).toString('utf8');
+}
+
+function isUtf8(encoding: BufferEncoding): boolean {
+  return encoding === 'utf8' || encoding === 'utf-8';
 }

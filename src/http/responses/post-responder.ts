@@ -4,7 +4,7 @@ import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../protocol/
 import type { CallChannel } from '../../execution/call-channel.js';
 import type { ClientSession } from '../../session/client-session.js';
 import type { SessionStream } from '../../session/session-stream.js';
-import { writeEncoded } from './http-responses.js';
+import { joinedHeaders, writeEncoded } from './http-responses.js';
 import type { JsonAnswer } from './scope-challenges.js';
 import type { SerializationReports } from '../../dispatch/serialization-reports.js';
 import { SseWriter } from './sse.writer.js';
@@ -29,8 +29,11 @@ export interface PostResponderSettings extends SerializationReports {
  * `Last-Event-ID`. A disconnect never cancels the calls.
  */
 export class PostResponder implements CallChannel {
-  /** Serialised responses waiting for the last one (JSON mode). */
-  private readonly collected: EncodedResponse[] = [];
+  /**
+   * Serialised responses waiting for the last one (JSON mode). Made with its first response: an
+   * array that starts empty gets room for 17 on its first push, for a POST that owes one.
+   */
+  private collected: EncodedResponse[] | undefined;
   private stream: SessionStream | undefined;
   private remaining: number;
   /** The status and headers of the JSON answer, when its one response needs its own. */
@@ -99,7 +102,8 @@ export class PostResponder implements CallChannel {
       const json = encodeResponseInParts(response, (error) => this.settings.onUnserializable?.(error, response));
       if (this.stream) this.stream.sendEncoded(jsonText(json));
       else {
-        this.collected.push(json);
+        if (this.collected === undefined) this.collected = [json];
+        else this.collected.push(json);
         // One status cannot answer several requests: a batch's challenge stays a JSON-RPC error in a 200.
         if (!this.batch) this.answer = this.settings.answerOf?.(response);
       }
@@ -112,14 +116,15 @@ export class PostResponder implements CallChannel {
       this.session.streams.closePostStream(this.stream);
       return;
     }
-    if (this.collected.length > 0) {
-      const body = this.batch ? `[${this.collected.map(jsonText).join(',')}]` : this.collected[0]!;
+    const { collected } = this;
+    if (collected !== undefined && collected.length > 0) {
+      const body = this.batch ? `[${collected.map(jsonText).join(',')}]` : collected[0]!;
       const answer = this.answer;
       writeEncoded(
         this.res,
         answer?.status ?? 200,
         body,
-        answer ? { ...this.headers, ...answer.headers } : this.headers,
+        answer ? joinedHeaders(this.headers, answer.headers) : this.headers,
       );
       return;
     }
@@ -144,8 +149,8 @@ export class PostResponder implements CallChannel {
         streamFinished: () => stream.finished,
       });
     }
-    for (const json of this.collected) stream.sendEncoded(jsonText(json));
-    this.collected.length = 0;
+    if (this.collected !== undefined) for (const json of this.collected) stream.sendEncoded(jsonText(json));
+    this.collected = undefined;
     return stream;
   }
 }

@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { encodeMessage } from '../../protocol/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
+import { joinedHeaders } from './http-responses.js';
 
 const SSE_HEADERS: OutgoingHttpHeaders = Object.freeze({
   'content-type': 'text/event-stream',
@@ -62,7 +63,7 @@ export class SseWriter {
    */
   open(headers?: OutgoingHttpHeaders): boolean {
     if (this.closed || this.res.headersSent) return false;
-    this.res.writeHead(200, { ...SSE_HEADERS, ...headers });
+    this.res.writeHead(200, joinedHeaders(SSE_HEADERS, headers));
     this.res.flushHeaders();
     this.res.on('drain', this.flush);
     this.res.once('close', this.stop);

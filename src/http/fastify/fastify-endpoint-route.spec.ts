@@ -1,4 +1,4 @@
-import { Controller, Get, Module, Post, SetMetadata, type Type } from '@nestjs/common';
+import { Controller, Get, Module, Post, Req, SetMetadata, type Type } from '@nestjs/common';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,18 +8,31 @@ import { MCP_ENDPOINT_CONFIG, MCP_ENDPOINT_METADATA, FASTIFY_ROUTE_CONFIG_METADA
 import { resolveMcpOptions } from '../../mcp-options.defaults.js';
 import type { ResolvedMcpOptions } from '../../interfaces/resolved-mcp-options.interface.js';
 import { FastifyEndpointDoor } from './fastify-endpoint-door.js';
+import { FastifyEndpointRoute } from './fastify-endpoint-route.js';
+import { FastifyRawBody } from './fastify-raw-body.js';
 
 const options: ResolvedMcpOptions = resolveMcpOptions({ name: 'door', version: '1.0.0' });
 
-/** An endpoint-like controller at `path`, its routes marked as mcp42 marks the endpoint's. */
+/** The Fastify request parts the endpoint-like route reports on. */
+interface SeenRequest {
+  readonly body?: unknown;
+  readonly raw: { readonly headers: Record<string, unknown> };
+}
+
+/**
+ * An endpoint-like controller at `path`, its routes marked as mcp42 marks the endpoint's. It says
+ * `served`, and what it saw of a body: Fastify's parsed body, and the headers that framed it.
+ */
 function endpointAt(path: string): Type<unknown> {
   @Controller(path)
   @SetMetadata(MCP_ENDPOINT_METADATA, path)
   class Endpoint {
     @Post()
     @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { [MCP_ENDPOINT_CONFIG]: path })
-    post(): string {
-      return 'served';
+    post(@Req() request: SeenRequest): string {
+      const { headers } = request.raw;
+      if (headers['content-type'] === undefined) return 'served';
+      return `served; parsed ${JSON.stringify(request.body)}; ${String(headers['content-type'])}, ${String(headers['content-length'])} bytes`;
     }
   }
   return Endpoint;
@@ -45,6 +58,7 @@ function send(
   method: string,
   path: string,
   headers: Record<string, string>,
+  body?: string,
 ): Promise<Answer> {
   const { port } = app.getHttpServer().address() as AddressInfo;
   return new Promise((resolve, reject) => {
@@ -55,7 +69,7 @@ function send(
       res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -65,7 +79,11 @@ const hostOf = (adapter: FastifyAdapter | ExpressAdapter): HttpAdapterHost => {
   return host;
 };
 
-describe('FastifyEndpointDoor', () => {
+/** The preparation of a module's endpoint at `endpoint`, on the adapter given. */
+const routeOf = (adapter: FastifyAdapter | ExpressAdapter, endpoint: Type<unknown>): FastifyEndpointRoute =>
+  new FastifyEndpointRoute(hostOf(adapter), endpoint, new FastifyEndpointDoor(options), new FastifyRawBody());
+
+describe('FastifyEndpointRoute', () => {
   let app: NestFastifyApplication | undefined;
 
   afterEach(async () => {
@@ -73,14 +91,14 @@ describe('FastifyEndpointDoor', () => {
     app = undefined;
   });
 
-  /** A real Nest + Fastify app on loopback whose `mcp` endpoint is checked by the hook, added before init as configure() adds it. */
+  /** A real Nest + Fastify app on loopback whose `mcp` endpoint gets the hooks, prepared before init as configure() prepares it. */
   async function fastifyApp(): Promise<{ app: NestFastifyApplication; installed: boolean }> {
     const endpoint = endpointAt('mcp');
     @Module({ controllers: [endpoint, Other, endpointAt('elsewhere')] })
     class AppModule {}
     const adapter = new FastifyAdapter();
     const created = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { logger: false });
-    const installed = new FastifyEndpointDoor(options, endpoint, hostOf(adapter)).install();
+    const installed = routeOf(adapter, endpoint).install();
     await created.listen(0, '127.0.0.1');
     return { app: created, installed };
   }
@@ -112,14 +130,23 @@ describe('FastifyEndpointDoor', () => {
     });
   });
 
-  it('is not installed off Fastify, nor once Fastify has started (the middleware checks then)', async () => {
-    expect(new FastifyEndpointDoor(options, endpointAt('mcp'), hostOf(new ExpressAdapter())).install()).toBe(false);
+  it("keeps Fastify's parsers from the endpoint's body, its headers back for the handler, and nowhere else", async () => {
     app = (await fastifyApp()).app;
-    const started = new FastifyEndpointDoor(
-      options,
-      endpointAt('late'),
-      hostOf(app.getHttpAdapter() as FastifyAdapter),
-    );
-    expect(started.install()).toBe(false);
+    const json = '{"jsonrpc":"2.0"}';
+    const headers = { host: 'localhost', 'content-type': 'application/json' };
+    expect(await send(app, 'POST', '/mcp', headers, json)).toMatchObject({
+      status: 201,
+      body: 'served; parsed undefined; application/json, 17 bytes',
+    });
+    expect(await send(app, 'POST', '/elsewhere', headers, json)).toMatchObject({
+      status: 201,
+      body: 'served; parsed {"jsonrpc":"2.0"}; application/json, 17 bytes',
+    });
+  });
+
+  it('is not installed off Fastify, nor once Fastify has started (the middleware checks then)', async () => {
+    expect(routeOf(new ExpressAdapter(), endpointAt('mcp')).install()).toBe(false);
+    app = (await fastifyApp()).app;
+    expect(routeOf(app.getHttpAdapter() as FastifyAdapter, endpointAt('late')).install()).toBe(false);
   });
 });
