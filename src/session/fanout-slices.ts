@@ -1,10 +1,10 @@
 import { RateLimitedReport } from './rate-limited-report.js';
 
-/** Sends a slice makes between looks at the clock (a send to a socket costs a few microseconds). */
+/** Sends a slice makes at most between looks at the clock (a send to a socket costs a few microseconds). */
 const CHUNK = 16;
 /** The longest one slice of broadcasting may hold the event loop. */
 const MAX_SLICE_MS = 2;
-/** The shortest slice: at least a chunk goes out, however busy the loop. */
+/** The shortest slice: at least one send goes out, however busy the loop. */
 const MIN_SLICE_MS = 0.05;
 /**
  * A slice may last this share of the work the loop did for others since the previous one: a tenth,
@@ -19,9 +19,10 @@ const IDLE_GAP_MS = 0.05;
 /**
  * The slice an otherwise idle loop gives broadcasts. Short, because a request that arrives during a
  * slice waits for its end: with whole 2 ms slices back to back, a client making one call after
- * another waited a millisecond on average for each, and the soak's normal client lost 40 to 70 % of
- * its rate. Back-to-back short slices still use the idle loop whole (a turn of the loop between two
- * costs a few microseconds).
+ * another waited a millisecond on average for each, and the soak's normal client lost half its rate
+ * (with the sockets' writes counted in the slices; a tenth of a millisecond measured no better than a
+ * quarter). Back-to-back short slices still use the idle loop nearly whole (a turn of the loop
+ * between two costs a few microseconds).
  */
 const IDLE_SLICE_MS = 0.25;
 /** A broadcast to this many targets or fewer goes out at once, unless others wait before it. */
@@ -67,6 +68,15 @@ export class FanoutSlices<T> {
   private scheduled: NodeJS.Immediate | undefined;
   /** When the previous slice's work ended (its sockets' writes included), for the next slice's share. */
   private sliceEnded = 0;
+  /** When the current slice started, and how many sends it made: its cost per send is known once its writes are done. */
+  private sliceStarted = 0;
+  private sliceSends = 0;
+  /**
+   * What one send has cost lately, its socket's write included (milliseconds; 0 before the first
+   * slice ended). A write made in a slice is done by Node on the next tick, after the slice looked at
+   * the clock: sizing the next slice by this, not by the clock alone, keeps those writes in its length.
+   */
+  private costPerSend = 0;
   /** Time small broadcasts sent at once took in this turn of the loop. */
   private spentThisTurn = 0;
   private turnEnds: NodeJS.Immediate | undefined;
@@ -177,22 +187,36 @@ export class FanoutSlices<T> {
     const others = started - this.sliceEnded;
     const length =
       others < IDLE_GAP_MS ? IDLE_SLICE_MS : Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, others * SHARE_OF_OTHERS));
-    this.sendWaiting(started + length);
+    const sends = this.costPerSend > 0 ? Math.max(1, Math.floor(length / this.costPerSend)) : CHUNK;
+    this.sliceStarted = started;
+    this.sliceSends = this.sendWaiting(started + length, sends);
     // Writes to sockets made in the slice go out on the next tick (Node corks them until then): they
     // are the slice's cost, not the others', so its end is taken after them.
     process.nextTick(this.ended);
   };
 
   private readonly ended = (): void => {
-    this.sliceEnded = performance.now();
+    const now = performance.now();
+    this.sliceEnded = now;
+    if (this.sliceSends > 0) {
+      const perSend = (now - this.sliceStarted) / this.sliceSends;
+      // Smoothed: one slice that met a garbage collection does not starve the next ones.
+      this.costPerSend = this.costPerSend === 0 ? perSend : 0.7 * this.costPerSend + 0.3 * perSend;
+    }
     if (this.waiting.length > 0) this.scheduled ??= setImmediate(this.slice);
   };
 
-  /** Sends what waits, in order, until `deadline` (a `performance.now()` time) has passed. */
-  private sendWaiting(deadline: number): void {
-    while (this.waiting.length > 0) {
+  /**
+   * Sends what waits, in order, until `deadline` (a `performance.now()` time) has passed or `most`
+   * sends were made.
+   * @returns how many sends were made.
+   */
+  private sendWaiting(deadline: number, most = Infinity): number {
+    let made = 0;
+    while (this.waiting.length > 0 && made < most) {
       const broadcast = this.waiting[0]!;
-      const end = Math.min(broadcast.next + CHUNK, broadcast.targets.length);
+      const end = Math.min(broadcast.next + Math.min(CHUNK, most - made), broadcast.targets.length);
+      made += end - broadcast.next;
       for (; broadcast.next < end; broadcast.next++) {
         this.waitingSends--;
         try {
@@ -205,7 +229,8 @@ export class FanoutSlices<T> {
         this.waiting.shift();
         this.waitingChars -= broadcast.chars;
       }
-      if (performance.now() >= deadline) return;
+      if (performance.now() >= deadline) break;
     }
+    return made;
   }
 }
