@@ -354,7 +354,17 @@ interface PipelineSteps {
  */
 function withEmptyStepsSkipped(base: ExternalContextCreator): ExternalContextCreator {
   const steps = base as unknown as PipelineSteps;
-  const consumer = steps.interceptorsConsumer;
+  const consumer = steps.interceptorsConsumer as PipelineSteps['interceptorsConsumer'] | undefined;
+  // Another Nest whose steps are not shaped as read here keeps its own steps, all of them.
+  if (
+    typeof consumer?.intercept !== 'function' ||
+    consumer.intercept.length !== 6 ||
+    typeof steps.createPipesFn !== 'function' ||
+    steps.createPipesFn.length !== 2 ||
+    typeof steps.transformToResult !== 'function'
+  ) {
+    return base;
+  }
   return Object.create(base, {
     interceptorsConsumer: {
       value: {
@@ -367,7 +377,11 @@ function withEmptyStepsSkipped(base: ExternalContextCreator): ExternalContextCre
     },
     createPipesFn: {
       value(this: PipelineSteps, pipes: readonly unknown[], params: readonly PreparedParam[]) {
-        if (params.length === 0 || pipes.length > 0 || params.some((param) => param.pipes.length > 0)) {
+        if (
+          params.length === 0 ||
+          pipes.length > 0 ||
+          params.some((param) => !Array.isArray(param.pipes) || param.pipes.length > 0)
+        ) {
           return steps.createPipesFn.call(this, pipes, params);
         }
         return (args: unknown[], ...values: unknown[]): Promise<void> | undefined => {

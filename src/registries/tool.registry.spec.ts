@@ -170,8 +170,8 @@ describe('McpToolRegistry.add', () => {
     expect(added.checkOutput).toBeUndefined();
     expect(await served(store)).toEqual(['ping_tool']);
     // Without an input, only an empty object passes.
-    await expect(added.checkArguments({})).resolves.toEqual({ ok: true, value: {} });
-    await expect(added.checkArguments({ x: 1 })).resolves.toMatchObject({ ok: false });
+    await expect(Promise.resolve(added.checkArguments({}))).resolves.toEqual({ ok: true, value: {} });
+    await expect(Promise.resolve(added.checkArguments({ x: 1 }))).resolves.toMatchObject({ ok: false });
     const context = { name: 'ping_tool' } as McpContext;
     expect(await runHandler(added, {}, context)).toBe('pong');
     expect(calls).toHaveLength(1);

@@ -106,8 +106,10 @@ interface Looked {
  * every class that has validation metadata (for ancestors), on every call: an application with many
  * DTOs pays for all of them. That lookup is kept here per class, and made again when a class got
  * metadata since, or one whose metadata applied got more (decorators applied late). When
- * class-validator's executor or storage is not as expected (another version, a bundle without its
- * CommonJS files), `validate()` itself runs.
+ * class-validator's executor or storage does not have the members used here (another version),
+ * `validate()` itself runs. The executor is imported from class-validator's CommonJS files, as
+ * class-transformer's storage is in `dto-instance.ts`: a release that closed them with an `exports`
+ * map would fail at import, not fall back (both libraries' supported ranges ship them).
  */
 class DtoValidation {
   /** class-validator's own validator and storage view, or null to call `validate()`; decided at the first call. */
