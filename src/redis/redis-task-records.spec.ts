@@ -238,9 +238,10 @@ describe('tasks in Redis (SharedTaskStore on the Redis port)', () => {
       await server.command('SET', `${PREFIX}{g}:t-marker`, '1');
       await until(() => sent.some(([name]) => name!.toLowerCase() === 'set'), 'the monitor saw the sweep');
       const names = sent.map(([name]) => name!.toLowerCase()).filter((name) => name !== 'set');
-      // SMEMBERS, then the script (EVALSHA, or EVAL the first time Redis meets it).
-      expect(names[0]).toBe('smembers');
-      expect(names.slice(1).filter((name) => !/^eval/.test(name))).toEqual([]);
+      // SMEMBERS and scripts (EVALSHA, or EVAL the first time Redis meets it) only, whatever the
+      // number of tasks; the instance's own periodic sweep may fall into the window too.
+      expect(names).toContain('smembers');
+      expect(names.filter((name) => name !== 'smembers' && !/^eval/.test(name))).toEqual([]);
       expect(await server.value('SMEMBERS', `${PREFIX}{g}:tr:${a.shared.replicaId}`)).toHaveLength(3);
     } finally {
       monitor.destroy();
