@@ -86,21 +86,18 @@ describe('PipelineFactory: whether a pipeline runs guards', () => {
   });
 });
 
+/** Nest's context creator with none of its collaborators: enough to see which members it has. */
+function bareContextCreator(): ExternalContextCreator {
+  return new ExternalContextCreator(
+    ...(Array.from({ length: 7 }) as unknown as ConstructorParameters<typeof ExternalContextCreator>),
+  );
+}
+
 // Nest 11 caches handler metadata by class and method name only; each context creator of ours keeps
 // its own cache in Nest's `handlerMetadataStorage` field, and these tests break if Nest renames it.
 describe('PipelineFactory: handler metadata of its own', () => {
   it("finds Nest's handlerMetadataStorage where it replaces it, with get and set", () => {
-    const creator = new ExternalContextCreator(
-      ...([
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-      ] as unknown as ConstructorParameters<typeof ExternalContextCreator>),
-    ) as unknown as { handlerMetadataStorage?: { get?: unknown; set?: unknown } };
+    const creator = bareContextCreator() as unknown as { handlerMetadataStorage?: { get?: unknown; set?: unknown } };
     expect(typeof creator.handlerMetadataStorage?.get).toBe('function');
     expect(typeof creator.handlerMetadataStorage?.set).toBe('function');
   });
@@ -136,17 +133,7 @@ describe('PipelineFactory: handler metadata of its own', () => {
 // handler gets and gives what Nest's own steps would.
 describe('PipelineFactory: steps with nothing to run', () => {
   it("finds Nest's interceptorsConsumer, createPipesFn and transformToResult where it replaces them", () => {
-    const creator = new ExternalContextCreator(
-      ...([
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-      ] as unknown as ConstructorParameters<typeof ExternalContextCreator>),
-    ) as unknown as Record<string, unknown>;
+    const creator = bareContextCreator() as unknown as Record<string, unknown>;
     expect(Object.hasOwn(creator, 'interceptorsConsumer')).toBe(true);
     expect(typeof creator.createPipesFn).toBe('function');
     expect(typeof creator.transformToResult).toBe('function');

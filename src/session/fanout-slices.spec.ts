@@ -8,6 +8,18 @@ const busy = (ms: number): void => {
   while (performance.now() < until);
 };
 
+/** Other work on the loop: 1 ms of it in each of `turns` turns; resolves with the turns made. */
+const otherWork = (turns: number): Promise<number> =>
+  new Promise((resolve) => {
+    let made = 0;
+    const other = (): void => {
+      busy(1);
+      if (++made < turns) setImmediate(other);
+      else resolve(made);
+    };
+    setImmediate(other);
+  });
+
 describe('FanoutSlices', () => {
   it('sends a small broadcast at once, and says how many targets took it', () => {
     const slices = new FanoutSlices<number>(noReport);
@@ -86,16 +98,7 @@ describe('FanoutSlices', () => {
       return true;
     };
     slices.fanOut(range(1_000_000), send, 10);
-    // Other work: 1 ms of it in every turn of the loop, for 100 turns.
-    let turns = 0;
-    await new Promise<void>((resolve) => {
-      const other = (): void => {
-        busy(1);
-        if (++turns < 100) setImmediate(other);
-        else resolve();
-      };
-      setImmediate(other);
-    });
+    const turns = await otherWork(100);
     const perBusyTurn = sent / turns;
     // Slices of 2 ms (the most) would send about 2,000 per turn; a tenth of the others' 1 ms about 100.
     expect(perBusyTurn).toBeLessThan(500);
@@ -117,15 +120,7 @@ describe('FanoutSlices', () => {
     // Each send's cost, 20 µs, falls on the next tick, as a corked socket's write does.
     const send = (): boolean => (process.nextTick(busy, 0.02), sent++, true);
     slices.fanOut(range(1_000_000), send, 10);
-    let turns = 0;
-    await new Promise<void>((resolve) => {
-      const other = (): void => {
-        busy(1);
-        if (++turns < 100) setImmediate(other);
-        else resolve();
-      };
-      setImmediate(other);
-    });
+    const turns = await otherWork(100);
     // A tenth of the others' 1 ms is about 5 sends of 20 µs; a slice counting only its own clock
     // would make hundreds per turn (the sends themselves cost nothing) and hold the loop for milliseconds.
     expect(sent / turns).toBeLessThan(30);
